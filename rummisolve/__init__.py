@@ -1,0 +1,79 @@
+"""rummisolve: the best Rummikub move for any position, proven optimal and refereed.
+
+Importing this package is cheap: the CP-SAT solver (and OR-Tools) is loaded on first use of
+:func:`solve` / :func:`solve_json`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rummisolve.errors import (
+    InvalidMeldError,
+    JsonInputError,
+    RuleSetError,
+    RummisolveError,
+    TileCountError,
+    TileNotationError,
+    TileRangeError,
+)
+from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
+from rummisolve.position import Position
+from rummisolve.rules import PRESETS, STANDARD, XP, RuleSet
+from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rummisolve.solver import Solution, solve, solve_json
+    from rummisolve.verify import Reason, Verdict, verify
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Colour",
+    "Tile",
+    "JOKER",
+    "parse_tiles",
+    "format_tiles",
+    "RuleSet",
+    "STANDARD",
+    "XP",
+    "PRESETS",
+    "Meld",
+    "MeldKind",
+    "MELD_REASONS",
+    "meld_problem",
+    "Position",
+    "verify",
+    "Verdict",
+    "Reason",
+    "solve",
+    "solve_json",
+    "Solution",
+    "RummisolveError",
+    "TileNotationError",
+    "TileRangeError",
+    "RuleSetError",
+    "InvalidMeldError",
+    "TileCountError",
+    "JsonInputError",
+]
+
+_LAZY = {
+    "verify": "rummisolve.verify",
+    "Verdict": "rummisolve.verify",
+    "Reason": "rummisolve.verify",
+    "solve": "rummisolve.solver",
+    "solve_json": "rummisolve.solver",
+    "Solution": "rummisolve.solver",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rummisolve' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

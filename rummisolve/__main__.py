@@ -1,0 +1,5 @@
+"""``python -m rummisolve`` is the ``rummisolve`` command."""
+
+from rummisolve.cli import main
+
+raise SystemExit(main())

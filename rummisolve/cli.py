@@ -1,0 +1,56 @@
+"""The ``rummisolve`` command: thin subcommands over the library.
+
+Each subcommand lives in ``rummisolve/commands/<name>.py`` and provides ``HELP`` (one line),
+``configure(parser)`` and ``run(args) -> int``. Command modules must import cheaply: heavy
+imports (OR-Tools, a web framework) belong inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from rummisolve import __version__
+
+COMMANDS = ("demo", "solve", "verify", "play", "tournament", "serve", "render")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummisolve",
+        description="Find the best Rummikub move for a position, prove it optimal, and referee turns.",
+    )
+    parser.add_argument("--version", action="version", version=f"rummisolve {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"rummisolve.commands.{name}")
+        except ModuleNotFoundError as err:
+            if err.name == f"rummisolve.commands.{name}":
+                continue  # not built (yet)
+            raise
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.configure(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "_run", None) is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the ``rummisolve`` CLI, one module each."""

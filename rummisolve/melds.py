@@ -1,0 +1,203 @@
+"""Melds: classify a tile sequence (in play order) as a run or a group, and infer its jokers.
+
+A sequence that is valid both ways (one real tile and jokers, e.g. ``R5 J J``) is read the way
+that is worth more; on a tie, as a run.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from rummisolve.errors import InvalidMeldError
+from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.tiles import Tile, format_tiles, parse_tiles
+
+__all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
+
+MELD_REASONS: dict[str, str] = {
+    "too_short": "fewer tiles than the minimum meld length",
+    "only_jokers": "a meld may not consist of jokers only",
+    "not_in_rules": "a tile that does not exist under the rule set",
+    "mixed_colours": "a run must be one colour (and a group one number)",
+    "duplicate_colour": "a group may hold each colour at most once",
+    "too_long": "more tiles than such a meld can hold",
+    "gap": "the numbers are not consecutive in play order",
+    "out_of_range": "a joker would stand for a number outside the rule set's range",
+    "wrap_not_allowed": "the run wraps from the top number to 1, which these rules forbid",
+    "wrap_through_one": "1 may follow the top number or precede 2, not both in one run",
+}
+"""Every reason code :func:`meld_problem` and :class:`InvalidMeldError` use, with its meaning."""
+
+
+class MeldKind(enum.Enum):
+    """Whether a meld is a run or a group."""
+
+    RUN = "run"
+    GROUP = "group"
+
+    def __repr__(self) -> str:
+        return f"MeldKind.{self.name}"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A valid meld: its tiles in play order, its kind, and the tile each slot stands for.
+
+    >>> m = Meld.parse("R4 J R6")
+    >>> m.kind, str(m), m.value, [str(t) for t in m.represents]
+    (MeldKind.RUN, 'R4 J R6', 15, ['R4', 'R5', 'R6'])
+    """
+
+    tiles: tuple[Tile, ...]
+    kind: MeldKind
+    represents: tuple[Tile, ...]
+    """For each slot, the tile it stands for (the tile itself unless it is a joker)."""
+    rules: RuleSet = field(default=STANDARD, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> Meld:
+        """Validate ``tiles`` (play order) under ``rules``; raise :class:`InvalidMeldError` if invalid."""
+        seq = parse_tiles(tiles)
+        result = _classify(seq, rules)
+        if isinstance(result, tuple):
+            code, detail = result
+            raise InvalidMeldError(f"invalid meld {format_tiles(seq)!r}: {detail}", code, seq)
+        return result
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet = STANDARD) -> Meld:
+        """Parse a meld from notation such as ``"R4 J R6"`` (see :meth:`of`)."""
+        return cls.of(parse_tiles(text), rules)
+
+    @property
+    def value(self) -> int:
+        """Points: the sum of the numbers the tiles stand for (a joker counts what it replaces)."""
+        return sum(t.number for t in self.represents)
+
+    @property
+    def joker_count(self) -> int:
+        return sum(1 for t in self.tiles if t.is_joker)
+
+    @property
+    def jokers(self) -> tuple[tuple[int, Tile], ...]:
+        """``(slot, stands_for)`` for each joker. In a group a joker stands for a missing colour;
+        the first missing ones in canonical order are named, any missing colour is equivalent."""
+        return tuple((i, r) for i, (t, r) in enumerate(zip(self.tiles, self.represents)) if t.is_joker)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __iter__(self):
+        return iter(self.tiles)
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
+
+    def __repr__(self) -> str:
+        if self.rules == STANDARD:
+            return f"Meld.parse({str(self)!r})"
+        return f"Meld.parse({str(self)!r}, {self.rules!r})"
+
+    def same_tiles(self, other: Meld) -> bool:
+        """Whether both melds hold the same tiles as a multiset (groups in any order)."""
+        return sorted(self.tiles) == sorted(other.tiles)
+
+
+def meld_problem(tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> tuple[str, str] | None:
+    """``None`` if ``tiles`` form a valid meld, else ``(reason_code, explanation)``."""
+    result = _classify(parse_tiles(tiles), rules)
+    return result if isinstance(result, tuple) else None
+
+
+# -- classification -----------------------------------------------------------------------------
+
+
+def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
+    n = len(seq)
+    if n < rules.min_meld_length:
+        return "too_short", f"{n} tile(s); a meld needs at least {rules.min_meld_length}"
+    for t in seq:
+        if not rules.has_tile(t):
+            return "not_in_rules", f"tile {str(t)!r} does not exist under these rules"
+    real = [t for t in seq if not t.is_joker]
+    if not real:
+        return "only_jokers", "a meld may not consist of jokers only"
+
+    group = _as_group(seq, real, rules)
+    run = _as_run(seq, real, rules)
+    group_ok = not isinstance(group[0], str)
+    run_ok = not isinstance(run[0], str)
+    if run_ok and group_ok:
+        run_value = sum(t.number for t in run)
+        group_value = sum(t.number for t in group)
+        if group_value > run_value:
+            return Meld(seq, MeldKind.GROUP, group, rules)
+        return Meld(seq, MeldKind.RUN, run, rules)
+    if run_ok:
+        return Meld(seq, MeldKind.RUN, run, rules)
+    if group_ok:
+        return Meld(seq, MeldKind.GROUP, group, rules)
+
+    same_number = all(t.number == real[0].number for t in real)
+    same_colour = all(t.colour is real[0].colour for t in real)
+    if same_number and len(real) > 1:
+        return group
+    if same_colour:
+        return run
+    return "mixed_colours", "tiles differ in colour and number: neither a run (one colour) nor a group (one number)"
+
+
+def _as_group(seq, real, rules) -> tuple:
+    number = real[0].number
+    if any(t.number != number for t in real):
+        return "mixed_colours", "a group's tiles must all have the same number"
+    colours = [t.colour for t in real]
+    if len(set(colours)) != len(colours):
+        dup = next(c for c in colours if colours.count(c) > 1)
+        return "duplicate_colour", f"colour {dup.name.lower()} appears twice in a group"
+    if len(seq) > rules.colours:
+        return "too_long", f"a group holds at most {rules.colours} tiles (one per colour)"
+    missing = iter(c for c in rules.colour_list if c not in colours)
+    return tuple(Tile(next(missing), number) if t.is_joker else t for t in seq)
+
+
+def _as_run(seq, real, rules) -> tuple:
+    colour = real[0].colour
+    if any(t.colour is not colour for t in real):
+        return "mixed_colours", "a run's tiles must all have the same colour"
+    top = rules.numbers
+    first = next(i for i, t in enumerate(seq) if not t.is_joker)
+    start = seq[first].number - first
+    n = len(seq)
+    for j, t in enumerate(seq):
+        if t.is_joker:
+            continue
+        expected = start + j
+        if t.number == expected:
+            continue
+        if expected == top + 1 and t.number == 1:
+            if not rules.wraparound:
+                return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
+            continue
+        if expected > top + 1 and t.number == expected - top:
+            if rules.wraparound:
+                return "wrap_through_one", f"1 may follow {top} or precede 2, not both in one run"
+            return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
+        return "gap", f"expected {colour.value}{expected if expected <= top else expected - top} at slot {j + 1}, found {t}"
+    end = start + n - 1
+    if start < 1:
+        if rules.wraparound and start == 0:
+            return "wrap_through_one", f"a joker before 1 would stand for {top}: 1 may not both follow {top} and precede 2"
+        return "out_of_range", f"a joker would stand for {start} (numbers start at 1)"
+    if end > top:
+        if not rules.wraparound:
+            if any(not t.is_joker and start + j > top for j, t in enumerate(seq)):
+                return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
+            return "out_of_range", f"a joker would stand for {end} (numbers end at {top})"
+        if end > top + 1:
+            return "wrap_through_one", f"1 may follow {top} or precede 2, not both in one run"
+        if start == 1:
+            return "too_long", "a run cannot hold the same number twice"
+    return tuple(Tile(colour, (start + j - 1) % top + 1) for j in range(n))

@@ -1,0 +1,208 @@
+"""The rule set: every parameter and option of RULES.md section 4, validated, with presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rummisolve.errors import RuleSetError, TileRangeError
+from rummisolve.tiles import JOKER, Colour, Tile
+
+__all__ = ["RuleSet", "STANDARD", "XP", "PRESETS", "JOKER_RETRIEVAL_MODES", "EMPTY_POOL_SCORING_MODES"]
+
+JOKER_RETRIEVAL_MODES = ("free", "strict")
+EMPTY_POOL_SCORING_MODES = ("difference", "rack")
+
+_MAX_COLOURS = len(Colour)
+_MAX_NUMBERS = 99
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Immutable, validated game parameters. Defaults are the official rules (the ``standard`` preset).
+
+    >>> RuleSet().total_tiles
+    106
+    >>> RuleSet.preset("xp").total_tiles
+    160
+    """
+
+    colours: int = 4
+    """Number of colours in play; the first ``colours`` of :class:`Colour` (K B O R G P W C)."""
+    numbers: int = 13
+    """Tile numbers run from 1 to ``numbers``."""
+    copies: int = 2
+    """Copies of each coloured number."""
+    jokers: int = 2
+    rack_size: int = 14
+    """Tiles dealt to each rack."""
+    min_meld_length: int = 3
+    initial_threshold: int = 30
+    """Points the initial meld must reach (0: no threshold)."""
+    wraparound: bool = False
+    """Runs may continue from the top number to 1 (12-13-1), but never through it (13-1-2)."""
+    open_then_manipulate: bool = False
+    """After the initial meld the same turn may go on to rearrange the table."""
+    joker_in_initial_meld: bool = True
+    joker_retrieval: str = "free"
+    """``"free"``: table jokers move like any tile. ``"strict"``: freed only by exact replacement."""
+    joker_penalty: int = 30
+    """What a joker left on a rack costs at the end of a round."""
+    min_players: int = 2
+    max_players: int = 4
+    turn_timer: float | None = None
+    """Seconds a turn may take (``None``: no timer)."""
+    timer_penalty: int = 3
+    """Tiles drawn by a player whose turn timed out."""
+    empty_pool_scoring: str = "difference"
+    """Round ends on an empty pool: losers lose the difference to the winner, or their whole rack."""
+
+    def __post_init__(self) -> None:
+        def check_int(name: str, low: int, high: int) -> None:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RuleSetError(f"rule option {name!r} must be an integer, not {value!r}")
+            if not low <= value <= high:
+                raise RuleSetError(f"rule option {name!r} must be between {low} and {high}, not {value}")
+
+        def check_bool(name: str) -> None:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RuleSetError(f"rule option {name!r} must be true or false, not {value!r}")
+
+        check_int("colours", 1, _MAX_COLOURS)
+        check_int("numbers", 1, _MAX_NUMBERS)
+        check_int("copies", 1, 16)
+        check_int("jokers", 0, 16)
+        check_int("rack_size", 1, 200)
+        check_int("min_meld_length", 2, _MAX_NUMBERS)
+        check_int("initial_threshold", 0, 10_000)
+        check_int("joker_penalty", 0, 10_000)
+        check_int("min_players", 1, 16)
+        check_int("max_players", 1, 16)
+        check_int("timer_penalty", 0, 200)
+        for name in ("wraparound", "open_then_manipulate", "joker_in_initial_meld"):
+            check_bool(name)
+        if self.joker_retrieval not in JOKER_RETRIEVAL_MODES:
+            raise RuleSetError(
+                f"rule option 'joker_retrieval' must be one of {', '.join(JOKER_RETRIEVAL_MODES)}, "
+                f"not {self.joker_retrieval!r}"
+            )
+        if self.empty_pool_scoring not in EMPTY_POOL_SCORING_MODES:
+            raise RuleSetError(
+                f"rule option 'empty_pool_scoring' must be one of {', '.join(EMPTY_POOL_SCORING_MODES)}, "
+                f"not {self.empty_pool_scoring!r}"
+            )
+        if self.min_players > self.max_players:
+            raise RuleSetError(
+                f"rule option 'min_players' ({self.min_players}) exceeds 'max_players' ({self.max_players})"
+            )
+        if self.turn_timer is not None:
+            timer = self.turn_timer
+            if isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= 86_400:
+                raise RuleSetError(f"rule option 'turn_timer' must be a positive number of seconds or null, not {timer!r}")
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """A named preset: ``"standard"`` or ``"xp"``."""
+        try:
+            return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
+        except (KeyError, TypeError):
+            raise RuleSetError(f"unknown rules preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> RuleSet:
+        """Build from a mapping of option names; ``"preset"`` picks the base (default standard)."""
+        if not isinstance(options, Mapping):
+            raise RuleSetError(f"rules must be a preset name or an object of options, not {options!r}")
+        fields = {f.name for f in dataclasses.fields(cls)}
+        options = dict(options)
+        base = cls.preset(options.pop("preset", "standard"))
+        unknown = sorted(set(options) - fields)
+        if unknown:
+            raise RuleSetError(f"unknown rule option(s): {', '.join(map(repr, unknown))}")
+        return dataclasses.replace(base, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as a plain dict (``RuleSet.from_dict(r.to_dict()) == r``)."""
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def name(self) -> str | None:
+        """The preset name if this rule set equals a preset, else ``None``."""
+        for name, preset in PRESETS.items():
+            if preset == self:
+                return name
+        return None
+
+    # -- derived facts ------------------------------------------------------------------------
+
+    @cached_property
+    def colour_list(self) -> tuple[Colour, ...]:
+        """The colours in play, in canonical order."""
+        return tuple(Colour)[: self.colours]
+
+    @cached_property
+    def tile_kinds(self) -> tuple[Tile, ...]:
+        """Every distinct non-joker tile, in canonical order."""
+        return tuple(Tile(c, n) for c in self.colour_list for n in range(1, self.numbers + 1))
+
+    @property
+    def total_tiles(self) -> int:
+        """Tiles in the full set, jokers included."""
+        return self.colours * self.numbers * self.copies + self.jokers
+
+    def copies_of(self, tile: Tile) -> int:
+        """How many copies of ``tile`` the set has (jokers for the joker)."""
+        return self.jokers if tile.is_joker else self.copies
+
+    def has_tile(self, tile: Tile) -> bool:
+        """Whether the tile exists under these rules."""
+        if tile.is_joker:
+            return self.jokers > 0
+        return tile.colour.index < self.colours and tile.number <= self.numbers
+
+    def check_tile(self, tile: Tile) -> Tile:
+        """Return ``tile`` or raise :class:`TileRangeError` naming it."""
+        if not self.has_tile(tile):
+            if tile.is_joker:
+                raise TileRangeError("tile 'J': this rule set has no jokers")
+            if tile.colour.index >= self.colours:
+                raise TileRangeError(
+                    f"tile {str(tile)!r}: colour {tile.colour.name.lower()} is not in play with {self.colours} colours"
+                )
+            raise TileRangeError(f"tile {str(tile)!r}: numbers run from 1 to {self.numbers}")
+        return tile
+
+    def rack_value(self, tiles) -> int:
+        """Penalty value of tiles left on a rack (numbers; a joker counts ``joker_penalty``)."""
+        return sum(self.joker_penalty if t.is_joker else t.number for t in tiles)
+
+    def full_set(self) -> tuple[Tile, ...]:
+        """Every tile of the set (copies and jokers), in canonical order."""
+        return tuple(t for t in self.tile_kinds for _ in range(self.copies)) + (JOKER,) * self.jokers
+
+    def __repr__(self) -> str:
+        changed = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        ]
+        return f"RuleSet({', '.join(changed)})"
+
+
+STANDARD = RuleSet()
+"""The official rules: 4 colours, 1..13, 2 copies, 2 jokers, 30-point opening."""
+XP = RuleSet(copies=3, jokers=4, max_players=6)
+"""The XP edition for up to 6 players: 3 copies, 4 jokers (160 tiles)."""
+
+PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP}
