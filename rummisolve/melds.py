@@ -185,11 +185,17 @@ def _as_run(seq, real, rules) -> tuple:
             if rules.wraparound:
                 return "wrap_through_one", f"1 may follow {top} or precede 2, not both in one run"
             return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
-        return "gap", f"expected {colour.value}{expected if expected <= top else expected - top} at slot {j + 1}, found {t}"
+        return (
+            "gap",
+            f"expected {colour.value}{expected if expected <= top else expected - top} at slot {j + 1}, found {t}",
+        )
     end = start + n - 1
     if start < 1:
         if rules.wraparound and start == 0:
-            return "wrap_through_one", f"a joker before 1 would stand for {top}: 1 may not both follow {top} and precede 2"
+            return (
+                "wrap_through_one",
+                f"a joker before 1 would stand for {top}: 1 may not both follow {top} and precede 2",
+            )
         return "out_of_range", f"a joker would stand for {start} (numbers start at 1)"
     if end > top:
         if not rules.wraparound:

@@ -109,7 +109,9 @@ class Position:
 
     def __str__(self) -> str:
         table = " | ".join(str(m) for m in self.table) or "(empty)"
-        return f"table: {table}\nrack:  {format_tiles(self.rack) or '(empty)'}\nopened: {'yes' if self.opened else 'no'}"
+        return (
+            f"table: {table}\nrack:  {format_tiles(self.rack) or '(empty)'}\nopened: {'yes' if self.opened else 'no'}"
+        )
 
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table]), repr(format_tiles(self.rack)), f"opened={self.opened}"]

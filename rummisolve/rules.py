@@ -103,7 +103,9 @@ class RuleSet:
         if self.turn_timer is not None:
             timer = self.turn_timer
             if isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= 86_400:
-                raise RuleSetError(f"rule option 'turn_timer' must be a positive number of seconds or null, not {timer!r}")
+                raise RuleSetError(
+                    f"rule option 'turn_timer' must be a positive number of seconds or null, not {timer!r}"
+                )
 
     # -- construction -------------------------------------------------------------------------
 
