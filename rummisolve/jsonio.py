@@ -1,0 +1,169 @@
+"""The JSON contract (DESIGN.md): one place for turning JSON into positions and results into JSON.
+
+Every decoding error is a :class:`~rummisolve.errors.RummisolveError` whose message starts with
+the path of the offending part, e.g. ``position.table[1][2]: unknown tile code 'X5'``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
+from rummisolve.melds import Meld
+from rummisolve.position import Position
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Tile
+
+__all__ = [
+    "OBJECTIVES",
+    "rules_from_json",
+    "rules_to_json",
+    "tiles_from_json",
+    "table_from_json",
+    "table_to_json",
+    "position_from_json",
+    "position_to_json",
+    "objective_from_json",
+    "read_documents",
+    "error_message",
+]
+
+OBJECTIVES = ("tiles", "value")
+_POSITION_KEYS = {"rules", "table", "rack", "opened", "objective", "time_limit"}
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number" if isinstance(value, int | float) else type(value).__name__
+    )
+
+
+def _prefixed(path: str, err: RummisolveError) -> RummisolveError:
+    """The same kind of error with ``path`` in front of its message."""
+    if isinstance(err, InvalidMeldError):
+        return InvalidMeldError(f"{path}: {err}", err.reason, err.tiles)
+    return type(err)(f"{path}: {err}")
+
+
+def rules_from_json(obj: Any, path: str = "rules") -> RuleSet:
+    """``"standard"``, ``"xp"``, or an object of RuleSet options (``"preset"`` picks the base)."""
+    try:
+        if obj is None:
+            return RuleSet()
+        if isinstance(obj, str):
+            return RuleSet.preset(obj)
+        if isinstance(obj, dict):
+            return RuleSet.from_dict(obj)
+    except (RummisolveError, TypeError) as err:
+        raise _prefixed(path, err if isinstance(err, RummisolveError) else JsonInputError(str(err))) from None
+    raise JsonInputError(f"{path}: expected a preset name or an object of options, got {_type_name(obj)}")
+
+
+def rules_to_json(rules: RuleSet) -> str | dict[str, Any]:
+    """A preset's name, or the options that differ from the standard rules."""
+    if rules.name is not None:
+        return rules.name
+    default = RuleSet().to_dict()
+    return {k: v for k, v in rules.to_dict().items() if v != default[k]}
+
+
+def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[Tile, ...]:
+    """An array of tile codes; with ``rules``, each tile must exist under them."""
+    if not isinstance(obj, list):
+        raise JsonInputError(f"{path}: expected an array of tile codes, got {_type_name(obj)}")
+    tiles = []
+    for i, code in enumerate(obj):
+        if not isinstance(code, str):
+            raise JsonInputError(f"{path}[{i}]: expected a tile code string, got {_type_name(code)}")
+        try:
+            tile = Tile.parse(code)
+            if rules is not None:
+                rules.check_tile(tile)
+        except RummisolveError as err:
+            raise _prefixed(f"{path}[{i}]", err) from None
+        tiles.append(tile)
+    return tuple(tiles)
+
+
+def table_from_json(obj: Any, path: str = "table", rules: RuleSet | None = None) -> tuple[tuple[Tile, ...], ...]:
+    """An array of melds, each an array of tile codes (not yet checked to be valid melds)."""
+    if not isinstance(obj, list):
+        raise JsonInputError(f"{path}: expected an array of melds, got {_type_name(obj)}")
+    return tuple(tiles_from_json(meld, f"{path}[{i}]", rules) for i, meld in enumerate(obj))
+
+
+def table_to_json(table: Iterable[Meld | Iterable[Tile]]) -> list[list[str]]:
+    return [[str(t) for t in meld] for meld in table]
+
+
+def position_from_json(obj: Any, path: str = "position") -> Position:
+    """Decode a position object of the JSON contract; errors name the bad part."""
+    if not isinstance(obj, dict):
+        raise JsonInputError(f"{path}: expected an object, got {_type_name(obj)}")
+    unknown = sorted(set(obj) - _POSITION_KEYS)
+    if unknown:
+        raise JsonInputError(f"{path}: unknown field(s) {', '.join(map(repr, unknown))}")
+    rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
+    table = table_from_json(obj.get("table", []), f"{path}.table", rules)
+    rack = tiles_from_json(obj.get("rack", []), f"{path}.rack", rules)
+    opened = obj.get("opened", True)
+    if not isinstance(opened, bool):
+        raise JsonInputError(f"{path}.opened: expected true or false, got {_type_name(opened)}")
+    melds = []
+    for i, tiles in enumerate(table):
+        try:
+            melds.append(Meld.of(tiles, rules))
+        except InvalidMeldError as err:
+            raise _prefixed(f"{path}.table[{i}]", err) from None
+    try:
+        return Position(tuple(melds), rack, opened, rules)
+    except RummisolveError as err:
+        raise _prefixed(path, err) from None
+
+
+def position_to_json(position: Position) -> dict[str, Any]:
+    """Encode a position; ``position_from_json(position_to_json(p)) == p``."""
+    return {
+        "rules": rules_to_json(position.rules),
+        "table": table_to_json(position.table),
+        "rack": [str(t) for t in position.rack],
+        "opened": position.opened,
+    }
+
+
+def objective_from_json(obj: Any, path: str = "objective") -> str:
+    if obj is None:
+        return "tiles"
+    if not isinstance(obj, str) or obj not in OBJECTIVES:
+        raise JsonInputError(f"{path}: expected one of {', '.join(map(repr, OBJECTIVES))}, got {obj!r}")
+    return obj
+
+
+def read_documents(text: str) -> Iterator[Any]:
+    """The JSON inputs in ``text``: one JSON value (which may span lines), or JSON Lines.
+
+    Yields each decoded value in order; a line that is not JSON yields a :class:`JsonInputError`
+    (naming the line) in its place instead of stopping the stream. Blank lines are skipped.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return
+    try:
+        yield json.loads(stripped)
+        return
+    except json.JSONDecodeError:
+        pass
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as err:
+            yield JsonInputError(f"line {number}: not valid JSON ({err.msg} at column {err.colno})")
+
+
+def error_message(err: BaseException) -> str:
+    """The message a JSON ``error`` field carries for ``err``."""
+    return str(err) if isinstance(err, RummisolveError) else f"{type(err).__name__}: {err}"
