@@ -72,7 +72,7 @@ class Tile:
 
     def __new__(cls, colour: Colour | None = None, number: int | None = None) -> Tile:
         cached = _INTERNED.get((colour, number))
-        if cached is not None:
+        if cached is not None and type(number) is type(cached.number):  # True == 1.0 == 1: not a tile number
             return cached
         if colour is None and number is None:
             key, code = (len(_COLOURS), 0), "J"
