@@ -1,0 +1,43 @@
+"""Game engine, players and tournaments on top of the solver and the referee.
+
+>>> from rummisolve.game import Game
+>>> game = Game(players=2, seed=1)
+>>> game.view(0).pool_size
+78
+
+Importing this package is cheap; the solver is loaded when an AI player first moves.
+"""
+
+from __future__ import annotations
+
+from rummisolve.game.engine import ConservationError, Game, GameStateError, IllegalMoveError, shuffled_deck
+from rummisolve.game.events import Deal, DrawEvent, PlayEvent, TimeoutEvent
+from rummisolve.game.players import PLAYER_KINDS, Draw, Play, Player, make_player
+from rummisolve.game.runner import GameRecord, TurnInfo, play_game
+from rummisolve.game.scoring import blocked_winner, match_totals, round_scores
+from rummisolve.game.state import GameState, PlayerView
+
+__all__ = [
+    "Game",
+    "GameState",
+    "PlayerView",
+    "IllegalMoveError",
+    "GameStateError",
+    "ConservationError",
+    "shuffled_deck",
+    "Deal",
+    "PlayEvent",
+    "DrawEvent",
+    "TimeoutEvent",
+    "Play",
+    "Draw",
+    "Player",
+    "PLAYER_KINDS",
+    "make_player",
+    "play_game",
+    "GameRecord",
+    "TurnInfo",
+    "round_scores",
+    "blocked_winner",
+    "match_totals",
+]

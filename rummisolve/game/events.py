@@ -1,0 +1,138 @@
+"""Game events: the JSON log from which a round replays exactly.
+
+A log is a list of JSON objects. The first is a ``deal`` (rules, players, the shuffled deck and
+the seat that starts); each later one is one turn:
+
+- ``{"type": "play", "player": 1, "table": [["R1","R2","R3"], ...]}``: the new table;
+- ``{"type": "draw", "player": 0, "tile": "K5"}``: a draw (``"tile": null`` when the pool is empty);
+- ``{"type": "timeout", "player": 0, "tiles": ["B2", "O9", "J"]}``: the turn timer ran out.
+
+The public version of an event (what other players see) hides drawn tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rummisolve.errors import JsonInputError, RummisolveError
+from rummisolve.jsonio import rules_from_json, rules_to_json, table_from_json, table_to_json, tiles_from_json
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Tile
+
+__all__ = ["Deal", "PlayEvent", "DrawEvent", "TimeoutEvent", "Event", "event_from_json", "public_event"]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The start of a round: the deck in draw order (racks are dealt from its front, in seat order)."""
+
+    rules: RuleSet
+    players: int
+    deck: tuple[Tile, ...]
+    first: int = 0
+    seed: int | None = None
+    names: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {
+            "type": "deal",
+            "rules": rules_to_json(self.rules),
+            "players": self.players,
+            "first": self.first,
+            "seed": self.seed,
+            "deck": [str(t) for t in self.deck],
+        }
+        if self.names is not None:
+            obj["names"] = list(self.names)
+        return obj
+
+
+@dataclass(frozen=True)
+class PlayEvent:
+    player: int
+    table: tuple[tuple[Tile, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "play", "player": self.player, "table": table_to_json(self.table)}
+
+
+@dataclass(frozen=True)
+class DrawEvent:
+    player: int
+    tile: Tile | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "draw", "player": self.player, "tile": None if self.tile is None else str(self.tile)}
+
+
+@dataclass(frozen=True)
+class TimeoutEvent:
+    player: int
+    tiles: tuple[Tile, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "timeout", "player": self.player, "tiles": [str(t) for t in self.tiles]}
+
+
+Event = PlayEvent | DrawEvent | TimeoutEvent
+
+
+def public_event(event: PlayEvent | DrawEvent | TimeoutEvent) -> dict[str, Any]:
+    """The event as every player may see it (drawn tiles hidden, their number kept)."""
+    obj = event.to_json()
+    if isinstance(event, DrawEvent):
+        obj["tile"] = None
+        obj["drew"] = 0 if event.tile is None else 1
+    elif isinstance(event, TimeoutEvent):
+        obj["tiles"] = None
+        obj["drew"] = len(event.tiles)
+    return obj
+
+
+def _player(obj: dict, path: str) -> int:
+    player = obj.get("player")
+    if isinstance(player, bool) or not isinstance(player, int) or player < 0:
+        raise JsonInputError(f"{path}.player: expected a seat number, got {player!r}")
+    return player
+
+
+def deal_from_json(obj: Any, path: str = "deal") -> Deal:
+    """Decode a ``deal`` event."""
+    if not isinstance(obj, dict) or obj.get("type") != "deal":
+        raise JsonInputError(f'{path}: expected a deal event (an object with "type": "deal")')
+    rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
+    players = obj.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise JsonInputError(f"{path}.players: expected a number of players, got {players!r}")
+    first = obj.get("first", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+        raise JsonInputError(f"{path}.first: expected a seat number below {players}, got {first!r}")
+    deck = tiles_from_json(obj.get("deck"), f"{path}.deck", rules)
+    seed = obj.get("seed")
+    names = obj.get("names")
+    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+        raise JsonInputError(f"{path}.names: expected an array of strings")
+    return Deal(rules, players, deck, first, seed, None if names is None else tuple(names))
+
+
+def event_from_json(obj: Any, rules: RuleSet, path: str = "event") -> PlayEvent | DrawEvent | TimeoutEvent:
+    """Decode one turn event (``play``, ``draw`` or ``timeout``)."""
+    if not isinstance(obj, dict):
+        raise JsonInputError(f"{path}: expected an event object")
+    kind = obj.get("type")
+    try:
+        if kind == "play":
+            return PlayEvent(_player(obj, path), table_from_json(obj.get("table"), f"{path}.table", rules))
+        if kind == "draw":
+            tile = obj.get("tile")
+            if tile is not None and not isinstance(tile, str):
+                raise JsonInputError(f"{path}.tile: expected a tile code or null")
+            return DrawEvent(_player(obj, path), None if tile is None else rules.check_tile(Tile.parse(tile)))
+        if kind == "timeout":
+            return TimeoutEvent(_player(obj, path), tiles_from_json(obj.get("tiles", []), f"{path}.tiles", rules))
+    except RummisolveError as err:
+        if str(err).startswith(path):
+            raise
+        raise type(err)(f"{path}: {err}") from None
+    raise JsonInputError(f"{path}.type: expected 'play', 'draw' or 'timeout', got {kind!r}")

@@ -1,0 +1,103 @@
+"""Run one round between players: ask each for its action, apply it through the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummisolve.game.engine import Game, IllegalMoveError
+from rummisolve.game.events import PlayEvent
+from rummisolve.game.players import Draw, Play, Player
+from rummisolve.position import Position
+from rummisolve.rules import STANDARD, RuleSet
+
+__all__ = ["GameRecord", "TurnInfo", "play_game"]
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    """One applied turn, for logging: the mover's position before it and the event applied."""
+
+    turn: int
+    seat: int
+    position: Position
+    event: Any
+    illegal: str | None = None
+    """The referee's reasons when the player's play was rejected (the player then drew)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The outcome of one round."""
+
+    seed: int | None
+    names: tuple[str, ...]
+    winner: int
+    end_reason: str
+    scores: tuple[int, ...]
+    turns: int
+    plays: int
+    illegal_moves: int
+    first: int = 0
+
+
+def play_game(
+    players: Sequence[Player],
+    *,
+    rules: RuleSet = STANDARD,
+    seed: int | None = None,
+    first: int = 0,
+    deck=None,
+    names: Sequence[str] | None = None,
+    on_turn: Callable[[TurnInfo], None] | None = None,
+    clock: Callable[[], float] | None = None,
+    referee=None,
+) -> tuple[Game, GameRecord]:
+    """Play one round to its end and return the game and its record.
+
+    A play the referee rejects counts as an illegal move; the player draws instead (it never
+    reaches the table).
+    """
+    names = (
+        tuple(names)
+        if names is not None
+        else tuple(getattr(p, "name", f"player {i + 1}") for i, p in enumerate(players))
+    )
+    game = Game(len(players), rules, seed, first=first, deck=deck, names=names, clock=clock, referee=referee)
+    illegal = 0
+    plays = 0
+    while not game.finished:
+        state = game.state
+        seat = state.current
+        view = game.view(seat)
+        action = players[seat].choose(view)
+        problem = None
+        if isinstance(action, Play):
+            try:
+                event = game.play(action.table)
+            except IllegalMoveError as err:
+                illegal += 1
+                problem = str(err)
+                event = game.draw()
+        elif isinstance(action, Draw):
+            event = game.draw()
+        else:
+            raise TypeError(f"{names[seat]} returned {action!r}; expected Play or Draw")
+        if isinstance(event, PlayEvent):
+            plays += 1
+        if on_turn is not None:
+            on_turn(TurnInfo(state.turn, seat, view.position, event, problem))
+    final = game.state
+    record = GameRecord(
+        seed=game.deal.seed,
+        names=names,
+        winner=final.winner,
+        end_reason=final.end_reason,
+        scores=game.scores(),
+        turns=final.turn,
+        plays=plays,
+        illegal_moves=illegal,
+        first=first,
+    )
+    return game, record
