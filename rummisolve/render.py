@@ -83,8 +83,10 @@ def render_json(obj: Any) -> str:
     """An SVG picture of a position or a result of the JSON contract.
 
     A result (an object with ``"status"``) shows its ``table`` with the ``played`` tiles
-    highlighted (when it carries its ``"position"``, melds it left untouched are not highlighted),
-    then its ``rack_after`` if present; a position shows its table and rack. Bad input raises a
+    highlighted, then the rack left (``rack_after``, or the ``position``'s rack less ``played``).
+    Melds the move left untouched stay plain: those of its ``position`` if it carries one, else
+    the first ``len(kept)`` melds (the solver lists kept melds first). A position shows its table
+    and rack. Bad input raises a
     :class:`~rummisolve.errors.RummisolveError` whose message names the bad part.
     """
     from rummisolve import jsonio
@@ -121,9 +123,21 @@ def render_json(obj: Any) -> str:
     elif position is not None:
         left = Counter(position.rack) - Counter(played)
         rack_after = tuple(sorted(left.elements()))
-    old = position.table if position is not None else ()
+    if position is not None:
+        old: tuple[Meld, ...] | list[Meld] = position.table
+    else:
+        old = melds[: _kept_count(obj.get("kept"), len(melds))]
     title = _solution_title(status, played, obj.get("value"))
     return _solved_svg(title, melds, old, played, rack_after, _DEFAULT_WIDTH)
+
+
+def _kept_count(kept: Any, melds: int) -> int:
+    """How many leading melds a result marks as kept unchanged (its ``kept`` list of old indices)."""
+    if not isinstance(kept, list):
+        return 0
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in kept) or len(kept) > melds:
+        raise JsonInputError(f"kept: expected a list of at most {melds} meld indices, got {kept!r}")
+    return len(kept)
 
 
 # -- the three kinds of picture -----------------------------------------------------------------
@@ -239,6 +253,7 @@ class _Canvas:
             f'<text class="label" x="{_MARGIN}" y="{self.y + 15}" font-size="14" '
             f'fill="{_LABEL_INK}">{escape(text)}</text>'
         )
+        self.used_width = max(self.used_width, _MARGIN + round(len(text) * 7.5))
         self.y += _LABEL_H
 
     def melds(self, melds: Iterable[Meld], flags: list[list[bool]]) -> None:

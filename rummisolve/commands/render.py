@@ -1,0 +1,52 @@
+"""``rummisolve render [FILE|-]``: an SVG picture of a position or a result (JSON) on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "Draw a position or a solve result (JSON) as SVG."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default="-", help="JSON position or result (default: - for standard input)")
+    parser.add_argument("-o", "--output", default="-", help="where to write the SVG (default: - for stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rummisolve.errors import RummisolveError
+    from rummisolve.jsonio import error_message, read_documents
+    from rummisolve.render import render_json
+
+    name = "standard input" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"rummisolve render: cannot read {name}: {err}", file=sys.stderr)
+        return 1
+    documents = list(read_documents(text))
+    if len(documents) != 1:
+        print(f"rummisolve render: {name}: expected one JSON document, found {len(documents)}", file=sys.stderr)
+        return 1
+    document = documents[0]
+    try:
+        if isinstance(document, Exception):
+            raise document
+        svg = render_json(document)
+    except RummisolveError as err:
+        print(f"rummisolve render: {name}: {error_message(err)}", file=sys.stderr)
+        return 1
+    if args.output == "-":
+        sys.stdout.write(svg)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(svg)
+    except OSError as err:
+        print(f"rummisolve render: cannot write {args.output}: {err}", file=sys.stderr)
+        return 1
+    return 0
