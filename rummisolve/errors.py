@@ -37,3 +37,11 @@ class TileCountError(RummisolveError):
 
 class JsonInputError(RummisolveError):
     """JSON input of the wrong shape or type; the message names the offending path."""
+
+
+class OptionError(RummisolveError):
+    """A solver option out of range: an unknown objective, a negative or non-finite time limit."""
+
+
+class RefereeRejectedError(RuntimeError):
+    """The solver produced an arrangement the referee rejects: a bug in rummisolve, never bad input."""

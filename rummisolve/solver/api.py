@@ -1,0 +1,154 @@
+"""``solve`` and ``solve_json``: build, solve, decode, referee."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from rummisolve.errors import OptionError, RefereeRejectedError, RummisolveError
+from rummisolve.position import Position
+from rummisolve.solver.candidates import catalogue
+from rummisolve.solver.decode import decode
+from rummisolve.solver.model import build_model
+from rummisolve.solver.solution import Solution
+
+__all__ = ["solve", "solve_json", "OBJECTIVES"]
+
+OBJECTIVES = ("tiles", "value")
+
+
+def _check_options(objective: Any, time_limit: Any) -> float | None:
+    if objective not in OBJECTIVES:
+        raise OptionError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {objective!r}")
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        raise OptionError(f"time_limit must be a number of seconds, not {time_limit!r}")
+    if math.isnan(time_limit) or time_limit <= 0:
+        raise OptionError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    return None if math.isinf(time_limit) else float(time_limit)
+
+
+def solve(position: Position, objective: str = "tiles", time_limit: float | None = None, *, seed: int = 0) -> Solution:
+    """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
+
+    ``objective``: ``"tiles"`` (most rack tiles played) or ``"value"`` (most points shed, a joker
+    counting its rack penalty). Among equally good turns the one that keeps the most table melds
+    unchanged wins; one CP-SAT worker and a fixed ``seed`` make the answer deterministic. The
+    returned arrangement has passed the referee; if it ever did not, :class:`RefereeRejectedError`
+    is raised instead.
+
+    >>> from rummisolve import Position
+    >>> s = solve(Position.from_notation(["R1 R2 R3"], "R4 K9 J", opened=True))
+    >>> s.status, [str(t) for t in s.played], [str(m) for m in s.table]
+    ('optimal', ['R4', 'J'], ['R1 R2 R3 R4 J'])
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    limit = _check_options(objective, time_limit)
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    cat = catalogue(position.rules)
+    built = build_model(position, cat, objective)
+    timings["build"] = time.perf_counter() - start
+    if built is None:
+        timings["solve"] = timings["decode"] = timings["verify"] = 0.0
+        return _no_move(position, objective, timings, proven=True)
+
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = seed
+    if limit is not None:
+        params.max_time_in_seconds = limit
+    start = time.perf_counter()
+    status = solver.solve(built.model)
+    timings["solve"] = time.perf_counter() - start
+
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        timings["decode"] = timings["verify"] = 0.0
+        return _no_move(position, objective, timings, proven=status == cp_model.INFEASIBLE)
+
+    start = time.perf_counter()
+    played, table, kept = decode(position, cat, built, solver.value)
+    value = position.rules.rack_value(played)
+    timings["decode"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    _referee(position, table)
+    timings["verify"] = time.perf_counter() - start
+    return Solution(
+        status="optimal" if status == cp_model.OPTIMAL else "feasible",
+        played=played,
+        table=table,
+        value=value,
+        objective=objective,
+        position=position,
+        kept=kept,
+        timings=timings,
+    )
+
+
+def _no_move(position: Position, objective: str, timings: dict[str, float], proven: bool) -> Solution:
+    return Solution(
+        "no_move", (), position.table, 0, objective, position, tuple(range(len(position.table))), timings, proven
+    )
+
+
+def _referee(position: Position, table) -> None:
+    from rummisolve.verify import verify
+
+    verdict = verify(position, table)
+    if not verdict.legal:
+        reasons = "; ".join(r.message for r in verdict.reasons)
+        raise RefereeRejectedError(
+            f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
+        )
+
+
+def solution_to_json(solution: Solution) -> dict[str, Any]:
+    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
+    return {
+        "status": solution.status,
+        "played": [str(t) for t in solution.played],
+        "table": [[str(t) for t in meld.tiles] for meld in solution.table],
+        "value": solution.value,
+        "tiles_played": len(solution.played),
+        "objective": solution.objective,
+        "proven": solution.proven,
+        "kept": list(solution.kept),
+        "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
+        "timings": {name: round(seconds, 6) for name, seconds in solution.timings.items()},
+    }
+
+
+def solve_json(obj: Any) -> dict[str, Any]:
+    """Solve one position given in DESIGN.md's JSON contract; return the result object.
+
+    Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
+    Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds).
+    """
+    from rummisolve.jsonio import error_message, objective_from_json, position_from_json
+
+    start = time.perf_counter()
+    try:
+        position = position_from_json(obj)
+        objective = objective_from_json(obj.get("objective"), "position.objective")
+        time_limit = obj.get("time_limit")
+        try:
+            _check_options(objective, time_limit)
+        except OptionError as err:
+            raise OptionError(f"position.time_limit: {err}") from None
+    except RummisolveError as err:
+        return {"status": "error", "error": error_message(err)}
+    parse = time.perf_counter() - start
+    solution = solve(position, objective, time_limit)
+    solution.timings["parse"] = parse
+    start = time.perf_counter()
+    result = solution_to_json(solution)
+    result["timings"]["encode"] = round(time.perf_counter() - start, 6)
+    result["timings"]["total"] = round(sum(result["timings"].values()), 6)
+    return result

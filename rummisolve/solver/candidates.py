@@ -1,0 +1,76 @@
+"""Candidate melds: the joker-free base sets of a rule set, enumerated once and cached.
+
+Every valid meld splits into base sets without loss: runs of ``m..2m-1`` consecutive numbers
+(``m`` = minimum meld length) and groups of ``m..min(colours, 2m-1)`` colours, so these are the
+only candidates the model needs; longer runs are re-joined when decoding. Tiles are identified
+here by a *kind index* ``colour_index * numbers + number - 1``, private to the solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Tile
+
+__all__ = ["BaseSet", "Catalogue", "catalogue"]
+
+
+@dataclass(frozen=True, slots=True)
+class BaseSet:
+    """A joker-free candidate meld: its kinds in play order."""
+
+    kinds: tuple[int, ...]
+    is_run: bool
+    value: int
+    """Sum of the numbers of its tiles."""
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Everything about a rule set that the model needs, computed once."""
+
+    rules: RuleSet
+    kinds: tuple[Tile, ...]
+    """Tile of each kind index."""
+    numbers: tuple[int, ...]
+    """Number of each kind index."""
+    sets: tuple[BaseSet, ...]
+    sets_by_kind: tuple[tuple[int, ...], ...]
+    """For each kind index, the indices of the sets that contain it."""
+
+    def kind_of(self, tile: Tile) -> int:
+        return tile.colour.index * self.rules.numbers + tile.number - 1
+
+
+@lru_cache(maxsize=32)
+def catalogue(rules: RuleSet) -> Catalogue:
+    """The base sets of ``rules`` (cached per rule set)."""
+    top, m = rules.numbers, rules.min_meld_length
+    kinds = rules.tile_kinds
+    numbers = tuple(t.number for t in kinds)
+
+    def kind(colour: int, number: int) -> int:
+        return colour * top + (number - 1) % top
+
+    sets: list[BaseSet] = []
+    longest_run = min(2 * m - 1, top)
+    last = top + 1 if rules.wraparound else top
+    for colour in range(rules.colours):
+        for length in range(m, longest_run + 1):
+            for start in range(1, last - length + 2):
+                run = tuple(kind(colour, start + i) for i in range(length))
+                sets.append(BaseSet(run, True, sum(numbers[k] for k in run)))
+    largest_group = min(rules.colours, 2 * m - 1)
+    for number in range(1, top + 1):
+        for size in range(m, largest_group + 1):
+            for colours in combinations(range(rules.colours), size):
+                group = tuple(kind(c, number) for c in colours)
+                sets.append(BaseSet(group, False, number * size))
+    by_kind: list[list[int]] = [[] for _ in kinds]
+    for index, base in enumerate(sets):
+        for k in base.kinds:
+            by_kind[k].append(index)
+    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind))
