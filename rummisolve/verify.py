@@ -1,0 +1,602 @@
+"""The referee: is going from a position to a new table a legal turn, and if not, every reason why.
+
+:func:`verify` is independent of the solver (it shares only the tile, rule-set, meld and position
+types) and is what every solver answer, engine move and property test is checked against.
+
+>>> p = Position.from_notation(["R1 R2 R3"], "R4 K9 B9 O9", opened=True)
+>>> v = verify(p, ["R1 R2 R3 R4"])
+>>> bool(v), [str(t) for t in v.played]
+(True, ['R4'])
+>>> v = verify(p, ["R1 R2 R3 R4", "K9 B9"])
+>>> print(v)
+illegal turn:
+  invalid_meld: new_table[1] (K9 B9) is not a valid meld: too_short: 2 tile(s); a meld needs at least 3
+
+The rules enforced (RULES.md section 3), in the order the reasons are listed:
+
+``bad_tile``
+    a new-table tile that does not exist under the rules (unknown code, colour or number out of
+    range, a joker when the rules have none). Bad tiles are left out of all tile counting.
+``invalid_meld``
+    a new-table meld that is not a valid run or group (the :func:`~rummisolve.melds.meld_problem`
+    reason code and explanation are in the message; a meld holding a bad tile counts as
+    ``not_in_rules``).
+``tile_vanished``
+    a tile of the old table with fewer copies on the new table (table tiles never leave the table).
+``tile_not_on_rack``
+    a tile with more copies on the new table than the old table and the rack hold together.
+``no_tile_played``
+    no rack tile was played.
+``opening_touched_table`` / ``opening_below_threshold`` / ``joker_in_opening``
+    only when ``position.opened`` is false; see "The initial meld" below.
+``joker_retrieval``
+    only when ``rules.joker_retrieval == "strict"``; see "Jokers on the table" below.
+
+Tiles are counted as multisets (copies of a tile are interchangeable). The tiles the turn played,
+``Verdict.played``, are for each tile kind ``min(new - old, rack)`` copies (when positive).
+
+**Unchanged melds.** A new meld is an unchanged copy of an old one when it is a valid meld of the
+same kind holding the same tiles: the same multiset for a group, the same sequence for a run.
+Old and new melds are paired greedily; equal melds are interchangeable, so greedy pairing is
+maximal.
+
+**The initial meld** (``opened`` false). Let the *new melds* be the new-table melds not paired
+with an unchanged old meld, and ``played`` as above.
+
+- Without ``open_then_manipulate`` (the official rule): every old meld must be paired with an
+  unchanged copy (each old meld that is not gets an ``opening_touched_table`` reason, ``meld``
+  None); every new meld must be made of rack tiles only (rack copies are handed out to the new
+  melds in order; a new meld that then still holds a tile that is on the old table gets an
+  ``opening_touched_table`` reason naming the borrowed tiles). The opening value is the sum of
+  the values of the valid new melds (a joker is worth the number it stands for; an invalid
+  meld is worth nothing); below ``initial_threshold`` is ``opening_below_threshold``. Nothing
+  is checked against the threshold when there are no new melds (nothing was played).
+- With ``open_then_manipulate``: the turn must contain an initial meld, i.e. a non-empty set S
+  of valid new-table melds whose tiles together are a sub-multiset of ``played`` (made of rack
+  tiles only), worth at least ``initial_threshold`` together; after it the rest of the table
+  may be rearranged like an opened player's (tile conservation and valid melds still hold).
+  The opening value is the best value over all such S; if tiles were played and it is below
+  the threshold, ``opening_below_threshold``. If no such S exists at all and some old meld is
+  not kept unchanged, ``opening_touched_table`` (the table was rearranged without an initial
+  meld).
+- With ``joker_in_initial_meld`` false, a not-opened player may not play a joker from the rack
+  on that turn at all (with ``open_then_manipulate`` this includes the melds after the initial
+  meld): ``joker_in_opening``.
+
+**Jokers on the table** (``joker_retrieval == "strict"``). Each old-table joker *stands for* a set
+of tiles: in a run, the one tile of its slot; in a group, any colour missing from that group
+(so in a group of 3, either missing colour). Each old-table joker must be matched to a distinct
+new-table joker and either
+
+- *kept*: the new joker can stand for a tile the old one could (the two sets intersect; a joker
+  in an invalid new meld is not judged here, ``invalid_meld`` already rejects the turn); or
+- *freed*: a tile it stood for was played from the rack (its exact replacement; each freed joker
+  needs its own copy), and the new meld holding the joker also holds at least two further tiles
+  played from the rack (not the replacement copies; a played rack joker counts).
+
+New-table jokers not matched to old ones are played rack jokers. Old jokers beyond the number
+of new jokers are already ``tile_vanished`` and are not judged again. When several jokers make
+the matching ambiguous, the turn is legal if ANY matching and choice of replacement tiles
+satisfies the rule (the interpretation most favourable to the player); rack tiles in the freed
+jokers' melds are counted greedily, meld by meld. Where the replacement tile ends up on the
+table is not checked (copies are interchangeable and the table may be rearranged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rummisolve.errors import InvalidMeldError, TileNotationError
+from rummisolve.melds import Meld, MeldKind, meld_problem
+from rummisolve.position import Position
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import JOKER, Tile, format_tiles
+
+__all__ = ["verify", "Verdict", "Reason", "REASONS"]
+
+REASONS: dict[str, str] = {
+    "bad_tile": "a tile that does not exist under the rule set",
+    "invalid_meld": "a meld on the new table that is neither a valid run nor a valid group",
+    "tile_vanished": "a tile of the old table is missing from the new table",
+    "tile_not_on_rack": "a tile on the new table that is neither on the old table nor on the rack",
+    "no_tile_played": "no tile from the rack was played",
+    "opening_below_threshold": "the initial meld is worth less than the rules' threshold",
+    "opening_touched_table": "the initial meld used or rearranged the table's melds",
+    "joker_in_opening": "a joker from the rack was played in the initial meld, which the rules forbid",
+    "joker_retrieval": "a table joker was moved or freed against the strict joker rule",
+}
+"""Every reason code :func:`verify` uses, with its meaning."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a turn is illegal: a code from :data:`REASONS`, a message naming the meld or tile, and
+    the index into the new table of the meld concerned (``None`` when it concerns no single one)."""
+
+    code: str
+    message: str
+    meld: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's ruling: ``legal``, every reason it is not, and the rack tiles the turn played
+    (sorted). ``bool(verdict)`` is ``verdict.legal``."""
+
+    legal: bool
+    reasons: tuple[Reason, ...] = ()
+    played: tuple[Tile, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.legal == bool(self.reasons):
+            raise ValueError("a verdict is legal exactly when it has no reasons")
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The reason codes, in order."""
+        return tuple(r.code for r in self.reasons)
+
+    def __str__(self) -> str:
+        if self.legal:
+            return f"legal turn: played {format_tiles(self.played) or '(nothing)'}"
+        return "illegal turn:\n" + "\n".join(f"  {r}" for r in self.reasons)
+
+
+# Tiles are handled by their canonical sort key ``(colour index, number)`` (the joker's sorts last):
+# a tuple of ints hashes and compares in C, which keeps the referee fast. ``Tile._key`` is that key
+# (``Tile.sort_key`` without the property call).
+_JOKER_KEY = JOKER._key
+
+
+class _RulesContext:
+    """Per rule set: the keys of the tiles that exist, key -> Tile, and a bounded meld cache."""
+
+    __slots__ = ("valid", "tile_of", "melds")
+
+    def __init__(self, rules: RuleSet) -> None:
+        tiles = list(rules.tile_kinds) + ([JOKER] if rules.jokers else [])
+        self.valid = frozenset(t._key for t in tiles)
+        self.tile_of = {t._key: t for t in tiles}
+        self.melds: dict[tuple, Meld | tuple[str, str]] = {}
+
+
+_CONTEXTS: dict[RuleSet, _RulesContext] = {}
+_CACHE_LIMIT = 50_000
+
+
+def _context(rules: RuleSet) -> _RulesContext:
+    ctx = _CONTEXTS.get(rules)
+    if ctx is None:
+        if len(_CONTEXTS) >= 64:
+            _CONTEXTS.clear()
+        ctx = _CONTEXTS[rules] = _RulesContext(rules)
+    return ctx
+
+
+def _classify(seq: tuple[Tile, ...], keys: tuple, rules: RuleSet, cache: dict) -> Meld | tuple[str, str]:
+    """``Meld`` for a valid sequence, else ``(reason_code, explanation)`` from ``meld_problem``."""
+    result = cache.get(keys)
+    if result is None:
+        try:
+            result = Meld.of(seq, rules)
+        except InvalidMeldError:
+            result = meld_problem(seq, rules)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[keys] = result
+    return result
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
+
+
+def _names(tiles: Iterable[Tile]) -> str:
+    return format_tiles(sorted(tiles))
+
+
+class _NewMeld:
+    """One meld of the new table as given: its good tiles, their keys, why it is broken (bad tiles)."""
+
+    __slots__ = ("tiles", "keys", "broken", "meld")
+
+    def __init__(self, tiles: tuple[Tile, ...], keys: tuple, broken: str | None) -> None:
+        self.tiles = tiles
+        self.keys = keys
+        self.broken = broken
+        self.meld: Meld | None = None
+
+
+def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reason]) -> list[_NewMeld]:
+    """Normalise ``new_table``, reporting tiles that do not exist as ``bad_tile``."""
+    if isinstance(new_table, str):
+        new_table = [part for part in new_table.split("|") if part.strip()]
+    elif isinstance(new_table, Meld | Tile):
+        raise TypeError(f"new_table must be an iterable of melds, not a single {type(new_table).__name__}")
+    try:
+        items = list(new_table)
+    except TypeError:
+        raise TypeError(f"new_table must be an iterable of melds, not {type(new_table).__name__}") from None
+    out = []
+    for i, meld in enumerate(items):
+        if isinstance(meld, Meld):
+            parts = meld.tiles
+        elif isinstance(meld, str):
+            parts = meld.replace(",", " ").split()
+        elif isinstance(meld, Tile):
+            raise TypeError(f"new_table[{i}] must be a meld (an iterable of tiles), not a single Tile")
+        else:
+            try:
+                parts = tuple(meld)
+            except TypeError:
+                raise TypeError(f"new_table[{i}] must be a meld, not {type(meld).__name__}") from None
+        try:
+            keys = tuple([t._key for t in parts])  # fast path: every item a Tile
+        except AttributeError:
+            keys = None
+        if keys is not None and valid.issuperset(keys):
+            out.append(_NewMeld(tuple(parts), keys, None))
+            continue
+        seq = []
+        broken = None
+        for j, item in enumerate(parts):
+            if isinstance(item, Tile):
+                tile = item
+            elif isinstance(item, str):
+                try:
+                    tile = Tile.parse(item)
+                except TileNotationError as err:
+                    reasons.append(Reason("bad_tile", f"new_table[{i}][{j}]: {err}", i))
+                    broken = broken or f"{item!r} is not a tile"
+                    continue
+            else:
+                raise TypeError(f"new_table[{i}][{j}] must be a Tile or a tile code, not {type(item).__name__}")
+            if tile._key not in valid:
+                try:
+                    rules.check_tile(tile)
+                    message = f"tile {str(tile)!r} does not exist under these rules"
+                except ValueError as err:
+                    message = str(err)
+                reasons.append(Reason("bad_tile", f"new_table[{i}][{j}]: {message}", i))
+                broken = broken or f"tile {str(tile)!r} does not exist under these rules"
+                continue
+            seq.append(tile)
+        out.append(_NewMeld(tuple(seq), tuple(t._key for t in seq), broken))
+    return out
+
+
+def _count(keys: Iterable) -> dict:
+    counts: dict = {}
+    get = counts.get
+    for k in keys:
+        counts[k] = get(k, 0) + 1
+    return counts
+
+
+def _meld_key(meld: Meld) -> tuple:
+    """Identity of a meld for "unchanged": a run's tile sequence, a group's tile multiset."""
+    keys = tuple([t._key for t in meld.tiles])
+    if meld.kind is MeldKind.RUN:
+        return (True, keys)
+    return (False, tuple(sorted(keys)))
+
+
+def _stands_for(meld: Meld, slot: int, rules: RuleSet) -> frozenset[Tile]:
+    """The tiles the joker in ``slot`` of a valid meld may stand for."""
+    if meld.kind is MeldKind.RUN:
+        return frozenset((meld.represents[slot],))
+    real = [t for t in meld.tiles if not t.is_joker]
+    number = real[0].number
+    present = {t.colour for t in real}
+    return frozenset(Tile(c, number) for c in rules.colour_list if c not in present)
+
+
+def verify(position: Position, new_table) -> Verdict:
+    """Referee the turn that turns ``position``'s table into ``new_table``.
+
+    ``new_table`` is an iterable of melds, each a :class:`~rummisolve.melds.Meld` or an iterable of
+    tiles (:class:`~rummisolve.tiles.Tile` or codes such as ``"R7"``) in play order; a meld may
+    also be a string (``"R1 R2 R3"``) and the whole table one string (``"R1 R2 R3 | K7 B7 O7"``).
+    Returns a :class:`Verdict` listing every reason the turn is illegal (see the module docstring
+    for the exact rules). Raises ``TypeError`` only for arguments of the wrong Python type; tiles
+    that do not exist are reported as ``bad_tile``.
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    rules = position.rules
+    ctx = _context(rules)
+    tile_of = ctx.tile_of
+    reasons: list[Reason] = []
+    table = _read_table(new_table, rules, ctx.valid, reasons)
+
+    # -- every meld valid -----------------------------------------------------------------
+    cache = ctx.melds
+    for i, new in enumerate(table):
+        if new.broken is not None:
+            reasons.append(Reason("invalid_meld", f"new_table[{i}] is not a valid meld: not_in_rules: {new.broken}", i))
+            continue
+        result = _classify(new.tiles, new.keys, rules, cache)
+        if isinstance(result, Meld):
+            new.meld = result
+        else:
+            code, detail = result
+            reasons.append(
+                Reason(
+                    "invalid_meld",
+                    f"new_table[{i}] ({format_tiles(new.tiles) or 'empty'}) is not a valid meld: {code}: {detail}",
+                    i,
+                )
+            )
+
+    # -- tile conservation ------------------------------------------------------------------
+    old_counts = _count([t._key for m in position.table for t in m.tiles])
+    new_counts = _count([k for new in table for k in new.keys])
+    rack_counts = _count([t._key for t in position.rack])
+    for key in sorted(old_counts):
+        missing = old_counts[key] - new_counts.get(key, 0)
+        if missing > 0:
+            tile = tile_of[key]
+            what = "a joker" if tile.is_joker else f"{tile}"
+            reasons.append(
+                Reason(
+                    "tile_vanished",
+                    f"{what} vanished from the table: the old table holds {old_counts[key]}, "
+                    f"the new table {new_counts.get(key, 0)} ({_plural(missing, 'copy', 'copies')} missing)",
+                )
+            )
+    played_counts: dict = {}
+    for key in sorted(new_counts):
+        extra = new_counts[key] - old_counts.get(key, 0)
+        if extra <= 0:
+            continue
+        on_rack = rack_counts.get(key, 0)
+        if on_rack:
+            played_counts[key] = min(extra, on_rack)
+        if extra > on_rack:
+            tile = tile_of[key]
+            old = old_counts.get(key, 0)
+            if not old and not on_rack:
+                detail = f"{tile} is neither on the old table nor on the rack"
+            else:
+                detail = (
+                    f"{tile}: {new_counts[key]} on the new table, but the old table holds {old} and the rack {on_rack}"
+                )
+            reasons.append(
+                Reason("tile_not_on_rack", f"{detail} ({_plural(extra - on_rack, 'copy', 'copies')} from nowhere)")
+            )
+    played = tuple(tile_of[k] for k in played_counts for _ in range(played_counts[k]))
+    if not played:
+        reasons.append(Reason("no_tile_played", "no tile from the rack was played"))
+
+    # -- the initial meld ---------------------------------------------------------------------
+    if not position.opened:
+        _check_opening(position, table, old_counts, rack_counts, played_counts, reasons)
+
+    # -- strict joker retrieval -----------------------------------------------------------------
+    if rules.joker_retrieval == "strict" and old_counts.get(_JOKER_KEY):
+        _check_jokers(position, table, played_counts, tile_of, reasons)
+
+    return Verdict(not reasons, tuple(reasons), played)
+
+
+def _check_opening(position, table, old_counts, rack_counts, played_counts, reasons) -> None:
+    rules = position.rules
+    threshold = rules.initial_threshold
+    # Pair old melds with unchanged copies on the new table.
+    available: dict[tuple, list[int]] = {}
+    for i in range(len(table) - 1, -1, -1):
+        meld = table[i].meld
+        if meld is not None:
+            available.setdefault(_meld_key(meld), []).append(i)
+    paired: set[int] = set()
+    unpaired_old: list[int] = []
+    for oi, old in enumerate(position.table):
+        lst = available.get(_meld_key(old))
+        if lst:
+            paired.add(lst.pop())
+        else:
+            unpaired_old.append(oi)
+    new_melds = [i for i in range(len(table)) if i not in paired]
+
+    if not rules.open_then_manipulate:
+        for oi in unpaired_old:
+            reasons.append(
+                Reason(
+                    "opening_touched_table",
+                    f"position.table[{oi}] ({position.table[oi]}) was changed, split or removed; "
+                    "an initial meld may not touch the table's melds",
+                )
+            )
+        rack_left = dict(rack_counts)
+        for i in new_melds:
+            borrowed = []
+            for t, k in zip(table[i].tiles, table[i].keys):
+                if rack_left.get(k, 0) > 0:
+                    rack_left[k] -= 1
+                elif old_counts.get(k, 0) > 0:
+                    borrowed.append(t)
+            if borrowed:
+                reasons.append(
+                    Reason(
+                        "opening_touched_table",
+                        f"new_table[{i}] ({format_tiles(table[i].tiles)}) uses table tile(s) {_names(borrowed)}; "
+                        "an initial meld must be made of rack tiles only",
+                        i,
+                    )
+                )
+        if new_melds:
+            value = sum(table[i].meld.value for i in new_melds if table[i].meld is not None)
+            if value < threshold:
+                reasons.append(
+                    Reason(
+                        "opening_below_threshold",
+                        f"the initial meld is worth {value} points, less than the {threshold} required",
+                    )
+                )
+    else:
+        best = _best_opening(table, played_counts, threshold)
+        if best is None and unpaired_old:
+            reasons.append(
+                Reason(
+                    "opening_touched_table",
+                    "the table's melds were rearranged without an initial meld (no new meld is made of "
+                    "played rack tiles only)",
+                )
+            )
+        if played_counts and (best or 0) < threshold:
+            detail = (
+                f"the best initial meld (new melds made of played rack tiles only) is worth {best} points"
+                if best is not None
+                else "no new meld is made of played rack tiles only, so the initial meld is worth 0 points"
+            )
+            reasons.append(Reason("opening_below_threshold", f"{detail}, less than the {threshold} required"))
+
+    jokers = played_counts.get(_JOKER_KEY)
+    if jokers and not rules.joker_in_initial_meld:
+        reasons.append(
+            Reason(
+                "joker_in_opening",
+                f"{_plural(jokers, 'joker')} from the rack played on the opening turn; "
+                "these rules forbid jokers in the initial meld",
+            )
+        )
+
+
+def _best_opening(table, played_counts, threshold) -> int | None:
+    """The value of the most valuable non-empty set of valid new-table melds made of played rack
+    tiles only (stopping early once ``threshold`` is reached); ``None`` if there is none."""
+    candidates = []
+    for new in table:
+        if new.meld is None:
+            continue
+        need = _count(new.keys)
+        if all(played_counts.get(k, 0) >= n for k, n in need.items()):
+            candidates.append((new.meld.value, need))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: -c[0])
+    suffix = [0] * (len(candidates) + 1)
+    for k in range(len(candidates) - 1, -1, -1):
+        suffix[k] = suffix[k + 1] + candidates[k][0]
+    left = dict(played_counts)
+    best = candidates[0][0]
+
+    def search(k: int, value: int) -> None:
+        nonlocal best
+        if value > best:
+            best = value
+        if k == len(candidates) or best >= threshold or value + suffix[k] <= best:
+            return
+        gain, need = candidates[k]
+        if all(left.get(t, 0) >= n for t, n in need.items()):
+            for t, n in need.items():
+                left[t] -= n
+            search(k + 1, value + gain)
+            for t, n in need.items():
+                left[t] += n
+        search(k + 1, value)
+
+    search(0, 0)
+    return best
+
+
+def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
+    """The strict joker rule (module docstring): legal if ANY matching of old to new jokers works."""
+    rules = position.rules
+    old_jokers = [
+        (oi, slot, frozenset(t._key for t in _stands_for(meld, slot, rules)))
+        for oi, meld in enumerate(position.table)
+        for slot, t in enumerate(meld.tiles)
+        if t.is_joker
+    ]
+    new_jokers = [
+        (i, None if new.meld is None else frozenset(t._key for t in _stands_for(new.meld, slot, rules)))
+        for i, new in enumerate(table)
+        for slot, k in enumerate(new.keys)
+        if k == _JOKER_KEY
+    ]
+    meld_counts: dict[int, dict] = {}
+
+    def rack_tiles_in(i: int, left: dict, used: list[bool]) -> int:
+        """Consume from ``left`` and count the tiles of new meld ``i`` that can be played rack tiles."""
+        counts = meld_counts.get(i)
+        if counts is None:
+            counts = meld_counts[i] = _count(k for k in table[i].keys if k != _JOKER_KEY)
+        n = 0
+        for k, c in counts.items():
+            take = min(c, left.get(k, 0))
+            if take:
+                left[k] -= take
+                n += take
+        return n + sum(1 for j, (mi, _) in enumerate(new_jokers) if mi == i and not used[j])
+
+    def solve(jokers: list, deficit: int) -> bool:
+        used = [False] * len(new_jokers)
+        left = {k: n for k, n in played_counts.items() if k != _JOKER_KEY}
+        freed: list[int] = []
+
+        def freed_ok() -> bool:
+            rest = dict(left)
+            return all(rack_tiles_in(i, rest, used) >= 2 for i in sorted({new_jokers[j][0] for j in freed}))
+
+        def rec(k: int, deficit: int) -> bool:
+            if k == len(jokers):
+                return freed_ok()
+            stands = jokers[k][2]
+            for n, (_, new_stands) in enumerate(new_jokers):
+                if used[n]:
+                    continue
+                used[n] = True
+                if (new_stands is None or stands & new_stands) and rec(k + 1, deficit):
+                    return True
+                for r in sorted(stands):
+                    if left.get(r, 0) > 0:
+                        left[r] -= 1
+                        freed.append(n)
+                        ok = rec(k + 1, deficit)
+                        freed.pop()
+                        left[r] += 1
+                        if ok:
+                            return True
+                used[n] = False
+            return deficit > 0 and rec(k + 1, deficit - 1)
+
+        return rec(0, deficit)
+
+    deficit = max(0, len(old_jokers) - len(new_jokers))
+    if solve(old_jokers, deficit):
+        return
+    # Illegal: name each joker that fails on its own; if each is fine alone, report them jointly.
+    blamed = False
+    for joker in old_jokers:
+        if solve([joker], deficit):
+            continue
+        blamed = True
+        oi, slot, stands = joker
+        what = " or ".join(str(tile_of[k]) for k in sorted(stands))
+        if not any(played_counts.get(k, 0) for k in stands):
+            why = f"{what} was not played from the rack to replace it"
+        else:
+            why = "the freed joker is not in a meld with at least two more tiles played from the rack"
+        reasons.append(
+            Reason(
+                "joker_retrieval",
+                f"the joker in position.table[{oi}] ({position.table[oi]}, slot {slot}) stood for {what}; "
+                f"on the new table it stands for something else and was not freed legally: {why}",
+            )
+        )
+    if not blamed:
+        reasons.append(
+            Reason(
+                "joker_retrieval",
+                "the table jokers cannot all be accounted for together: each must keep standing for the same "
+                "tile, or be freed by its own replacement from the rack and played with at least two more rack tiles",
+            )
+        )
