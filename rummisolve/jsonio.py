@@ -167,3 +167,44 @@ def read_documents(text: str) -> Iterator[Any]:
 def error_message(err: BaseException) -> str:
     """The message a JSON ``error`` field carries for ``err``."""
     return str(err) if isinstance(err, RummisolveError) else f"{type(err).__name__}: {err}"
+
+
+# -- verdicts (the referee) ----------------------------------------------------------------------
+
+__all__ += ["verdict_to_json", "verify_json"]
+
+_VERIFY_KEYS = ("position", "table")
+
+
+def verdict_to_json(verdict) -> dict[str, Any]:
+    """Encode a :class:`~rummisolve.verify.Verdict`:
+    ``{"legal": bool, "reasons": [{"code", "message", "meld"}...], "played": [tile codes]}``."""
+    return {
+        "legal": verdict.legal,
+        "reasons": [{"code": r.code, "message": r.message, "meld": r.meld} for r in verdict.reasons],
+        "played": [str(t) for t in verdict.played],
+    }
+
+
+def verify_json(obj: Any) -> dict[str, Any]:
+    """Referee one ``{"position": {...}, "table": [[...], ...]}`` request.
+
+    Returns :func:`verdict_to_json` of the verdict, or ``{"error": message}`` (the message names
+    the bad part) for bad input; never raises for bad input. An illegal turn is not an error.
+    """
+    from rummisolve.verify import verify
+
+    try:
+        if not isinstance(obj, dict):
+            raise JsonInputError(f"expected an object with fields 'position' and 'table', got {_type_name(obj)}")
+        missing = [key for key in _VERIFY_KEYS if key not in obj]
+        if missing:
+            raise JsonInputError(f"missing field(s) {', '.join(map(repr, missing))}")
+        unknown = sorted(set(obj) - set(_VERIFY_KEYS))
+        if unknown:
+            raise JsonInputError(f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table')")
+        position = position_from_json(obj["position"], "position")
+        table = table_from_json(obj["table"], "table")
+        return verdict_to_json(verify(position, table))
+    except RummisolveError as err:
+        return {"error": error_message(err)}

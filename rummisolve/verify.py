@@ -10,7 +10,7 @@ types) and is what every solver answer, engine move and property test is checked
 >>> v = verify(p, ["R1 R2 R3 R4", "K9 B9"])
 >>> print(v)
 illegal turn:
-  invalid_meld: new_table[1] (K9 B9) is not a valid meld: too_short: 2 tile(s); a meld needs at least 3
+  invalid_meld: table[1] (K9 B9) is not a valid meld: too_short: 2 tile(s); a meld needs at least 3
 
 The rules enforced (RULES.md section 3), in the order the reasons are listed:
 
@@ -231,12 +231,12 @@ def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reaso
         elif isinstance(meld, str):
             parts = meld.replace(",", " ").split()
         elif isinstance(meld, Tile):
-            raise TypeError(f"new_table[{i}] must be a meld (an iterable of tiles), not a single Tile")
+            raise TypeError(f"table[{i}] must be a meld (an iterable of tiles), not a single Tile")
         else:
             try:
                 parts = tuple(meld)
             except TypeError:
-                raise TypeError(f"new_table[{i}] must be a meld, not {type(meld).__name__}") from None
+                raise TypeError(f"table[{i}] must be a meld, not {type(meld).__name__}") from None
         try:
             keys = tuple([t._key for t in parts])  # fast path: every item a Tile
         except AttributeError:
@@ -253,18 +253,18 @@ def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reaso
                 try:
                     tile = Tile.parse(item)
                 except TileNotationError as err:
-                    reasons.append(Reason("bad_tile", f"new_table[{i}][{j}]: {err}", i))
+                    reasons.append(Reason("bad_tile", f"table[{i}][{j}]: {err}", i))
                     broken = broken or f"{item!r} is not a tile"
                     continue
             else:
-                raise TypeError(f"new_table[{i}][{j}] must be a Tile or a tile code, not {type(item).__name__}")
+                raise TypeError(f"table[{i}][{j}] must be a Tile or a tile code, not {type(item).__name__}")
             if tile._key not in valid:
                 try:
                     rules.check_tile(tile)
                     message = f"tile {str(tile)!r} does not exist under these rules"
                 except ValueError as err:
                     message = str(err)
-                reasons.append(Reason("bad_tile", f"new_table[{i}][{j}]: {message}", i))
+                reasons.append(Reason("bad_tile", f"table[{i}][{j}]: {message}", i))
                 broken = broken or f"tile {str(tile)!r} does not exist under these rules"
                 continue
             seq.append(tile)
@@ -320,7 +320,7 @@ def verify(position: Position, new_table) -> Verdict:
     cache = ctx.melds
     for i, new in enumerate(table):
         if new.broken is not None:
-            reasons.append(Reason("invalid_meld", f"new_table[{i}] is not a valid meld: not_in_rules: {new.broken}", i))
+            reasons.append(Reason("invalid_meld", f"table[{i}] is not a valid meld: not_in_rules: {new.broken}", i))
             continue
         result = _classify(new.tiles, new.keys, rules, cache)
         if isinstance(result, Meld):
@@ -330,7 +330,7 @@ def verify(position: Position, new_table) -> Verdict:
             reasons.append(
                 Reason(
                     "invalid_meld",
-                    f"new_table[{i}] ({format_tiles(new.tiles) or 'empty'}) is not a valid meld: {code}: {detail}",
+                    f"table[{i}] ({format_tiles(new.tiles) or 'empty'}) is not a valid meld: {code}: {detail}",
                     i,
                 )
             )
@@ -426,7 +426,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
                 reasons.append(
                     Reason(
                         "opening_touched_table",
-                        f"new_table[{i}] ({format_tiles(table[i].tiles)}) uses table tile(s) {_names(borrowed)}; "
+                        f"table[{i}] ({format_tiles(table[i].tiles)}) uses table tile(s) {_names(borrowed)}; "
                         "an initial meld must be made of rack tiles only",
                         i,
                     )
