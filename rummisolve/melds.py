@@ -171,6 +171,8 @@ def _as_run(seq, real, rules) -> tuple:
     first = next(i for i, t in enumerate(seq) if not t.is_joker)
     start = seq[first].number - first
     n = len(seq)
+    if rules.wraparound and start < 1 and first == n - 1 and seq[first].number == 1:
+        start += top  # jokers then 1 in the last slot: 1 follows the top number (J J R1 = 12 13 1)
     for j, t in enumerate(seq):
         if t.is_joker:
             continue
@@ -191,7 +193,7 @@ def _as_run(seq, real, rules) -> tuple:
         )
     end = start + n - 1
     if start < 1:
-        if rules.wraparound and start == 0:
+        if rules.wraparound and start > 1 - top:
             return (
                 "wrap_through_one",
                 f"a joker before 1 would stand for {top}: 1 may not both follow {top} and precede 2",
