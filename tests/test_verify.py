@@ -735,9 +735,11 @@ def test_adding_a_tile_not_on_the_rack_is_tile_not_on_rack(args):
     kinds = [t for t in rules.tile_kinds if now[t] + 1 > have[t]]
     assume(kinds)
     extra = rnd.choice(kinds)
-    new.append((extra,)) if rnd.random() < 0.3 or not new else new.__setitem__(
-        i := rnd.randrange(len(new)), new[i] + (extra,)
-    )
+    if new and rnd.random() < 0.7:
+        i = rnd.randrange(len(new))
+        new[i] = new[i] + (extra,)
+    else:
+        new.append((extra,))
     verdict = verify(position, new)
     assert not verdict
     assert any(r.message.startswith(str(extra)) for r in only(verdict, "tile_not_on_rack")), verdict
