@@ -84,6 +84,8 @@ table is not checked (copies are interchangeable and the table may be rearranged
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -600,3 +602,15 @@ def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
                 "tile, or be freed by its own replacement from the rack and played with at least two more rack tiles",
             )
         )
+
+
+class _CallableModule(types.ModuleType):
+    """``rummisolve.verify`` names both this module and the function. Importing the module binds the
+    package attribute to the module, so make the module call the function: ``rummisolve.verify(p, t)``
+    then works whichever of the two the attribute holds."""
+
+    def __call__(self, position: Position, new_table) -> Verdict:
+        return verify(position, new_table)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -814,3 +814,14 @@ def test_strict_taking_a_joker_without_replacement_is_rejected(rnd, rules):
     assert only(verify(position, new), "joker_retrieval")
     free = rules.replace(joker_retrieval="free")
     assert verify(Position(position.table, position.rack, True, free), new).legal
+
+
+def test_package_attribute_verify_is_callable_after_the_module_is_imported():
+    import importlib
+
+    import rummisolve
+
+    importlib.import_module("rummisolve.verify")
+    p = pos(["R1 R2 R3"], "R4")
+    assert rummisolve.verify(p, ["R1 R2 R3 R4"]).legal
+    assert not rummisolve.verify(p, ["R1 R2 R3"])
