@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 
@@ -42,17 +43,6 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"rummisolve serve: --workers must be at least 1, not {args.workers}", file=sys.stderr)
         return 2
-    try:
-        import uvicorn
-
-        import rummisolve.server.app  # noqa: F401  (fails early if FastAPI is missing)
-    except ImportError as err:
-        print(
-            f"rummisolve serve: the HTTP service needs the 'server' extra ({err.name} is missing): "
-            "pip install 'rummisolve[server]'",
-            file=sys.stderr,
-        )
-        return 1
     from rummisolve.server.settings import Settings
 
     overrides = {
@@ -67,10 +57,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
         if overrides:
-            settings = Settings(**{**settings.__dict__, **overrides})
+            settings = dataclasses.replace(settings, **overrides)
     except ValueError as err:
         print(f"rummisolve serve: {err}", file=sys.stderr)
         return 2
+    try:
+        import uvicorn
+
+        import rummisolve.server.app  # noqa: F401  (fails early if FastAPI is missing)
+    except ImportError as err:
+        print(
+            f"rummisolve serve: the HTTP service needs the 'server' extra ({err.name} is missing): "
+            "pip install 'rummisolve[server]'",
+            file=sys.stderr,
+        )
+        return 1
     os.environ.update(settings.to_env())  # every worker process reads the same limits
     uvicorn.run(
         "rummisolve.server.app:create_app",

@@ -136,10 +136,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def verify(request: Request) -> Response:
         try:
             body = await read_json(request, settings.max_body_bytes)
-            if not isinstance(body, dict):
-                raise BadRequest(400, f"expected an object with 'position' and 'table', got {_type_name(body)}")
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
+        # Anything but {"position", "table"} is refused by verify_json with the CLI's message.
         result = await _off_loop(executor, _verify_json, body)
         return JSONResponse(result, status_code=400 if "error" in result else 200)
 

@@ -1,0 +1,71 @@
+"""Call the rummisolve HTTP service from Python with the standard library only.
+
+Start the service first (``pip install 'rummisolve[server]'``, then ``rummisolve serve``), then::
+
+    python examples/client.py [http://127.0.0.1:8000]
+
+It solves a position, checks the answer with the referee, and saves a picture of it as SVG.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.error
+import urllib.request
+
+URL = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+
+
+def post(path: str, body: dict) -> tuple[int, bytes, str]:
+    """POST ``body`` as JSON; return (HTTP status, response bytes, content type). 4xx is not an exception."""
+    request = urllib.request.Request(
+        URL + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read(), response.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as err:  # 400 / 413: the body says what was wrong
+        return err.code, err.read(), err.headers.get("Content-Type", "")
+
+
+def solve(position: dict) -> dict:
+    status, body, _ = post("/solve", position)
+    result = json.loads(body)
+    if status != 200:
+        raise ValueError(result["error"])
+    return result
+
+
+def main() -> None:
+    position = {
+        "table": [["R1", "R2", "R3"], ["K7", "B7", "O7"]],
+        "rack": ["R4", "R7", "J", "K12"],
+        "opened": True,
+        "objective": "tiles",  # or "value"
+        "time_limit": 5,  # seconds; the server clamps it to its own cap
+    }
+    result = solve(position)
+    print(f"{result['status']}: play {' '.join(result['played']) or 'nothing'} ({result['value']} points)")
+    for meld in result["table"]:
+        print("   ", " ".join(meld))
+
+    # The referee agrees (it would list reasons if the table were illegal).
+    board = {key: position[key] for key in ("table", "rack", "opened")}
+    _, body, _ = post("/verify", {"position": board, "table": result["table"]})
+    print("legal:", json.loads(body)["legal"])
+
+    # A picture of the move: the new table with the played tiles highlighted.
+    status, svg, content_type = post("/render", result | {"position": board})
+    assert status == 200 and content_type.startswith("image/svg+xml")
+    with open("move.svg", "wb") as handle:
+        handle.write(svg)
+    print("picture saved to move.svg")
+
+    # Bad input is answered with a 4xx and a message naming the bad part.
+    status, body, _ = post("/solve", {"rack": ["R4", "X9"]})
+    print(status, json.loads(body)["error"])
+
+
+if __name__ == "__main__":
+    main()
