@@ -149,6 +149,15 @@ _INF = float("inf")
 _quiet = False
 
 
+def silence_highs_banner() -> None:
+    """Swallow the banner HiGHS prints once per process (also for other users of highspy)."""
+    try:
+        import highspy
+    except ImportError:
+        return
+    _new_highs(highspy)
+
+
 def _new_highs(highspy):
     """A silent HiGHS instance (the first one per process prints a banner on fd 1: swallow it)."""
     global _quiet
@@ -204,7 +213,6 @@ class _Model:
         import numpy as np
 
         h = _new_highs(highspy)
-        h.setOptionValue("threads", 1)
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 1e-6)

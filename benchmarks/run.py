@@ -1,0 +1,390 @@
+"""The benchmark runner: rummisolve and rummikub-solver on the same stored positions, in one run.
+
+    python -m benchmarks.run [--quick] [--sets game,random,traps] [--no-peer] [--out DIR]
+
+For every position and both objectives it times ``rummisolve.solve_json`` end to end (wall clock
+around the call; the parse/build/solve/decode/verify/encode split comes from the result's
+``timings``), judges the answer with the referee (``rummisolve.verify``) and against the stored
+optimum (proved by the independent oracle), and does the same for rummikub-solver (if installed)
+with its default backend. Writes ``report.json``, ``report.md`` and ``latency.png`` to ``--out``
+(default ``benchmarks/results``). Exit status 1 if any rummisolve answer is not optimal and legal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.build import CONTRACT_KEYS, position_of
+
+__all__ = ["load", "judge", "run", "summarise", "markdown", "plot", "main", "BUCKETS"]
+
+HERE = Path(__file__).resolve().parent
+SET_NAMES = ("game", "random", "traps")
+OBJECTIVES = ("tiles", "value")
+BUCKETS = ((0, 19), (20, 39), (40, 59), (60, 79), (80, 106), (107, 10_000))
+QUICK_PER_SET = 12
+
+
+def bucket_of(tiles: int) -> str:
+    for low, high in BUCKETS:
+        if low <= tiles <= high:
+            return f"{low}-{high}" if high < 10_000 else f"{low}+"
+    raise ValueError(tiles)
+
+
+def load(names: Iterable[str], directory: Path = HERE, quick: bool = False, limit: int | None = None) -> list[dict]:
+    """The stored records of the named sets (``quick``: about a dozen per set, spread over sizes)."""
+    records = []
+    for name in names:
+        path = directory / f"{name}.jsonl"
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for row in rows:
+            row["set"] = name
+        per_set = limit if limit is not None else (QUICK_PER_SET if quick else None)
+        if per_set is not None and len(rows) > per_set:
+            rows = sorted(rows, key=lambda r: r["tiles_in_play"])
+            step = len(rows) / per_set
+            rows = [rows[int(i * step)] for i in range(per_set)]
+        records.extend(rows)
+    return records
+
+
+def score(position, objective: str, played: Sequence) -> int:
+    return len(played) if objective == "tiles" else position.rules.rack_value(played)
+
+
+def judge(position, objective: str, optimum: int | None, moved: bool, played, table) -> tuple[str, str]:
+    """``(outcome, detail)``: outcome is ``optimal``, ``suboptimal``, ``illegal`` or ``beats_oracle``."""
+    from rummisolve import verify
+    from rummisolve.tiles import parse_tiles
+
+    if not moved:
+        return ("optimal", "") if optimum is None else ("suboptimal", f"no move; optimum {optimum}")
+    played = parse_tiles(played)
+    verdict = verify(position, table)
+    if not verdict.legal:
+        return "illegal", "; ".join(f"{r.code}: {r.message}" for r in verdict.reasons)[:300]
+    if Counter(verdict.played) != Counter(played):
+        return "illegal", "claimed played tiles differ from the referee's"
+    got = score(position, objective, played)
+    if optimum is None or got > optimum:
+        return "beats_oracle", f"{got} > stored optimum {optimum}"
+    if got < optimum:
+        return "suboptimal", f"{got} < optimum {optimum}"
+    return "optimal", ""
+
+
+def _ours(record: dict, objective: str) -> dict[str, Any]:
+    from rummisolve import solve_json
+
+    obj = {k: record[k] for k in CONTRACT_KEYS if k in record}
+    obj["objective"] = objective
+    start = time.perf_counter()
+    result = solve_json(obj)
+    wall = time.perf_counter() - start
+    row: dict[str, Any] = {"ms": wall * 1000, "status": result["status"]}
+    row["timings_ms"] = {k: v * 1000 for k, v in result.get("timings", {}).items()}
+    if result["status"] == "error":
+        row.update(outcome="error", detail=result.get("error", ""))
+        return row
+    position = position_of(record)
+    moved = result["status"] in ("optimal", "feasible")
+    row["outcome"], row["detail"] = judge(
+        position, objective, record["optimum"][objective], moved, result["played"], result["table"]
+    )
+    return row
+
+
+def _peer(peers: dict, record: dict, objective: str) -> dict[str, Any]:
+    from benchmarks.peer import PeerSolver, unsupported_reason
+
+    position = position_of(record)
+    reason = unsupported_reason(position.rules)
+    if reason is not None:
+        return {"outcome": "unsupported", "detail": reason, "ms": None}
+    if position.rules not in peers:
+        peers[position.rules] = PeerSolver(position.rules)
+    answer = peers[position.rules].solve(position, objective)
+    row: dict[str, Any] = {"ms": answer.seconds * 1000, "status": answer.status}
+    if answer.status == "error":
+        row.update(outcome="error", detail=answer.detail)
+        return row
+    moved = answer.status == "move"
+    row["outcome"], row["detail"] = judge(
+        position, objective, record["optimum"][objective], moved, answer.played, answer.table
+    )
+    if answer.detail:
+        row["detail"] = (row["detail"] + " " + answer.detail).strip()
+    return row
+
+
+def run(records: list[dict], peer: bool = True, progress: bool = True) -> dict[str, Any]:
+    """Solve every record for both objectives with both solvers; return per-position rows and setup costs."""
+    from rummisolve import solve_json
+
+    start = time.perf_counter()
+    solve_json({"table": [], "rack": ["R1", "R2", "R3"]})  # imports OR-Tools, first model
+    warmup_ours = time.perf_counter() - start
+    peers: dict = {}
+    use_peer = peer
+    if peer:
+        from benchmarks import peer as peer_mod
+
+        use_peer = peer_mod.available()
+    rows = []
+    jobs = [(r, o) for r in records for o in OBJECTIVES]
+    iterator: Iterable = jobs
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(jobs, desc="benchmark", unit="solve", file=sys.stderr)
+    for record, objective in iterator:
+        row = {
+            "id": record["id"],
+            "set": record.get("set", "?"),
+            "source": record.get("source", ""),
+            "tiles_in_play": record["tiles_in_play"],
+            "opened": record.get("opened", True),
+            "objective": objective,
+            "optimum": record["optimum"][objective],
+            "ours": _ours(record, objective),
+        }
+        if use_peer:
+            row["peer"] = _peer(peers, record, objective)
+        rows.append(row)
+    setup = {"ours_first_call_s": warmup_ours}
+    if use_peer and peers:
+        from benchmarks import peer as peer_mod
+
+        setup["peer_version"] = peer_mod.version()
+        setup["peer_backend"] = next(iter(peers.values())).backend
+        setup["peer_setup_s"] = {repr(r): p.setup_seconds for r, p in peers.items()}
+        setup["peer_warmup_s"] = {repr(r): p.warmup_seconds for r, p in peers.items()}
+    return {"rows": rows, "setup": setup, "peer": use_peer}
+
+
+# -- summaries ------------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def latency_stats(values: Sequence[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "p99": percentile(values, 99),
+        "max": max(values) if values else math.nan,
+    }
+
+
+def summarise(result: dict[str, Any]) -> dict[str, Any]:
+    """Latency percentiles overall / by set / by size bucket, outcome counts and speed-ups."""
+    rows = result["rows"]
+    solvers = ["ours"] + (["peer"] if result["peer"] else [])
+    summary: dict[str, Any] = {}
+    for solver in solvers:
+        timed = [r for r in rows if r[solver].get("ms") is not None]
+        by_set = defaultdict(list)
+        by_bucket = defaultdict(list)
+        for r in timed:
+            by_set[r["set"]].append(r[solver]["ms"])
+            by_bucket[bucket_of(r["tiles_in_play"])].append(r[solver]["ms"])
+        outcomes = defaultdict(Counter)
+        for r in rows:
+            outcomes[r["set"]][r[solver]["outcome"]] += 1
+            outcomes["all"][r[solver]["outcome"]] += 1
+        entry = {
+            "latency_ms": latency_stats([r[solver]["ms"] for r in timed]),
+            "latency_ms_by_set": {k: latency_stats(v) for k, v in sorted(by_set.items())},
+            "latency_ms_by_size": {k: latency_stats(by_bucket[k]) for k in _bucket_order(by_bucket)},
+            "outcomes": {k: dict(v) for k, v in outcomes.items()},
+        }
+        if solver == "ours":
+            parts = defaultdict(list)
+            for r in timed:
+                for k, v in r["ours"]["timings_ms"].items():
+                    parts[k].append(v)
+            entry["phases_ms"] = {k: latency_stats(v) for k, v in parts.items()}
+        summary[solver] = entry
+    if result["peer"]:
+        speed = {}
+        for name in sorted({r["set"] for r in rows}) + ["all"]:
+            both = [
+                r
+                for r in rows
+                if (name == "all" or r["set"] == name)
+                and r["peer"].get("ms") is not None
+                and r["ours"].get("ms") is not None
+            ]
+            if not both:
+                continue
+            ratios = [r["peer"]["ms"] / r["ours"]["ms"] for r in both]
+            speed[name] = {
+                "n": len(both),
+                "ratio_of_medians": statistics.median(r["peer"]["ms"] for r in both)
+                / statistics.median(r["ours"]["ms"] for r in both),
+                "median_ratio": statistics.median(ratios),
+                "min_ratio": min(ratios),
+            }
+        summary["speedup"] = speed
+    return summary
+
+
+def _bucket_order(buckets: dict) -> list[str]:
+    labels = [bucket_of(low) for low, _ in BUCKETS]
+    return [b for b in labels if b in buckets]
+
+
+def _fmt(value: float) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
+
+
+def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The markdown tables the README and RESULTS.md quote."""
+    lines = [
+        f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; command: `{meta['command']}`",
+        "",
+        "Latency per solve in ms (wall clock, end to end; both objectives; one core):",
+        "",
+        "| solver | positions | set | n | p50 | p95 | p99 | max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    names = {"ours": "rummisolve", "peer": f"rummikub-solver {meta.get('peer_version') or ''}".strip()}
+    for solver in ("ours", "peer"):
+        if solver not in summary:
+            continue
+        entry = summary[solver]
+        for label, stats in [("all", entry["latency_ms"]), *entry["latency_ms_by_set"].items()]:
+            lines.append(
+                f"| {names[solver]} | {label} | | {stats['n']} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} "
+                f"| {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
+            )
+        for label, stats in entry["latency_ms_by_size"].items():
+            lines.append(
+                f"| {names[solver]} | | {label} tiles | {stats['n']} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} "
+                f"| {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
+            )
+    lines += ["", "rummisolve phases (ms, from the result's timings):", "", "| phase | p50 | p95 | p99 | max |"]
+    lines.append("|---|---|---|---|---|")
+    for phase, stats in summary["ours"].get("phases_ms", {}).items():
+        lines.append(
+            f"| {phase} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} | {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
+        )
+    kinds = ["optimal", "suboptimal", "illegal", "beats_oracle", "unsupported", "error"]
+    lines += ["", "Answers judged by the referee and the stored optima (oracle):", ""]
+    lines.append("| solver | set | " + " | ".join(kinds) + " |")
+    lines.append("|---|---|" + "---|" * len(kinds))
+    for solver in ("ours", "peer"):
+        if solver not in summary:
+            continue
+        for label, counts in summary[solver]["outcomes"].items():
+            lines.append(f"| {names[solver]} | {label} | " + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
+    if "speedup" in summary:
+        lines += ["", "Speed-up of rummisolve over rummikub-solver (same positions, both supported):", ""]
+        lines.append("| set | n | median(peer) / median(ours) | median per-solve ratio | min ratio |")
+        lines.append("|---|---|---|---|---|")
+        for label, s in summary["speedup"].items():
+            lines.append(
+                f"| {label} | {s['n']} | {s['ratio_of_medians']:.1f}x | {s['median_ratio']:.1f}x | {s['min_ratio']:.1f}x |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def plot(result: dict[str, Any], path: Path) -> None:
+    """Scatter of latency against tiles in play, both solvers, log scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    styles = {"ours": ("rummisolve", "tab:blue", "o"), "peer": ("rummikub-solver", "tab:orange", "x")}
+    for solver, (label, colour, marker) in styles.items():
+        pts = [(r["tiles_in_play"], r[solver]["ms"]) for r in result["rows"] if r.get(solver, {}).get("ms") is not None]
+        if pts:
+            xs, ys = zip(*pts)
+            ax.scatter(xs, ys, s=10, alpha=0.5, c=colour, marker=marker, label=f"{label} ({len(pts)} solves)")
+    ax.set_yscale("log")
+    ax.set_xlabel("tiles in play (table + rack)")
+    ax.set_ylabel("latency per solve (ms, log scale)")
+    ax.set_title("Latency vs position size (both objectives)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"about {QUICK_PER_SET} positions per set")
+    parser.add_argument("--limit", type=int, default=None, help="positions per set (spread over sizes)")
+    parser.add_argument("--sets", default=",".join(SET_NAMES))
+    parser.add_argument("--data", type=Path, default=HERE, help="directory of the .jsonl sets")
+    parser.add_argument("--no-peer", action="store_true", help="skip rummikub-solver")
+    parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    names = [n for n in args.sets.split(",") if n]
+    records = load(names, args.data, args.quick, args.limit)
+    result = run(records, peer=not args.no_peer, progress=not args.no_progress)
+    summary = summarise(result)
+    meta = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "python": platform.python_version(),
+        "command": "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "positions": len(records),
+        **result["setup"],
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = {"meta": meta, "summary": summary, "rows": result["rows"]}
+    (args.out / "report.json").write_text(json.dumps(report, indent=1, default=str) + "\n")
+    table = markdown(summary, meta)
+    (args.out / "report.md").write_text(table)
+    if not args.no_plot:
+        plot(result, args.out / "latency.png")
+    print(table)
+    bad = {k: v for k, v in summary["ours"]["outcomes"]["all"].items() if k != "optimal"}
+    if bad:
+        print(f"rummisolve: NOT all optimal and legal: {bad}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
