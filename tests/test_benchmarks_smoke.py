@@ -1,0 +1,117 @@
+"""Smoke run of the benchmark suite: stored sets are well formed, the runner and the scale series run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import run as bench_run
+from benchmarks import scale
+from benchmarks.build import CONTRACT_KEYS, position_of
+from benchmarks.oracle import optima
+from benchmarks.peer import available as peer_available
+
+DATA = Path(bench_run.__file__).resolve().parent
+SETS = ("game", "random", "traps")
+
+
+def _records(name):
+    return [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_stored_sets_are_well_formed(name):
+    records = _records(name)
+    assert len(records) >= 25
+    ids = set()
+    for record in records:
+        position = position_of(record)  # valid per the JSON contract
+        assert record["tiles_in_play"] == position.tiles_in_play
+        assert set(record["optimum"]) == {"tiles", "value"}
+        tiles, value = record["optimum"]["tiles"], record["optimum"]["value"]
+        assert (tiles is None) == (value is None)
+        if tiles is not None:
+            assert 1 <= tiles <= len(position.rack)
+            assert value >= tiles  # every tile is worth at least 1
+        assert record["id"] not in ids
+        ids.add(record["id"])
+        assert set(CONTRACT_KEYS) <= set(record)
+
+
+def test_stored_sets_cover_what_the_issue_asks():
+    game = _records("game")
+    assert {r["source"].split(":")[1] for r in game} == {"2p", "3p", "4p"}
+    assert any(r["opened"] for r in game) and any(not r["opened"] for r in game)
+    rand = _records("random")
+    assert max(r["tiles_in_play"] for r in rand) == 106
+    assert any("J" in r["rack"] for r in rand) and any("J" not in str(r["table"]) + str(r["rack"]) for r in rand)
+    assert any(not r["opened"] for r in rand)
+    total = sum((DATA / f"{n}.jsonl").stat().st_size for n in SETS)
+    assert total < 2_000_000
+
+
+def test_a_sample_of_stored_optima_is_reproduced_by_the_oracle():
+    for name in SETS:
+        for record in _records(name)[::40]:
+            assert optima(position_of(record)) == record["optimum"], record["id"]
+
+
+def test_runner_smoke(tmp_path):
+    argv = ["--sets", "traps,game", "--limit", "3", "--no-progress", "--out", str(tmp_path)]
+    if not peer_available():
+        argv.append("--no-peer")
+    assert bench_run.main(argv) == 0  # exit 0: every rummisolve answer optimal and legal
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert len(report["rows"]) == 12  # 6 positions x 2 objectives
+    assert report["summary"]["ours"]["outcomes"]["all"] == {"optimal": 12}
+    assert (tmp_path / "report.md").read_text().startswith("Machine:")
+    assert (tmp_path / "latency.png").stat().st_size > 1000
+    for row in report["rows"]:
+        assert row["ours"]["ms"] > 0
+        assert {"build", "solve", "verify"} <= set(row["ours"]["timings_ms"])
+        if "peer" in row:
+            assert row["peer"]["outcome"] in {"optimal", "suboptimal", "illegal", "unsupported", "error"}
+
+
+def test_judge_catches_bad_answers():
+    record = next(r for r in _records("traps") if r["source"] == "trap:joker in a group of 4")
+    position = position_of(record)
+    # three of the four tiles: legal but not optimal
+    assert bench_run.judge(position, "tiles", 4, True, ["K7", "B7", "O7"], [["K7", "B7", "O7"]])[0] == "suboptimal"
+    # a table that loses a tile: illegal
+    assert bench_run.judge(position, "tiles", 4, True, ["K7", "B7"], [["K7", "B7"]])[0] == "illegal"
+    assert bench_run.judge(position, "tiles", 4, False, [], [])[0] == "suboptimal"
+    assert bench_run.judge(position, "tiles", 4, True, ["K7", "B7", "O7", "J"], [["K7", "B7", "O7", "J"]])[0] == (
+        "optimal"
+    )
+
+
+@pytest.mark.skipif(not peer_available(), reason="rummikub-solver not installed (optional bench dependency)")
+def test_peer_adapter_on_known_failures():
+    from benchmarks.peer import PeerSolver, play_order
+    from rummisolve.rules import STANDARD
+    from rummisolve.tiles import parse_tiles
+
+    assert [str(t) for t in play_order(list(parse_tiles("R12 J R10")), STANDARD)] == ["R10", "J", "R12"]
+    assert [str(t) for t in play_order(list(parse_tiles("J R12 R13")), STANDARD)] == ["J", "R12", "R13"]
+    peer = PeerSolver(STANDARD)
+    traps = {r["source"]: r for r in _records("traps")}
+    # DESIGN.md: it cannot put a joker in a group of 4 or at the end of a run of 4+
+    for name in ("trap:joker in a group of 4", "trap:joker at the end of a run of 4"):
+        record = traps[name]
+        position = position_of(record)
+        answer = peer.solve(position, "tiles")
+        outcome, _ = bench_run.judge(
+            position, "tiles", record["optimum"]["tiles"], answer.status == "move", answer.played, answer.table
+        )
+        assert outcome == "suboptimal", name
+
+
+def test_scale_smoke(tmp_path):
+    assert scale.main(["--quick", "--rules", "standard,xp", "--no-plot", "--no-progress", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "scale.json").read_text())
+    assert len(data["rows"]) == 2 * len(scale.FRACTIONS) * 2
+    assert max(r["tiles_in_play"] for r in data["rows"] if r["rules"] == "xp") > 140
+    assert set(data["summary"]) == {"standard", "xp"}
