@@ -6,12 +6,12 @@ import math
 import time
 from typing import Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.errors import OptionError, RefereeRejectedError, RummisolveError
 from rummisolve.position import Position
 from rummisolve.solver.candidates import catalogue
-from rummisolve.solver.decode import decode
+from rummisolve.solver.decode import decode, primary_value
 from rummisolve.solver.model import build_model
 from rummisolve.solver.solution import Solution
 
@@ -58,22 +58,23 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
         timings["solve"] = timings["decode"] = timings["verify"] = 0.0
         return _no_move(position, objective, timings, proven=True)
 
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = seed
-    if limit is not None:
-        params.max_time_in_seconds = limit
     start = time.perf_counter()
-    status = solver.solve(built.model)
+    wrapper = cmh.SolveWrapper()
+    wrapper.set_parameters(_parameters(seed, limit))
+    response = wrapper.solve(built.proto)
+    status = response.status
     timings["solve"] = time.perf_counter() - start
 
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        timings["decode"] = timings["verify"] = 0.0
-        return _no_move(position, objective, timings, proven=status == cp_model.INFEASIBLE)
-
     start = time.perf_counter()
-    played, table, kept = decode(position, cat, built, solver.value)
+    if status not in (_OPTIMAL, _FEASIBLE):
+        timings["decode"] = timings["verify"] = 0.0
+        return _no_move(position, objective, timings, proven=status == _INFEASIBLE)
+    sol = list(response.solution)
+    if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
+        timings["decode"] = time.perf_counter() - start
+        timings["verify"] = 0.0
+        return _no_move(position, objective, timings, proven=status == _OPTIMAL)
+    played, table, kept = decode(position, cat, built, sol)
     value = position.rules.rack_value(played)
     timings["decode"] = time.perf_counter() - start
 
@@ -81,7 +82,7 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     _referee(position, table)
     timings["verify"] = time.perf_counter() - start
     return Solution(
-        status="optimal" if status == cp_model.OPTIMAL else "feasible",
+        status="optimal" if status == _OPTIMAL else "feasible",
         played=played,
         table=table,
         value=value,
@@ -90,6 +91,34 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
         kept=kept,
         timings=timings,
     )
+
+
+_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
+_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
+_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
+_PARAMETERS: dict[tuple[int, float | None], cmh.SatParameters] = {}
+
+
+def _parameters(seed: int, limit: float | None) -> cmh.SatParameters:
+    """One worker and a fixed seed: deterministic answers (small models gain nothing from more)."""
+    key = (seed, limit)
+    params = _PARAMETERS.get(key)
+    if params is None:
+        params = cmh.SatParameters()
+        params.num_workers = 1
+        params.random_seed = seed
+        params.cp_model_presolve = False
+        if limit is not None:
+            params.max_time_in_seconds = limit
+        if len(_PARAMETERS) < 64:
+            _PARAMETERS[key] = params
+    return params
+
+
+def _plays_anything(built, cat, sol) -> bool:
+    """Whether a solution with a zero primary objective still plays a tile (a zero-point joker)."""
+    played_tiles = primary_value(built, cat, sol, "tiles")
+    return played_tiles > 0
 
 
 def _no_move(position: Position, objective: str, timings: dict[str, float], proven: bool) -> Solution:

@@ -40,6 +40,11 @@ class Catalogue:
     sets: tuple[BaseSet, ...]
     sets_by_kind: tuple[tuple[int, ...], ...]
     """For each kind index, the indices of the sets that contain it."""
+    index: dict[tuple[int, ...], int]
+    """Set index by its kinds (runs in play order, groups ascending)."""
+
+    def index_of(self, kinds: tuple[int, ...], is_run: bool) -> int:
+        return self.index[kinds if is_run else tuple(sorted(kinds))]
 
     def kind_of(self, tile: Tile) -> int:
         return tile.colour.index * self.rules.numbers + tile.number - 1
@@ -73,4 +78,5 @@ def catalogue(rules: RuleSet) -> Catalogue:
     for index, base in enumerate(sets):
         for k in base.kinds:
             by_kind[k].append(index)
-    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind))
+    index = {base.kinds: i for i, base in enumerate(sets)}
+    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind), index)

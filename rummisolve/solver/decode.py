@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -10,116 +10,149 @@ from rummisolve.solver.candidates import Catalogue
 from rummisolve.solver.model import PositionModel
 from rummisolve.tiles import JOKER, Tile
 
-__all__ = ["decode"]
+__all__ = ["decode", "primary_value", "DecodeError"]
 
 Slot = tuple[int, bool]
 """A slot of a set copy: (kind index, filled by a joker)."""
 
 
+class DecodeError(RuntimeError):
+    """The solution's counts cannot be laid out as melds (a modelling bug; never bad input)."""
+
+
+def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
+    """Tiles played or points shed by a solution."""
+    off = built.final_offset
+    n_sets = len(cat.sets)
+    counts = built.counts
+    slots = sum(len(base.kinds) * sol[off + s] for s, base in enumerate(cat.sets) if sol[off + s])
+    if objective == "tiles":
+        return slots - (0 if built.kept_by_rule else sum(counts.table) + counts.table_jokers)
+    value = sum(base.value * sol[off + s] for s, base in enumerate(cat.sets) if sol[off + s])
+    penalty = cat.rules.joker_penalty
+    value += sum((penalty - n) * sol[off + n_sets + k] for k, n in enumerate(cat.numbers) if sol[off + n_sets + k])
+    if not built.kept_by_rule:
+        value -= sum(n * c for n, c in zip(cat.numbers, counts.table)) + penalty * counts.table_jokers
+    return value
+
+
 def decode(
-    position: Position, cat: Catalogue, built: PositionModel, value: Callable
+    position: Position, cat: Catalogue, built: PositionModel, sol: Sequence[int]
 ) -> tuple[tuple[Tile, ...], tuple[Meld, ...], tuple[int, ...]]:
     """``(played rack tiles, new table, indices of the table melds kept as they were)``."""
+    off = built.final_offset
+    n_sets = len(cat.sets)
+    n_kinds = len(cat.kinds)
+    counts = built.counts
+    copies = [sol[off + s] for s in range(n_sets)]
+    jokers = [sol[off + n_sets + k] for k in range(n_kinds)]
+    real = [0] * n_kinds
+    for s, n in enumerate(copies):
+        if n:
+            for k in cat.sets[s].kinds:
+                real[k] += n
+    for k in range(n_kinds):
+        real[k] -= jokers[k]
+    table = [0] * n_kinds if built.kept_by_rule else counts.table
     played: list[Tile] = []
-    for k, var in built.p.items():
-        played.extend([cat.kinds[k]] * value(var))
-    played_jokers = value(built.pj) if not isinstance(built.pj, int) else built.pj
+    for k in range(n_kinds):
+        extra = real[k] - table[k]
+        if extra < 0 or extra > counts.rack[k]:
+            raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
+        played.extend([cat.kinds[k]] * extra)
+    played_jokers = sum(jokers) - (0 if built.kept_by_rule else counts.table_jokers)
+    if not 0 <= played_jokers <= counts.rack_jokers:
+        raise DecodeError(f"{played_jokers} jokers played of {counts.rack_jokers}")
     played.extend([JOKER] * played_jokers)
 
-    kept = tuple(i for i, var in enumerate(built.keep) if var is None or value(var))
-    real = [0] * len(cat.kinds)
-    for meld in position.table:
-        for tile in meld.tiles:
-            if tile.colour is not None:
-                real[cat.kind_of(tile)] += 1
-    for i in kept:
-        for tile in position.table[i].tiles:
-            if tile.colour is not None:
-                real[cat.kind_of(tile)] -= 1
-    for k, var in built.p.items():
-        real[k] += value(var)
+    # Kept melds take their own copies, real tiles and jokers first.
+    if built.kept_by_rule:
+        kept = list(range(len(position.table)))
+    else:
+        kept = []
+        for s, (var, melds) in built.simple_keep.items():
+            n = sol[var]
+            kept.extend(melds[:n])
+            copies[s] -= n
+            for k in cat.sets[s].kinds:
+                real[k] -= n
+        for meld in built.complex_keep:
+            if sol[meld.var]:
+                kept.append(meld.index)
+                for s in meld.pieces:
+                    copies[s] -= 1
+                for k in meld.real_kinds:
+                    real[k] -= 1
+                for k in meld.joker_kinds:
+                    jokers[k] -= 1
+        kept.sort()
 
-    layer = built.final
-    copies: list[tuple[int, int | None]] = []  # (set index, anchor kind)
-    for s, x in zip(layer.sets, layer.x):
-        n = value(x)
-        if not n:
-            continue
-        anchored = 0
-        for k in cat.sets[s].kinds:
-            z = layer.anchors.get((s, k))
-            if z is not None:
-                for _ in range(value(z)):
-                    copies.append((s, k))
-                    anchored += 1
-        copies.extend((s, None) for _ in range(n - anchored))
-
-    # Anchors first, so that no copy is left with jokers only; then fill real tiles in order.
-    slots: list[list[Slot]] = []
-    for s, anchor in copies:
-        if anchor is not None:
-            real[anchor] -= 1
-        slots.append([(k, False) if k == anchor else (k, True) for k in cat.sets[s].kinds])
-    for copy in slots:
-        for i, (k, joker) in enumerate(copy):
-            if joker and real[k] > 0:
+    # Remaining copies: anchored real tiles first (no meld of jokers only), then fill.
+    layout: list[tuple[int, list[Slot]]] = []
+    for s, n in enumerate(copies):
+        if n < 0:
+            raise DecodeError(f"set {s}: {n} copies")
+        kinds = cat.sets[s].kinds
+        for _ in range(n):
+            layout.append((s, [(k, True) for k in kinds]))
+    if built.anchors:
+        by_set: dict[int, list[list[Slot]]] = {}
+        for s, slots in layout:
+            by_set.setdefault(s, []).append(slots)
+        for (var_set, k), var in built.anchors.items():
+            s = var_set - off
+            if s < 0 or s >= n_sets:
+                continue  # the opening layer's anchors
+            for _ in range(sol[var]):
+                slots = next(sl for sl in by_set[s] if all(j for _, j in sl))
+                slots[slots.index((k, True))] = (k, False)
                 real[k] -= 1
-                copy[i] = (k, False)
+    for _, slots in layout:
+        for i, (k, joker) in enumerate(slots):
+            if joker:
+                if real[k] > 0:
+                    real[k] -= 1
+                    slots[i] = (k, False)
+                else:
+                    jokers[k] -= 1
+    if any(real) or any(jokers):
+        raise DecodeError("tiles left over after laying out the sets")
 
-    runs = [copy for (s, _), copy in zip(copies, slots) if cat.sets[s].is_run]
-    groups = [copy for (s, _), copy in zip(copies, slots) if not cat.sets[s].is_run]
-    new_melds = [_meld(cat, run, position) for run in _join_runs(cat, runs)]
-    new_melds += [_meld(cat, _group_order(cat, group), position) for group in sorted(groups, key=_group_key)]
-    table = tuple(position.table[i] for i in kept) + tuple(new_melds)
-    return tuple(sorted(played)), table, kept
+    rules = position.rules
+    runs = [slots for s, slots in layout if cat.sets[s].is_run]
+    groups = [slots for s, slots in layout if not cat.sets[s].is_run]
+    new = [_meld(cat, run, rules) for run in _join_runs(cat, runs)]
+    new += [_meld(cat, sorted(group, key=lambda slot: (slot[1], slot[0])), rules) for group in sorted(groups)]
+    new_table = tuple(position.table[i] for i in kept) + tuple(new)
+    return tuple(sorted(played)), new_table, tuple(kept)
 
 
-def _meld(cat: Catalogue, slots: list[Slot], position: Position) -> Meld:
-    return Meld.of([JOKER if joker else cat.kinds[k] for k, joker in slots], position.rules)
-
-
-def _group_key(slots: list[Slot]) -> tuple:
-    return tuple(k for k, _ in slots)
-
-
-def _group_order(cat: Catalogue, slots: list[Slot]) -> list[Slot]:
-    """Real tiles in colour order, then the jokers."""
-    return sorted(slots, key=lambda slot: (slot[1], slot[0]))
+def _meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:
+    return Meld.of([JOKER if joker else cat.kinds[k] for k, joker in slots], rules)
 
 
 def _join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
     """Re-join runs that continue one another (they were split only to keep the model small)."""
     top = cat.rules.numbers
-
-    def position_key(run: list[Slot]) -> tuple[int, int]:
-        first = run[0][0]
-        return first // top, first % top
-
-    pending = sorted(runs, key=position_key)
+    pending = sorted(runs, key=lambda run: (run[0][0] // top, run[0][0] % top))
     joined: list[list[Slot]] = []
     while pending:
         run = pending.pop(0)
         while True:
             last = run[-1][0]
             colour, number = last // top, last % top + 1
-            if number == top and not cat.rules.wraparound:
-                break
-            if number == 1:
-                break  # only a run that wrapped past the top number ends at 1
+            if number == 1 or (number == top and not cat.rules.wraparound):
+                break  # nothing follows the top number, nor a 1 that wrapped
             follower = None
             for j, other in enumerate(pending):
                 first = other[0][0]
-                if first // top == colour and first % top == number % top and not _contains_one_twice(run, other, top):
-                    follower = j
-                    break
+                if first // top == colour and first % top == number % top:
+                    numbers = [k for k, _ in run] + [k for k, _ in other]
+                    if len(set(numbers)) == len(numbers):
+                        follower = j
+                        break
             if follower is None:
                 break
             run = run + pending.pop(follower)
         joined.append(run)
     return joined
-
-
-def _contains_one_twice(run: list[Slot], other: list[Slot], top: int) -> bool:
-    """Whether joining would repeat a number (possible only with wraparound)."""
-    numbers = [k % top for k, _ in run] + [k % top for k, _ in other]
-    return len(set(numbers)) != len(numbers)

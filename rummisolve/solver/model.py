@@ -1,220 +1,449 @@
-"""The CP-SAT model of one position.
+"""The CP-SAT model of one position, written straight into a ``CpModelProto``.
 
-Variables (names as in DESIGN.md's formulation notes):
+Variables, per *layer* (an arrangement of base sets; the final table, and for
+``open_then_manipulate`` also the opening melds), at fixed indices so that most of the model's
+pieces can be built once per rule set and reused:
 
-- ``x[s]``: copies of base set ``s`` on the final table;
-- ``keep[m]``: table meld ``m`` stays exactly as it was (it then holds its own tiles, jokers included);
-- ``p[k]``: rack tiles of kind ``k`` played; ``pj``: rack jokers played;
-- ``jk[k]``: jokers standing for kind ``k`` inside base sets.
+- ``x[s]`` (``s`` < S): copies of base set ``s``; unusable sets are fixed to 0;
+- ``jk[k]`` (S + ``k``): jokers standing for kind ``k``.
 
-Tile conservation per kind: ``sum_s a[k,s] x[s] + sum_m keep[m] n[m,k] = table[k] + p[k] + jk[k]``, and
-for jokers ``sum_k jk[k] + sum_m keep[m] jokers[m] = table jokers + pj``. When enough jokers are in
-play to fill a whole set, every set copy is *anchored* to one real tile (``z[s,k]``), which rules out
-melds made of jokers only. The objective is lexicographic through weights: the primary objective
-(tiles or points), then the number of table melds kept unchanged.
+Per position, after the layers:
+
+- ``kc[s]``: how many of the table's joker-free melds with the shape of base set ``s`` stay as they were;
+- ``km[m]``: whether table meld ``m`` (a long run, or a meld with jokers) stays exactly as it was;
+- ``z[s,k]`` (only when enough jokers are in play to fill a set): copies of ``s`` that are not
+  kept melds, anchored by a real tile of kind ``k``, so that no meld is made of jokers only.
+
+With ``u[k] = sum_s a[k,s] x[s]`` the slots of kind ``k``, rack tiles played are
+``p[k] = u[k] - table[k] - jk[k]``, so conservation is one ranged constraint per kind,
+``table[k] <= u[k] - jk[k] <= table[k] + rack[k]``, and for jokers
+``table jokers <= sum_k jk[k] <= table jokers + rack jokers``. Tiles played are
+``sum_s |s| x[s]`` minus a constant; points shed ``sum_s value(s) x[s] + sum_k (penalty - k) jk[k]``
+minus a constant. The objective is ``weight * primary + melds kept``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
 from rummisolve.solver.candidates import Catalogue
 
-__all__ = ["PositionModel", "build_model"]
+__all__ = ["Counts", "KeptMeld", "PositionModel", "count_position", "build_model"]
+
+_INF = 1 << 40
 
 
 @dataclass
-class Layer:
-    """One arrangement of base sets (the final table, or the opening melds)."""
+class KeptMeld:
+    """How a table meld decomposes into base sets, and which of its slots hold jokers."""
 
-    sets: list[int]
-    x: list[cp_model.IntVar]
-    jk: dict[int, cp_model.IntVar]
-    anchors: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
-    """``z[s,k]``: copies of set ``s`` anchored by a real tile of kind ``k`` (only when jokers could fill a set)."""
-    anchor_supply: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)
+    index: int
+    pieces: list[int]
+    """Base set indices (one for a meld of up to 2m-1 tiles; several for a long run)."""
+    joker_kinds: list[int]
+    """Kind each of its jokers stands for."""
+    real_kinds: list[int]
+    var: int = -1
+    """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
+
+
+@dataclass
+class Counts:
+    """Tile counts of a position by kind index."""
+
+    table: list[int]
+    rack: list[int]
+    table_jokers: int
+    rack_jokers: int
+    melds: list[KeptMeld]
 
 
 @dataclass
 class PositionModel:
-    """A built model and the handles needed to read a solution back."""
+    """A built model and what decoding needs to read it back."""
 
-    model: cp_model.CpModel
-    final: Layer
-    keep: list[cp_model.IntVar | None]
-    """One per table meld; ``None`` where the meld is kept by rule (opening leaves the table alone)."""
-    p: dict[int, cp_model.IntVar]
-    pj: cp_model.IntVar | int
-    primary_weight: int
+    proto: cmh.CpModelProto
+    counts: Counts
+    layer_size: int
+    """S + K: variables of one layer."""
+    final_offset: int
+    kept_by_rule: bool
+    """Official opening: the table stays as it is, the layer holds the new melds only."""
+    simple_keep: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
+    """Base set -> (kc variable, indices of the table melds of that shape)."""
+    complex_keep: list[KeptMeld] = field(default_factory=list)
+    anchors: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(set, kind) -> z variable."""
+    rack_size: int = 0
+    weight: int = 1
+    """Objective weight of the primary objective (one more than the melds that could be kept)."""
 
 
-def build_model(position: Position, cat: Catalogue, objective: str) -> PositionModel | None:
-    """Build the model for ``position``; ``None`` when no legal move can exist (cheap exits)."""
-    rules = position.rules
-    n_kinds = len(cat.kinds)
-    table = [0] * n_kinds
-    rack = [0] * n_kinds
+def count_position(position: Position, cat: Catalogue) -> Counts:
+    """Tile counts by kind, and each table meld's decomposition into base sets."""
+    n = len(cat.kinds)
+    table = [0] * n
+    rack = [0] * n
     table_jokers = rack_jokers = 0
-    meld_counts: list[dict[int, int]] = []
-    meld_jokers: list[int] = []
-    for meld in position.table:
-        counts: dict[int, int] = {}
-        jokers = 0
-        for tile in meld.tiles:
+    kind_of = cat.kind_of
+    melds = []
+    for index, meld in enumerate(position.table):
+        joker_kinds = []
+        real_kinds = []
+        for tile, stands in zip(meld.tiles, meld.represents):
+            k = kind_of(stands)
             if tile.colour is None:
-                jokers += 1
+                table_jokers += 1
+                joker_kinds.append(k)
             else:
-                k = cat.kind_of(tile)
-                counts[k] = counts.get(k, 0) + 1
                 table[k] += 1
-        table_jokers += jokers
-        meld_counts.append(counts)
-        meld_jokers.append(jokers)
+                real_kinds.append(k)
+        slots = [kind_of(t) for t in meld.represents]
+        melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind.value == "run"), joker_kinds, real_kinds))
     for tile in position.rack:
         if tile.colour is None:
             rack_jokers += 1
         else:
-            rack[cat.kind_of(tile)] += 1
+            rack[kind_of(tile)] += 1
+    return Counts(table, rack, table_jokers, rack_jokers, melds)
+
+
+def _pieces(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:
+    """Split a meld (its kinds in play order) into base sets of the catalogue."""
+    m = cat.rules.min_meld_length
+    longest = 2 * m - 1
+    chunks = []
+    rest = list(slots) if is_run else sorted(slots)
+    while len(rest) > longest:
+        chunks.append(rest[:m])
+        rest = rest[m:]
+    chunks.append(rest)
+    return [cat.index_of(tuple(chunk) if is_run else tuple(sorted(chunk)), is_run) for chunk in chunks]
+
+
+class _Protos:
+    """Reusable proto pieces of one catalogue (each built once, copied into models by ``extend``)."""
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
+        self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
+        self.linear: dict[tuple, cmh.ConstraintProto] = {}
+
+    def domain(self, lo: int, hi: int) -> cmh.IntegerVariableProto:
+        key = (lo, hi)
+        proto = self.domains.get(key)
+        if proto is None:
+            proto = cmh.IntegerVariableProto()
+            proto.domain.extend([lo, hi])
+            self.domains[key] = proto
+        return proto
+
+    def kind(self, offset: int, k: int, lo: int, hi: int) -> cmh.ConstraintProto:
+        """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset``."""
+        key = (offset, k, lo, hi)
+        proto = self.kind_constraints.get(key)
+        if proto is None:
+            cat = self.cat
+            sets = cat.sets_by_kind[k]
+            proto = _linear([offset + s for s in sets] + [offset + len(cat.sets) + k], [1] * len(sets) + [-1], lo, hi)
+            self.kind_constraints[key] = proto
+        return proto
+
+    def cached_linear(
+        self, key: tuple, variables: list[int], coeffs: list[int], lo: int, hi: int
+    ) -> cmh.ConstraintProto:
+        proto = self.linear.get(key)
+        if proto is None:
+            proto = _linear(variables, coeffs, lo, hi)
+            self.linear[key] = proto
+        return proto
+
+
+def _linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.ConstraintProto:
+    proto = cmh.ConstraintProto()
+    linear = proto.linear
+    linear.vars.extend(variables)
+    linear.coeffs.extend(coeffs)
+    linear.domain.extend([lo, hi])
+    return proto
+
+
+_PROTOS: dict[int, _Protos] = {}
+
+
+def _protos(cat: Catalogue) -> _Protos:
+    protos = _PROTOS.get(id(cat))
+    if protos is None or protos.cat is not cat:
+        protos = _PROTOS[id(cat)] = _Protos(cat)
+    return protos
+
+
+def build_model(position: Position, cat: Catalogue, objective: str) -> PositionModel | None:
+    """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move."""
     if not position.rack:
         return None
-
-    model = cp_model.CpModel()
+    rules = position.rules
+    counts = count_position(position, cat)
     opening = not position.opened
-    if opening and not rules.joker_in_initial_meld:
-        opening_jokers = 0
-    else:
-        opening_jokers = rack_jokers
+    rack_jokers = counts.rack_jokers
+    opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
+    protos = _protos(cat)
+    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
+    layer_size = n_sets + n_kinds
+    proto = cmh.CpModelProto()
+    variables: list = []
+    constraints: list = []
 
-    p = {k: model.new_int_var(0, rack[k], f"p{k}") for k in range(n_kinds) if rack[k]}
-    pj: cp_model.IntVar | int = model.new_int_var(0, rack_jokers, "pj") if rack_jokers else 0
     if opening and not rules.open_then_manipulate:
-        # Official opening: new melds from rack tiles only; the table is not touched.
-        if not rules.joker_in_initial_meld:
-            pj = 0
-        layer = _layer(model, cat, rack, opening_jokers, "o")
-        if layer is None:
+        ub = _layer(protos, counts.rack, opening_jokers, 0, [0] * n_kinds, counts.rack, variables, constraints)
+        if ub is None or not _rack_fits(cat, counts.rack, opening_jokers, ub, rules.initial_threshold):
             return None
-        _conserve(model, cat, layer, p, pj, rack, [0] * n_kinds, 0, [], [], [])
-        _threshold(model, cat, layer, rules.initial_threshold)
-        keep: list[cp_model.IntVar | None] = [None] * len(position.table)
+        _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
+        _threshold(protos, cat, 0, rules.initial_threshold, constraints)
+        built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
+        anchored = opening_jokers >= rules.min_meld_length
+        if anchored:
+            _anchor(built, cat, 0, counts.rack, [0] * n_kinds, variables, constraints)
     else:
-        available = [t + r for t, r in zip(table, rack)]
-        layer = _layer(model, cat, available, table_jokers + rack_jokers, "f")
-        if layer is None:
+        available = [t + r for t, r in zip(counts.table, counts.rack)]
+        jokers = counts.table_jokers + rack_jokers
+        ub = _layer(protos, available, jokers, 0, counts.table, counts.rack, variables, constraints)
+        if ub is None:
             return None
-        keep = [model.new_bool_var(f"keep{i}") for i in range(len(position.table))]
-        _conserve(model, cat, layer, p, pj, table, table, table_jokers, keep, meld_counts, meld_jokers)
-        if opening:
-            # Open, then manipulate: some of the played rack tiles form new melds worth the threshold.
-            opening_layer = _layer(model, cat, rack, opening_jokers, "o")
-            if opening_layer is None:
-                return None
-            p0 = {k: model.new_int_var(0, rack[k], f"p0_{k}") for k in p}
-            pj0 = model.new_int_var(0, opening_jokers, "pj0") if opening_jokers else 0
-            _conserve(model, cat, opening_layer, p0, pj0, rack, [0] * n_kinds, 0, [], [], [])
-            _threshold(model, cat, opening_layer, rules.initial_threshold)
-            for k, var in p0.items():
-                model.add(var <= p[k])
-            if opening_jokers:
-                model.add(pj0 <= pj)
+        if not rack_jokers and not any(counts.rack[k] and _fits(cat, k, ub) for k in range(n_kinds)):
+            return None
+        _jokers(protos, 0, layer_size, counts.table_jokers, counts.table_jokers + rack_jokers, constraints)
+        built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
+        if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
+            return None
+        _keep(built, cat, ub, variables, constraints)
+        if jokers >= rules.min_meld_length:
+            _anchor(built, cat, 0, available, counts.table, variables, constraints)
 
-    played_terms = list(p.values()) + ([pj] if rack_jokers and not isinstance(pj, int) else [])
-    if not played_terms:
-        return None
-    model.add(sum(played_terms) >= 1)
-
-    if objective == "value":
-        primary = cp_model.LinearExpr.weighted_sum(
-            [p[k] for k in p] + ([pj] if not isinstance(pj, int) else []),
-            [cat.numbers[k] for k in p] + ([rules.joker_penalty] if not isinstance(pj, int) else []),
-        )
-    else:
-        primary = sum(played_terms)
-    kept = [var for var in keep if var is not None]
-    weight = len(kept) + 1
-    model.maximize(primary * weight + sum(kept) if kept else primary)
-    return PositionModel(model, layer, keep, p, pj, weight)
+    proto.variables.extend(variables)
+    proto.constraints.extend(constraints)
+    _objective(built, cat, objective, len(variables))
+    return built
 
 
-def _layer(model: cp_model.CpModel, cat: Catalogue, available: list[int], jokers: int, tag: str) -> Layer | None:
-    """Variables for the base sets that the available tiles (plus ``jokers``) could build."""
-    sets = []
-    bounds = []
-    for index, base in enumerate(cat.sets):
+def _fits(cat: Catalogue, k: int, ub: list[int]) -> bool:
+    return any(ub[s] for s in cat.sets_by_kind[k])
+
+
+def _rack_fits(cat: Catalogue, rack: list[int], jokers: int, ub: list[int], threshold: int) -> bool:
+    """Cheap bound for an opening: can the rack reach the threshold at all?"""
+    best = sum(cat.numbers[k] * rack[k] for k in range(len(rack)) if rack[k] and _fits(cat, k, ub))
+    best += jokers * cat.rules.numbers
+    return best >= max(threshold, 1)
+
+
+def _layer(
+    protos: _Protos,
+    available: list[int],
+    jokers: int,
+    offset: int,
+    table: list[int],
+    rack: list[int],
+    variables: list,
+    constraints: list,
+) -> list[int] | None:
+    """Add one layer's variables and per-kind conservation; return each set's upper bound."""
+    cat = protos.cat
+    ub = []
+    any_set = False
+    for base in cat.sets:
         missing = 0
-        smallest = None
+        low = _INF
+        total = jokers
         for k in base.kinds:
             count = available[k]
+            total += count
             if count == 0:
                 missing += 1
-            if smallest is None or count < smallest:
-                smallest = count
-        if missing > jokers or missing == len(base.kinds):
+            elif count < low:
+                low = count
+        size = len(base.kinds)
+        if missing > jokers or missing == size:
+            ub.append(0)
             continue
-        sets.append(index)
-        bounds.append(smallest + jokers)
-    if not sets:
+        bound = min(low + jokers, total // size) if missing == 0 else min(jokers // missing, total // size)
+        ub.append(bound)
+        any_set = any_set or bound > 0
+    if not any_set:
         return None
-    x = [model.new_int_var(0, bound, f"{tag}x{s}") for s, bound in zip(sets, bounds)]
-    kinds_used = sorted({k for s in sets for k in cat.sets[s].kinds})
-    jk = {k: model.new_int_var(0, jokers, f"{tag}j{k}") for k in kinds_used} if jokers else {}
-    layer = Layer(sets, x, jk)
-    if jokers >= cat.rules.min_meld_length:
-        _anchor(model, cat, layer, available, tag)
-    return layer
+    domain = protos.domain
+    variables.extend(domain(0, b) for b in ub)
+    for k in range(len(cat.kinds)):
+        used = _fits(cat, k, ub)
+        variables.append(domain(0, jokers if used and jokers else 0))
+        if used or table[k] or rack[k]:
+            constraints.append(protos.kind(offset, k, table[k], table[k] + rack[k]))
+    return ub
 
 
-def _anchor(model: cp_model.CpModel, cat: Catalogue, layer: Layer, real: list[int], tag: str) -> None:
-    """Give every set copy one real tile, so no meld is made of jokers only."""
-    for s, x in zip(layer.sets, layer.x):
-        zs = []
-        for k in cat.sets[s].kinds:
-            if real[k]:
-                z = model.new_int_var(0, real[k], f"{tag}z{s}_{k}")
-                layer.anchors[(s, k)] = z
-                zs.append(z)
-                layer.anchor_supply.setdefault(k, []).append(z)
-        model.add(sum(zs) == x)
+def _jokers(protos: _Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
+    n_sets = len(protos.cat.sets)
+    jk = list(range(offset + n_sets, offset + layer_size))
+    constraints.append(protos.cached_linear(("jokers", offset, lo, hi), jk, [1] * len(jk), lo, hi))
 
 
-def _conserve(
-    model: cp_model.CpModel,
-    cat: Catalogue,
-    layer: Layer,
-    p: dict[int, cp_model.IntVar],
-    pj: cp_model.IntVar | int,
-    rack: list[int],
-    table: list[int],
-    table_jokers: int,
-    keep: list,
-    meld_counts: list[dict[int, int]],
-    meld_jokers: list[int],
-) -> None:
-    """Tile conservation: what the layer's sets and kept melds hold equals what is available to them."""
-    uses: dict[int, list] = {}
-    for s, x in zip(layer.sets, layer.x):
-        for k in cat.sets[s].kinds:
-            uses.setdefault(k, []).append(x)
-    kept_uses: dict[int, list] = {}
-    for var, counts in zip(keep, meld_counts):
-        for k, n in counts.items():
-            kept_uses.setdefault(k, []).append(var * n if n != 1 else var)
-    kinds = set(uses) | set(kept_uses) | set(p) | {k for k, n in enumerate(table) if n}
-    for k in kinds:
-        left = sum(uses.get(k, [])) + sum(kept_uses.get(k, []))
-        right = table[k] + (p[k] if k in p else 0) + (layer.jk[k] if k in layer.jk else 0)
-        model.add(left == right)
-    joker_left = sum(layer.jk.values()) + sum(var * n for var, n in zip(keep, meld_jokers) if n)
-    model.add(joker_left == table_jokers + pj)
-    for k, zs in layer.anchor_supply.items():
-        # Anchors are real tiles not held by kept melds.
-        model.add(sum(zs) + sum(kept_uses.get(k, [])) <= table[k] + (p[k] if k in p else 0))
-
-
-def _threshold(model: cp_model.CpModel, cat: Catalogue, layer: Layer, threshold: int) -> None:
+def _threshold(protos: _Protos, cat: Catalogue, offset: int, threshold: int, constraints: list) -> None:
     if threshold > 0:
-        values = [cat.sets[s].value for s in layer.sets]
-        model.add(cp_model.LinearExpr.weighted_sum(layer.x, values) >= threshold)
+        xs = list(range(offset, offset + len(cat.sets)))
+        values = [base.value for base in cat.sets]
+        constraints.append(protos.cached_linear(("threshold", offset, threshold), xs, values, threshold, _INF))
+
+
+def _open_then_manipulate(
+    built: PositionModel, protos: _Protos, cat: Catalogue, opening_jokers: int, variables: list, constraints: list
+) -> None:
+    """A second layer: new melds of rack tiles only, worth the threshold, all of them played."""
+    counts = built.counts
+    rules = cat.rules
+    offset = built.layer_size
+    n_sets = len(cat.sets)
+    n_kinds = len(cat.kinds)
+    zero = [0] * n_kinds
+    ub = _layer(protos, counts.rack, opening_jokers, offset, zero, counts.rack, variables, constraints)
+    if ub is None or not _rack_fits(cat, counts.rack, opening_jokers, ub, rules.initial_threshold):
+        return False
+    _jokers(protos, offset, built.layer_size, 0, opening_jokers, constraints)
+    _threshold(protos, cat, offset, rules.initial_threshold, constraints)
+    # Rack tiles of the opening are among the rack tiles played: p0[k] <= p[k].
+    for k in range(n_kinds):
+        if not counts.rack[k]:
+            continue
+        sets = cat.sets_by_kind[k]
+        vs = [offset + s for s in sets] + [offset + n_sets + k] + list(sets) + [n_sets + k]
+        cs = [1] * len(sets) + [-1] + [-1] * len(sets) + [1]
+        constraints.append(_linear(vs, cs, -_INF, -counts.table[k]))
+    jk0 = list(range(offset + n_sets, offset + built.layer_size))
+    jk = list(range(n_sets, built.layer_size))
+    constraints.append(_linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -_INF, -counts.table_jokers))
+    if opening_jokers >= rules.min_meld_length:
+        _anchor(built, cat, offset, counts.rack, zero, variables, constraints)
+    return True
+
+
+def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, constraints: list) -> None:
+    """Variables and constraints that count the table melds kept exactly as they were."""
+    n_sets = len(cat.sets)
+    first = len(variables)
+    by_shape: dict[int, list[int]] = {}
+    for meld in built.counts.melds:
+        if len(meld.pieces) == 1 and not meld.joker_kinds:
+            by_shape.setdefault(meld.pieces[0], []).append(meld.index)
+        else:
+            built.complex_keep.append(meld)
+    protos = _protos(cat)
+    # kc[s] + sum_m mult(m, s) km[m] <= x[s]
+    terms: dict[int, list[tuple[int, int]]] = {}
+    index = first
+    for s, melds in by_shape.items():
+        variables.append(protos.domain(0, min(len(melds), ub[s])))
+        built.simple_keep[s] = (index, melds)
+        terms.setdefault(s, []).append((index, 1))
+        index += 1
+    for meld in built.complex_keep:
+        possible = all(ub[s] for s in meld.pieces)
+        variables.append(protos.domain(0, 1 if possible else 0))
+        meld.var = index
+        for s in meld.pieces:
+            terms.setdefault(s, []).append((index, 1))
+        index += 1
+    for s, items in terms.items():
+        if len(items) == 1:
+            var = items[0][0]
+            constraints.append(protos.cached_linear(("keep", var, s), [var, s], [1, -1], -_INF, 0))
+        else:
+            merged: dict[int, int] = {}
+            for var, coeff in items:
+                merged[var] = merged.get(var, 0) + coeff
+            constraints.append(_linear(list(merged) + [s], list(merged.values()) + [-1], -_INF, 0))
+    # Jokers of kept melds keep standing where they stood: sum_m km[m] jokers(m, k) <= jk[k].
+    joker_terms: dict[int, dict[int, int]] = {}
+    for meld in built.complex_keep:
+        for k in meld.joker_kinds:
+            row = joker_terms.setdefault(k, {})
+            row[meld.var] = row.get(meld.var, 0) + 1
+    for k, row in joker_terms.items():
+        constraints.append(_linear(list(row) + [n_sets + k], list(row.values()) + [-1], -_INF, 0))
+
+
+def _anchor(
+    built: PositionModel,
+    cat: Catalogue,
+    offset: int,
+    real_available: list[int],
+    table: list[int],
+    variables: list,
+    constraints: list,
+) -> None:
+    """Every copy of a set that is not a kept meld gets one real tile (no meld of jokers only)."""
+    n_sets = len(cat.sets)
+    protos = _protos(cat)
+    index = len(variables)
+    kept_per_set: dict[int, list[tuple[int, int]]] = {}
+    kept_real: dict[int, list[tuple[int, int]]] = {}
+    if offset == built.final_offset and not built.kept_by_rule:
+        for s, (var, _) in built.simple_keep.items():
+            kept_per_set.setdefault(s, []).append((var, 1))
+            for k in cat.sets[s].kinds:
+                kept_real.setdefault(k, []).append((var, 1))
+        for meld in built.complex_keep:
+            for s in meld.pieces:
+                kept_per_set.setdefault(s, []).append((meld.var, 1))
+            for k in meld.real_kinds:
+                kept_real.setdefault(k, []).append((meld.var, 1))
+    supply: dict[int, list[int]] = {}
+    for s, base in enumerate(cat.sets):
+        if variables[offset + s].domain[1] == 0:
+            continue
+        zs = []
+        for k in base.kinds:
+            if real_available[k]:
+                variables.append(protos.domain(0, real_available[k]))
+                built.anchors[(offset + s, k)] = index
+                zs.append(index)
+                supply.setdefault(k, []).append(index)
+                index += 1
+        kept = kept_per_set.get(s, [])
+        # sum_k z[s,k] = x[s] - kept copies of s
+        vs = zs + [offset + s] + [v for v, _ in kept]
+        cs = [1] * len(zs) + [-1] + [c for _, c in kept]
+        constraints.append(_linear(vs, cs, 0, 0))
+    for k, zs in supply.items():
+        # anchors + kept real slots <= real tiles of kind k = u[k] - jk[k]
+        sets = cat.sets_by_kind[k]
+        kept = kept_real.get(k, [])
+        vs = zs + [v for v, _ in kept] + [offset + s for s in sets] + [offset + n_sets + k]
+        cs = [1] * len(zs) + [c for _, c in kept] + [-1] * len(sets) + [1]
+        constraints.append(_linear(vs, cs, -_INF, 0))
+
+
+def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables: int) -> None:
+    """Minimise ``-(weight * primary + kept)`` (CP-SAT minimises)."""
+    rules = cat.rules
+    n_sets = len(cat.sets)
+    if objective == "value":
+        coeffs = [base.value for base in cat.sets] + [rules.joker_penalty - n for n in cat.numbers]
+        if rules.joker_penalty == 0:  # a zero-point joker still counts as a tile played
+            scale = built.rack_size + 1
+            coeffs = [c * scale + len(base.kinds) for c, base in zip(coeffs, cat.sets)] + [
+                c * scale for c in coeffs[n_sets:]
+            ]
+    else:
+        coeffs = [len(base.kinds) for base in cat.sets] + [0] * len(cat.kinds)
+    keep_vars = [var for var, _ in built.simple_keep.values()] + [m.var for m in built.complex_keep]
+    weight = len(built.counts.melds) + 1 if keep_vars else 1
+    off = built.final_offset
+    variables = [off + i for i, c in enumerate(coeffs) if c]
+    values = [-c * weight for c in coeffs if c]
+    built.weight = weight
+    obj = built.proto.objective
+    obj.vars.extend(variables + keep_vars)
+    obj.coeffs.extend(values + [-1] * len(keep_vars))
