@@ -56,8 +56,9 @@ def play_game(
 ) -> tuple[Game, GameRecord]:
     """Play one round to its end and return the game and its record.
 
-    A play the referee rejects counts as an illegal move; the player draws instead (it never
-    reaches the table).
+    A play the referee rejects never reaches the table: an interactive player (one with an
+    ``illegal(message)`` method) is told why and asked again; any other player's rejected play
+    counts as an illegal move and the player draws instead.
     """
     names = (
         tuple(names)
@@ -71,12 +72,16 @@ def play_game(
         state = game.state
         seat = state.current
         view = game.view(seat)
-        action = players[seat].choose(view)
+        player = players[seat]
+        action = player.choose(view)
         problem = None
         if isinstance(action, Play):
             try:
                 event = game.play(action.table)
             except IllegalMoveError as err:
+                if hasattr(player, "illegal"):  # an interactive player: explain, then ask again
+                    player.illegal(str(err))
+                    continue
                 illegal += 1
                 problem = str(err)
                 event = game.draw()

@@ -1,0 +1,170 @@
+"""``rummisolve play``: play against AIs (or watch them) in the terminal, with coloured tiles."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+HELP = "play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
+
+_KINDS = ("human", "easy", "medium", "hard")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        default=None,
+        help="comma-separated seats: human, easy, medium, hard (default human,medium; with --watch medium,hard)",
+    )
+    parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
+    parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
+    parser.add_argument("--rules", default="standard", help="rules preset (standard, xp) or a JSON object of options")
+    parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each AI turn")
+    parser.add_argument("--load", metavar="FILE", help="continue a saved game (its players and rules)")
+    parser.add_argument("--save", metavar="FILE", help="save the game to FILE after every turn")
+
+
+def _fail(message: str) -> int:
+    print(f"rummisolve play: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _seat_names(kinds: list[str]) -> list[str]:
+    names = []
+    for seat, kind in enumerate(kinds):
+        name = "you" if kind == "human" else kind
+        if kinds.count(kind) > 1:
+            name = f"{name}#{kinds[: seat + 1].count(kind)}"
+        names.append(name)
+    return names
+
+
+def run(args: argparse.Namespace) -> int:
+    from rummisolve.errors import RummisolveError
+    from rummisolve.jsonio import rules_from_json
+
+    spec = args.players or ("medium,hard" if args.watch else "human,medium")
+    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in _KINDS]
+    if bad:
+        return _fail(f"--players: unknown player {bad[0]!r} (choose from {', '.join(_KINDS)})")
+    if args.watch and "human" in kinds:
+        return _fail("--watch is for AI players only; remove 'human' from --players")
+    try:
+        text = args.rules.strip()
+        rules = rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
+    except json.JSONDecodeError as err:
+        return _fail(f"--rules: not valid JSON ({err.msg})")
+    except RummisolveError as err:
+        return _fail(str(err))
+    colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
+
+    from rummisolve.game.engine import Game
+
+    try:
+        if args.load:
+            game = Game.load(args.load)
+            if game.names and len(game.names) == game.players and args.players is None:
+                kinds = ["human" if n == "you" or n.startswith("you#") else n.split("#")[0] for n in game.names]
+            if len(kinds) != game.players:
+                return _fail(f"--players: {len(kinds)} players given; the saved game has {game.players}")
+        else:
+            game = Game(len(kinds), rules, args.seed, names=_seat_names(kinds))
+    except OSError as err:
+        return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
+    except RummisolveError as err:
+        return _fail(str(err))
+    return _loop(game, kinds, args, colour)
+
+
+def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
+    from collections import Counter
+
+    from rummisolve.game.display import meld_text, table_text
+    from rummisolve.game.engine import IllegalMoveError
+    from rummisolve.game.events import DrawEvent, PlayEvent
+    from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest
+    from rummisolve.game.players import Draw, Play, make_player
+
+    names = list(game.names)
+    players = [
+        HumanPlayer(colour=colour, names=tuple(names))
+        if kind == "human"
+        else make_player(kind, seed=(game.deal.seed or 0) + seat)
+        for seat, kind in enumerate(kinds)
+    ]
+    print(
+        f"rummisolve play: {', '.join(names)}; seed {game.deal.seed}"
+        + ("" if args.watch else "; type 'help' for commands")
+    )
+
+    def save() -> None:
+        if args.save:
+            try:
+                game.save(args.save)
+            except OSError as err:
+                print(f"warning: cannot save to {args.save!r}: {err.strerror}", file=sys.stderr)
+
+    while not game.finished:
+        seat = game.current
+        player = players[seat]
+        human = isinstance(player, HumanPlayer)
+        before = game.state
+        try:
+            action = player.choose(game.view(seat))
+        except QuitGame as why:
+            save()
+            print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
+            return 0
+        except UndoRequest:
+            if not any(e.player == seat for e in game.events):
+                print("nothing to undo: you have not played a turn yet")
+                continue
+            while game.can_undo and game.undo().player != seat:
+                pass
+            print("took back your last turn")
+            continue
+        if isinstance(action, Play):
+            try:
+                event = game.play(action.table)
+            except IllegalMoveError as err:
+                if human:
+                    player.illegal(str(err))
+                    continue
+                print(f"{names[seat]} tried an illegal move ({err}); it draws instead")
+                event = game.draw()
+        elif isinstance(action, Draw):
+            event = game.draw()
+        else:
+            print(f"{names[seat]} returned {action!r}; it draws instead")
+            event = game.draw()
+        if isinstance(event, PlayEvent):
+            played = Counter(t for m in event.table for t in m) - Counter(before.table_tiles)
+            print(f"{names[seat]} plays {meld_text(sorted(played.elements()), colour)}")
+            if not human:
+                print(table_text(game.state.table, colour))
+        elif isinstance(event, DrawEvent):
+            if event.tile is None:
+                print(f"{names[seat]} passes (the pool is empty)")
+            elif human:
+                print(f"you draw {meld_text([event.tile], colour)}")
+            else:
+                print(f"{names[seat]} draws")
+        else:
+            print(f"{names[seat]} ran out of time: the table is restored and {len(event.tiles)} penalty tiles drawn")
+        save()
+        if not human and args.delay > 0:
+            time.sleep(args.delay)
+
+    state = game.state
+    scores = game.scores()
+    how = "went out" if state.end_reason == "out" else "has the lowest rack (the pool ran out)"
+    print(f"\n{names[state.winner]} wins: {how}, after {state.turn} turns")
+    print(table_text(state.table, colour))
+    for seat, name in enumerate(names):
+        rack = meld_text(state.racks[seat], colour) or "(empty)"
+        print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
+    return 0

@@ -1,0 +1,116 @@
+"""``rummisolve tournament``: AI self-play over mirrored deals, with a summary and optional per-turn log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
+
+_AI_KINDS = ("easy", "medium", "hard")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", default="hard,medium", help="comma-separated AI levels, one per seat: easy, medium, hard"
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (rounded up to whole rotations)")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
+    parser.add_argument("--rules", default="standard", help="rules preset (standard, xp) or a JSON object of options")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--log", metavar="FILE", help="write one JSON line per turn to FILE")
+    parser.add_argument("--workers", type=int, default=None, help="local worker processes (default: CPU count)")
+    parser.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('auto', 'ray://host:port', 'local')")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _fail(message: str) -> int:
+    print(f"rummisolve tournament: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from rummisolve.errors import RummisolveError
+    from rummisolve.jsonio import rules_from_json
+
+    kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in _AI_KINDS]
+    if bad:
+        return _fail(f"--players: unknown AI level {bad[0]!r} (choose from {', '.join(_AI_KINDS)})")
+    try:
+        text = args.rules.strip()
+        rules = rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
+    except json.JSONDecodeError as err:
+        return _fail(f"--rules: not valid JSON ({err.msg})")
+    except RummisolveError as err:
+        return _fail(str(err))
+    if not rules.min_players <= len(kinds) <= rules.max_players:
+        return _fail(f"--players: {len(kinds)} players; these rules allow {rules.min_players} to {rules.max_players}")
+    if args.games < 1:
+        return _fail(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        return _fail(f"--workers must be at least 1, not {args.workers}")
+    games = -(-args.games // len(kinds)) * len(kinds)
+    if games != args.games:
+        print(f"note: playing {games} games (whole rotations of {len(kinds)} seats)", file=sys.stderr)
+
+    from rummisolve.game.ray_runner import RayUnavailableError
+    from rummisolve.game.tournament import format_summary, run_tournament
+
+    log_file = None
+    if args.log:
+        try:
+            log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as err:
+            return _fail(f"--log: cannot write {args.log!r}: {err.strerror}")
+    bar = _progress(games, disabled=args.no_progress)
+
+    def on_game(result: dict) -> None:
+        if log_file is not None:
+            for line in result["log"]:
+                log_file.write(json.dumps(line) + "\n")
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        summary = run_tournament(
+            kinds,
+            games,
+            args.seed,
+            rules,
+            workers=args.workers,
+            ray_address=args.ray,
+            on_game=on_game,
+            log=bool(log_file),
+        )
+    except RayUnavailableError as err:
+        return _fail(str(err))
+    finally:
+        if bar is not None:
+            bar.close()
+        if log_file is not None:
+            log_file.close()
+    summary["seed"] = args.seed
+    summary["rules"] = json.loads(json.dumps(_rules_json(rules)))
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def _rules_json(rules):
+    from rummisolve.jsonio import rules_to_json
+
+    return rules_to_json(rules)
+
+
+def _progress(total: int, disabled: bool):
+    if disabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the progress bar is a nicety; the tournament runs without it
+        return None
+    return tqdm(total=total, unit="game", file=sys.stderr, disable=None, dynamic_ncols=True)

@@ -1,0 +1,48 @@
+"""Run tournament deals on a Ray cluster (the optional ``ray`` extra): same tasks, same results.
+
+``address`` is what ``ray.init`` accepts: ``"auto"`` (a running cluster), ``"ray://host:10001"``,
+or ``"local"`` to start a private local instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rummisolve.errors import RummisolveError
+
+__all__ = ["run_deals_ray", "RayUnavailableError"]
+
+
+class RayUnavailableError(RummisolveError):
+    """Ray is not installed or the cluster cannot be reached."""
+
+
+def run_deals_ray(tasks: Sequence[Any], address: str) -> Iterator[list[dict[str, Any]]]:
+    """Yield each deal's results as Ray finishes them."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailableError("--ray needs Ray: pip install 'rummisolve[ray]'") from None
+    from rummisolve.game.tournament import run_deal
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(
+                address=None if address == "local" else address,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except Exception as err:  # noqa: BLE001 - Ray raises many kinds; report them all the same way
+            raise RayUnavailableError(f"cannot connect to Ray at {address!r}: {err}") from None
+    try:
+        remote = ray.remote(run_deal)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started_here:
+            ray.shutdown()
