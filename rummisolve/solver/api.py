@@ -11,7 +11,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.errors import OptionError, RefereeRejectedError, RummisolveError
 from rummisolve.position import Position
 from rummisolve.solver.candidates import catalogue
-from rummisolve.solver.decode import decode, primary_value
+from rummisolve.solver.decode import NeedAnchors, decode, primary_value
 from rummisolve.solver.model import build_model
 from rummisolve.solver.solution import Solution
 
@@ -49,34 +49,42 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
     limit = _check_options(objective, time_limit)
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
     cat = catalogue(position.rules)
-    built = build_model(position, cat, objective)
-    timings["build"] = time.perf_counter() - start
-    if built is None:
-        timings["solve"] = timings["decode"] = timings["verify"] = 0.0
-        return _no_move(position, objective, timings, proven=True)
+    timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
+    deadline = None if limit is None else time.perf_counter() + limit
+    anchored: frozenset[int] = frozenset()
+    while True:
+        start = time.perf_counter()
+        built = build_model(position, cat, objective, anchored)
+        timings["build"] += time.perf_counter() - start
+        if built is None:
+            return _no_move(position, objective, timings, proven=True)
 
-    start = time.perf_counter()
-    wrapper = cmh.SolveWrapper()
-    wrapper.set_parameters(_parameters(seed, limit))
-    response = wrapper.solve(built.proto)
-    status = response.status
-    timings["solve"] = time.perf_counter() - start
+        start = time.perf_counter()
+        remaining = None if deadline is None else max(deadline - start, 1e-3)
+        wrapper = cmh.SolveWrapper()
+        wrapper.set_parameters(_parameters(seed, remaining))
+        response = wrapper.solve(built.proto)
+        status = response.status
+        timings["solve"] += time.perf_counter() - start
 
-    start = time.perf_counter()
-    if status not in (_OPTIMAL, _FEASIBLE):
-        timings["decode"] = timings["verify"] = 0.0
-        return _no_move(position, objective, timings, proven=status == _INFEASIBLE)
-    sol = list(response.solution)
-    if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
-        timings["decode"] = time.perf_counter() - start
-        timings["verify"] = 0.0
-        return _no_move(position, objective, timings, proven=status == _OPTIMAL)
-    played, table, kept = decode(position, cat, built, sol)
-    value = position.rules.rack_value(played)
-    timings["decode"] = time.perf_counter() - start
+        start = time.perf_counter()
+        if status not in (_OPTIMAL, _FEASIBLE):
+            return _no_move(position, objective, timings, proven=status == _INFEASIBLE)
+        sol = list(response.solution)
+        if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
+            timings["decode"] += time.perf_counter() - start
+            return _no_move(position, objective, timings, proven=status == _OPTIMAL)
+        try:
+            played, table, kept = decode(position, cat, built, sol)
+        except NeedAnchors as need:
+            # The relaxed model used a meld of jokers only: forbid it for those sets and solve again.
+            anchored |= need.sets
+            timings["decode"] += time.perf_counter() - start
+            continue
+        value = position.rules.rack_value(played)
+        timings["decode"] += time.perf_counter() - start
+        break
 
     start = time.perf_counter()
     _referee(position, table)
@@ -97,6 +105,7 @@ _OPTIMAL = cmh.CpSolverStatus.OPTIMAL
 _FEASIBLE = cmh.CpSolverStatus.FEASIBLE
 _INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
 _PARAMETERS: dict[tuple[int, float | None], cmh.SatParameters] = {}
+_CACHED_LIMITS = 64
 
 
 def _parameters(seed: int, limit: float | None) -> cmh.SatParameters:
@@ -110,7 +119,7 @@ def _parameters(seed: int, limit: float | None) -> cmh.SatParameters:
         params.cp_model_presolve = False
         if limit is not None:
             params.max_time_in_seconds = limit
-        if len(_PARAMETERS) < 64:
+        if len(_PARAMETERS) < _CACHED_LIMITS:
             _PARAMETERS[key] = params
     return params
 

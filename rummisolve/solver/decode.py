@@ -10,7 +10,7 @@ from rummisolve.solver.candidates import Catalogue
 from rummisolve.solver.model import PositionModel
 from rummisolve.tiles import JOKER, Tile
 
-__all__ = ["decode", "primary_value", "DecodeError"]
+__all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
 
 Slot = tuple[int, bool]
 """A slot of a set copy: (kind index, filled by a joker)."""
@@ -18,6 +18,14 @@ Slot = tuple[int, bool]
 
 class DecodeError(RuntimeError):
     """The solution's counts cannot be laid out as melds (a modelling bug; never bad input)."""
+
+
+class NeedAnchors(Exception):
+    """The solution needs a meld of jokers only; re-solve with these sets anchored to real tiles."""
+
+    def __init__(self, sets: frozenset[int]) -> None:
+        super().__init__(f"anchor sets {sorted(sets)}")
+        self.sets = sets
 
 
 def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
@@ -95,18 +103,8 @@ def decode(
         kinds = cat.sets[s].kinds
         for _ in range(n):
             layout.append((s, [(k, True) for k in kinds]))
-    if built.anchors:
-        by_set: dict[int, list[list[Slot]]] = {}
-        for s, slots in layout:
-            by_set.setdefault(s, []).append(slots)
-        for (var_set, k), var in built.anchors.items():
-            s = var_set - off
-            if s < 0 or s >= n_sets:
-                continue  # the opening layer's anchors
-            for _ in range(sol[var]):
-                slots = next(sl for sl in by_set[s] if all(j for _, j in sl))
-                slots[slots.index((k, True))] = (k, False)
-                real[k] -= 1
+    if built.layer_jokers >= cat.rules.min_meld_length:
+        _anchor_copies(cat, built, layout, real)
     for _, slots in layout:
         for i, (k, joker) in enumerate(slots):
             if joker:
@@ -125,6 +123,47 @@ def decode(
     new += [_meld(cat, sorted(group, key=lambda slot: (slot[1], slot[0])), rules) for group in sorted(groups)]
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
+
+
+def _anchor_copies(cat: Catalogue, built: PositionModel, layout: list[tuple[int, list[Slot]]], real: list[int]) -> None:
+    """Give one real tile to every copy that jokers alone could fill (a bipartite matching).
+
+    Raises :class:`NeedAnchors` when no such assignment exists, naming the sets to anchor."""
+    jokers = built.layer_jokers
+    needy = [i for i, (s, _) in enumerate(layout) if len(cat.sets[s].kinds) <= jokers]
+    if not needy:
+        return
+    holders: dict[int, list[int]] = {}  # kind -> copies anchored to it
+    anchor: dict[int, int] = {}
+
+    def augment(copy: int, seen: set[int]) -> bool:
+        for k in cat.sets[layout[copy][0]].kinds:
+            if k in seen or not real[k]:
+                continue
+            seen.add(k)
+            taken = holders.setdefault(k, [])
+            if len(taken) < real[k]:
+                taken.append(copy)
+                anchor[copy] = k
+                return True
+            for j, other in enumerate(taken):
+                if augment(other, seen):
+                    taken[j] = copy
+                    anchor[copy] = k
+                    return True
+        return False
+
+    failed = [copy for copy in needy if not augment(copy, set())]
+    if failed:
+        present = frozenset(layout[i][0] for i in needy)
+        missing = present - {s - built.final_offset for s, _ in built.anchors}
+        if not missing:
+            raise DecodeError("anchored sets still hold a meld of jokers only")
+        raise NeedAnchors(missing)
+    for copy, k in anchor.items():
+        slots = layout[copy][1]
+        slots[slots.index((k, True))] = (k, False)
+        real[k] -= 1
 
 
 def _meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:

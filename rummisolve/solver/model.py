@@ -78,6 +78,8 @@ class PositionModel:
     anchors: dict[tuple[int, int], int] = field(default_factory=dict)
     """(set, kind) -> z variable."""
     rack_size: int = 0
+    layer_jokers: int = 0
+    """Jokers the final layer may hold (table and rack)."""
     weight: int = 1
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
 
@@ -182,8 +184,14 @@ def _protos(cat: Catalogue) -> _Protos:
     return protos
 
 
-def build_model(position: Position, cat: Catalogue, objective: str) -> PositionModel | None:
-    """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move."""
+def build_model(
+    position: Position, cat: Catalogue, objective: str, anchored: frozenset[int] = frozenset()
+) -> PositionModel | None:
+    """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
+
+    ``anchored``: base sets whose copies must each hold a real tile. Only sets that jokers alone
+    could fill need it, and only once a solution actually used such a set made of jokers only;
+    the solver adds them lazily (see :func:`rummisolve.solver.decode.decode`)."""
     if not position.rack:
         return None
     rules = position.rules
@@ -205,9 +213,9 @@ def build_model(position: Position, cat: Catalogue, objective: str) -> PositionM
         _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
         _threshold(protos, cat, 0, rules.initial_threshold, constraints)
         built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
-        anchored = opening_jokers >= rules.min_meld_length
+        built.layer_jokers = opening_jokers
         if anchored:
-            _anchor(built, cat, 0, counts.rack, [0] * n_kinds, variables, constraints)
+            _anchor(built, cat, 0, counts.rack, anchored, variables, constraints)
     else:
         available = [t + r for t, r in zip(counts.table, counts.rack)]
         jokers = counts.table_jokers + rack_jokers
@@ -218,11 +226,12 @@ def build_model(position: Position, cat: Catalogue, objective: str) -> PositionM
             return None
         _jokers(protos, 0, layer_size, counts.table_jokers, counts.table_jokers + rack_jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
+        built.layer_jokers = jokers
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
         _keep(built, cat, ub, variables, constraints)
-        if jokers >= rules.min_meld_length:
-            _anchor(built, cat, 0, available, counts.table, variables, constraints)
+        if anchored:
+            _anchor(built, cat, 0, available, anchored, variables, constraints)
 
     proto.variables.extend(variables)
     proto.constraints.extend(constraints)
@@ -325,7 +334,9 @@ def _open_then_manipulate(
     jk = list(range(n_sets, built.layer_size))
     constraints.append(_linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -_INF, -counts.table_jokers))
     if opening_jokers >= rules.min_meld_length:
-        _anchor(built, cat, offset, counts.rack, zero, variables, constraints)
+        # The opening melds are never laid out, so anchor every set jokers alone could fill.
+        small = frozenset(s for s, base in enumerate(cat.sets) if len(base.kinds) <= opening_jokers)
+        _anchor(built, cat, offset, counts.rack, small, variables, constraints)
     return True
 
 
@@ -379,11 +390,11 @@ def _anchor(
     cat: Catalogue,
     offset: int,
     real_available: list[int],
-    table: list[int],
+    sets: frozenset[int],
     variables: list,
     constraints: list,
 ) -> None:
-    """Every copy of a set that is not a kept meld gets one real tile (no meld of jokers only)."""
+    """Every copy of the given sets that is not a kept meld gets one real tile (no meld of jokers only)."""
     n_sets = len(cat.sets)
     protos = _protos(cat)
     index = len(variables)
@@ -400,7 +411,8 @@ def _anchor(
             for k in meld.real_kinds:
                 kept_real.setdefault(k, []).append((meld.var, 1))
     supply: dict[int, list[int]] = {}
-    for s, base in enumerate(cat.sets):
+    for s in sorted(sets):
+        base = cat.sets[s]
         if variables[offset + s].domain[1] == 0:
             continue
         zs = []
@@ -418,10 +430,10 @@ def _anchor(
         constraints.append(_linear(vs, cs, 0, 0))
     for k, zs in supply.items():
         # anchors + kept real slots <= real tiles of kind k = u[k] - jk[k]
-        sets = cat.sets_by_kind[k]
+        holders = cat.sets_by_kind[k]
         kept = kept_real.get(k, [])
-        vs = zs + [v for v, _ in kept] + [offset + s for s in sets] + [offset + n_sets + k]
-        cs = [1] * len(zs) + [c for _, c in kept] + [-1] * len(sets) + [1]
+        vs = zs + [v for v, _ in kept] + [offset + s for s in holders] + [offset + n_sets + k]
+        cs = [1] * len(zs) + [c for _, c in kept] + [-1] * len(holders) + [1]
         constraints.append(_linear(vs, cs, -_INF, 0))
 
 
