@@ -51,14 +51,16 @@ with an unchanged old meld, and ``played`` as above.
   the values of the valid new melds (a joker is worth the number it stands for; an invalid
   meld is worth nothing); below ``initial_threshold`` is ``opening_below_threshold``. Nothing
   is checked against the threshold when there are no new melds (nothing was played).
-- With ``open_then_manipulate``: the turn must contain an initial meld, i.e. a non-empty set S
-  of valid new-table melds whose tiles together are a sub-multiset of ``played`` (made of rack
-  tiles only), worth at least ``initial_threshold`` together; after it the rest of the table
-  may be rearranged like an opened player's (tile conservation and valid melds still hold).
-  The opening value is the best value over all such S; if tiles were played and it is below
-  the threshold, ``opening_below_threshold``. If no such S exists at all and some old meld is
-  not kept unchanged, ``opening_touched_table`` (the table was rearranged without an initial
-  meld).
+- With ``open_then_manipulate``: the player first lays an initial meld, then may rearrange the
+  whole table (the initial meld included) like an opened player. So the turn is a legal opening
+  when some of the tiles it played from the rack (``played``) can be split into one or more valid
+  melds worth at least ``initial_threshold`` together; which melds those were need not be visible
+  on the new table (they may have been extended, split or joined afterwards). The referee takes
+  the most valuable such set of melds (an exact search over the played tiles, jokers worth what
+  they stand for); if tiles were played and it is below the threshold, ``opening_below_threshold``
+  (the message gives the best value). If the played tiles form no valid meld at all and some
+  old meld is not kept unchanged, ``opening_touched_table`` (the table was rearranged without an
+  initial meld).
 - With ``joker_in_initial_meld`` false, a not-opened player may not play a joker from the rack
   on that turn at all (with ``open_then_manipulate`` this includes the melds after the initial
   meld): ``joker_in_opening``.
@@ -160,13 +162,23 @@ _JOKER_KEY = JOKER._key
 class _RulesContext:
     """Per rule set: the keys of the tiles that exist, key -> Tile, and a bounded meld cache."""
 
-    __slots__ = ("valid", "tile_of", "melds")
+    __slots__ = ("valid", "tile_of", "melds", "rules", "_shapes")
 
     def __init__(self, rules: RuleSet) -> None:
         tiles = list(rules.tile_kinds) + ([JOKER] if rules.jokers else [])
         self.valid = frozenset(t._key for t in tiles)
         self.tile_of = {t._key: t for t in tiles}
         self.melds: dict[tuple, Meld | tuple[str, str]] = {}
+        self.rules = rules
+        self._shapes: dict[tuple, list[tuple[tuple, int]]] | None = None
+
+    def shapes(self, key: tuple) -> list[tuple[tuple, int]]:
+        """Every joker-free meld of length ``m .. 2m - 1`` (``m`` the minimum meld length) holding
+        tile ``key``, as (keys of its other tiles, value). Longer melds split into these without
+        changing the value, so they suffice to find the most valuable initial meld."""
+        if self._shapes is None:
+            self._shapes = _meld_shapes(self.rules)
+        return self._shapes.get(key, [])
 
 
 _CONTEXTS: dict[RuleSet, _RulesContext] = {}
@@ -444,19 +456,21 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
                 )
     else:
         best = _best_opening(table, played_counts, threshold)
+        if best is None or best < threshold:
+            best = _best_initial_meld(played_counts, rules, threshold)
         if best is None and unpaired_old:
             reasons.append(
                 Reason(
                     "opening_touched_table",
-                    "the table's melds were rearranged without an initial meld (no new meld is made of "
-                    "played rack tiles only)",
+                    "the table's melds were rearranged without an initial meld (the played rack tiles form "
+                    "no valid meld)",
                 )
             )
         if played_counts and (best or 0) < threshold:
             detail = (
-                f"the best initial meld (new melds made of played rack tiles only) is worth {best} points"
+                f"the played rack tiles can form an initial meld worth at most {best} points"
                 if best is not None
-                else "no new meld is made of played rack tiles only, so the initial meld is worth 0 points"
+                else "the played rack tiles form no valid meld, so the initial meld is worth 0 points"
             )
             reasons.append(Reason("opening_below_threshold", f"{detail}, less than the {threshold} required"))
 
@@ -507,6 +521,102 @@ def _best_opening(table, played_counts, threshold) -> int | None:
 
     search(0, 0)
     return best
+
+
+def _meld_shapes(rules: RuleSet) -> dict[tuple, list[tuple[tuple, int]]]:
+    """For every tile key, the joker-free melds of length ``m .. 2m - 1`` holding it (see
+    :meth:`_RulesContext.shapes`). Built from the definitions of runs and groups (RULES.md s.2)."""
+    from itertools import combinations
+
+    m, top = rules.min_meld_length, rules.numbers
+    melds: list[tuple[tuple, ...]] = []
+    for colour in rules.colour_list:
+        ci = colour.index
+        for length in range(m, min(2 * m - 1, top) + 1):
+            for start in range(1, top + 2):
+                numbers = list(range(start, start + length))
+                if numbers[-1] > top:
+                    # wraparound: 1 may follow the top number, ending the run (never 13-1-2)
+                    if not (rules.wraparound and numbers[-1] == top + 1 and start > 1):
+                        continue
+                    numbers[-1] = 1
+                melds.append(tuple((ci, n) for n in numbers))
+    indexes = [c.index for c in rules.colour_list]
+    for number in range(1, top + 1):
+        for size in range(m, min(2 * m - 1, rules.colours) + 1):
+            for subset in combinations(indexes, size):
+                melds.append(tuple((ci, number) for ci in subset))
+    shapes: dict[tuple, list[tuple[tuple, int]]] = {}
+    for meld in melds:
+        value = sum(n for _, n in meld)
+        for i, key in enumerate(meld):
+            shapes.setdefault(key, []).append((meld[:i] + meld[i + 1 :], value))
+    return shapes
+
+
+def _best_initial_meld(played_counts: dict, rules: RuleSet, cap: int) -> int | None:
+    """The value of the most valuable set of valid melds the played tiles can form (a joker worth
+    the tile it stands for), capped at ``cap`` (exact below it), by an exact memoised search;
+    ``None`` if they form no valid meld.
+
+    Each meld of a packing holds a real tile; the search takes the smallest remaining real tile
+    and either leaves one copy of it out or puts it in a meld (every other slot filled by a real
+    tile or, in every possible way, by a joker)."""
+    ctx = _context(rules)
+    kinds = sorted(k for k in played_counts if k != _JOKER_KEY)
+    index = {k: i for i, k in enumerate(kinds)}
+    start = tuple(played_counts[k] for k in kinds) + (played_counts.get(_JOKER_KEY, 0),)
+    joker = len(kinds)
+    memo: dict[tuple, int] = {}
+    none = -1  # no meld at all
+
+    def best(state: tuple) -> int:
+        result = memo.get(state)
+        if result is not None:
+            return result
+        i = next((i for i in range(joker) if state[i]), None)
+        if i is None:
+            memo[state] = none
+            return none
+        counts = list(state)
+        counts[i] -= 1
+        result = best(tuple(counts))
+        for others, value in ctx.shapes(kinds[i]):
+            if result >= cap:
+                break
+            for after in _fill(others, counts, index, joker):
+                rest = best(after)
+                total = min(cap, value + (rest if rest > 0 else 0))
+                if total > result:
+                    result = total
+                    if result >= cap:
+                        break
+        memo[state] = result
+        return result
+
+    found = best(start)
+    return None if found == none else found
+
+
+def _fill(others: tuple, counts: list, index: dict, joker: int):
+    """Every way to fill the slots ``others`` from ``counts`` (real tiles or jokers): the states after."""
+    states = [counts]
+    for key in others:
+        nxt = []
+        i = index.get(key)
+        for c in states:
+            if i is not None and c[i]:
+                d = c.copy()
+                d[i] -= 1
+                nxt.append(d)
+            if c[joker]:
+                d = c.copy()
+                d[joker] -= 1
+                nxt.append(d)
+        states = nxt
+        if not states:
+            return ()
+    return {tuple(c) for c in states}
 
 
 def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:

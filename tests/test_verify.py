@@ -341,7 +341,54 @@ def test_open_then_manipulate():
     # the 30 may not come from a meld mixing table tiles
     p2 = pos(["K10 B10 O10"], "R10 R1 R2 R3", opened=False, **rules)
     v = verify(p2, ["K10 B10 O10 R10", "R1 R2 R3"])
-    assert codes(v) == ["opening_below_threshold"] and "worth 6 points" in v.reasons[0].message
+    assert codes(v) == ["opening_below_threshold"] and "worth at most 6 points" in v.reasons[0].message
+
+
+def test_open_then_manipulate_initial_meld_may_be_extended_or_joined_afterwards():
+    rules = STANDARD.replace(open_then_manipulate=True)
+    # K7..K10 (34, rack only) opens; then K4 K5 from the rack and the joker freed from a group of 4
+    # join it: the final table shows no whole meld of rack tiles worth 30, yet the turn is legal.
+    p = Position.from_notation(
+        ["B12 K12 J", "B12 K12 R12 O12", "B5 K5 R5 J"], "K4 K5 K7 K8 K9 K10 B1 B8 O8 O13 R8", False, rules
+    )
+    turn = ["B12 K12 J", "B12 K12 R12 O12", "K4 K5 J K7 K8 K9 K10", "K5 B5 R5", "B8 O8 R8"]
+    assert verify(p, turn).legal
+    # without the option the same turn touches the table
+    q = Position(p.table, p.rack, False, STANDARD)
+    assert "opening_touched_table" in codes(verify(q, turn))
+    # the played tiles must themselves form the initial meld: R9 R10 R12 R13 need the table's R11
+    p = pos(["K11 B11 O11 R11"], "R9 R10 R12 R13", opened=False, open_then_manipulate=True)
+    v = verify(p, ["K11 B11 O11", "R9 R10 R11 R12 R13"])
+    assert set(codes(v)) == {"opening_touched_table", "opening_below_threshold"}
+    # an initial meld split afterwards around a table tile: R8..R12 (50) opened, then R8 R9 R10 | R10 R11 R12
+    p = pos(["K10 B10 O10 R10"], "R8 R9 R10 R11 R12", opened=False, open_then_manipulate=True, initial_threshold=50)
+    assert verify(p, ["K10 B10 O10", "R8 R9 R10", "R10 R11 R12"]).legal
+    assert codes(
+        verify(
+            Position(p.table, p.rack, False, p.rules.replace(initial_threshold=51)),
+            ["K10 B10 O10", "R8 R9 R10", "R10 R11 R12"],
+        )
+    ) == ["opening_below_threshold"]
+
+
+@pytest.mark.parametrize(
+    ("played", "threshold", "best"),
+    [
+        ("R1 R2 R3 K1 B1 O1", 100, 9),
+        ("J J R5", 100, 18),
+        ("R12 R13 J", 100, 36),
+        ("K13 B13 J J", 100, 52),
+        ("R1 R2 K5", 100, None),
+    ],
+)
+def test_open_then_manipulate_best_value_of_the_played_tiles(played, threshold, best):
+    p = pos([], played, opened=False, open_then_manipulate=True, initial_threshold=threshold)
+    v = verify(p, [played])  # one meld holding every played tile: invalid, but the opening is judged apart
+    (reason,) = only(v, "opening_below_threshold")
+    if best is None:
+        assert "form no valid meld" in reason.message
+    else:
+        assert f"worth at most {best} points" in reason.message
 
 
 def test_open_then_manipulate_best_opening_is_searched():
@@ -776,7 +823,8 @@ def test_opening_below_threshold_is_rejected(args):
     rnd, rules, _ = args
     position, new, opening = legal_turn(rnd, rules, False)
     if rules.open_then_manipulate:
-        value = sum(m.value for m in (_valid(t, rules) for t in new) if m is not None)
+        played = verify(position, new).played
+        value = sum(t.number for t in played if not t.is_joker) + rules.numbers * played.count(JOKER)
     else:
         value = sum(_valid(m, rules).value for m in opening)
     higher = rules.replace(initial_threshold=value + rnd.randint(1, 20))
