@@ -1,0 +1,65 @@
+"""``rummisolve solve [FILE|-]``: the best move for positions given as JSON (one object or JSON Lines)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rummisolve.commands._io import json_line, read_text
+
+HELP = "Find the best move for each position (JSON or JSON Lines) and prove it optimal."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", nargs="?", default="-", help="JSON position or JSON Lines of positions (default: - for stdin)"
+    )
+    parser.add_argument(
+        "--objective",
+        choices=("tiles", "value"),
+        help="override each position's objective: most tiles played, or most points shed",
+    )
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="override each position's time limit")
+    parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
+    parser.epilog = (
+        'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
+        '"objective": "tiles"}. Prints one result line per position, in order; a bad position gets '
+        '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0.'
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from rummisolve.jsonio import error_message, read_documents
+    from rummisolve.solver import solve_json
+
+    text, problem = read_text(args.file)
+    if text is None:
+        print(json_line({"status": "error", "error": problem}), flush=True)
+        return 1
+    status = 0
+    for document in read_documents(text):
+        if isinstance(document, Exception):
+            result = {"status": "error", "error": error_message(document)}
+        else:
+            if isinstance(document, dict):
+                if args.objective is not None:
+                    document = {**document, "objective": args.objective}
+                if args.time_limit is not None:
+                    document = {**document, "time_limit": args.time_limit}
+            try:
+                result = solve_json(document)
+            except Exception as err:  # never a traceback: report it and answer the next position
+                result = {"status": "error", "error": f"internal error: {error_message(err)}"}
+        if result["status"] == "error":
+            status = 1
+        print(_text(result) if args.text else json_line(result), flush=True)
+    return status
+
+
+def _text(result: dict) -> str:
+    if result["status"] == "error":
+        return f"error: {result['error']}"
+    if result["status"] == "no_move":
+        return "no move: draw a tile"
+    lines = [f"{result['status']}: play {' '.join(result['played'])} ({result['value']} points)"]
+    lines += ["  " + " ".join(meld) for meld in result["table"]]
+    return "\n".join(lines)
