@@ -21,10 +21,10 @@ from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.rules import PRESETS, STANDARD, XP, RuleSet
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
+from rummisolve.verify import Reason, Verdict, verify
 
 if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.solver import Solution, solve, solve_json
-    from rummisolve.verify import Reason, Verdict, verify
 
 __version__ = "0.1.0"
 
@@ -59,9 +59,6 @@ __all__ = [
 ]
 
 _LAZY = {
-    "verify": "rummisolve.verify",
-    "Verdict": "rummisolve.verify",
-    "Reason": "rummisolve.verify",
     "solve": "rummisolve.solver",
     "solve_json": "rummisolve.solver",
     "Solution": "rummisolve.solver",

@@ -95,8 +95,25 @@ def decode(
                     jokers[k] -= 1
         kept.sort()
 
-    # Remaining copies: anchored real tiles first (no meld of jokers only), then fill.
+    # Strict jokers that were freed: their new meld holds the joker and two tiles from the rack.
     layout: list[tuple[int, list[Slot]]] = []
+    for record in built.freed:
+        host = next((s for s, var in record["y"] if sol[var]), None)
+        if host is None:
+            continue
+        filled = {k: True for k, var in record["q"] + record["rr"] if sol[var]}
+        filled.update({k: False for k, var in record["r"] if sol[var]})
+        slots = [(k, filled[k]) if k in filled else (k, None) for k in cat.sets[host].kinds]
+        for k, joker in filled.items():
+            if joker:
+                jokers[k] -= 1
+            else:
+                real[k] -= 1
+        copies[host] -= 1
+        layout.append((host, slots))
+    fixed = len(layout)
+
+    # Remaining copies: anchored real tiles first (no meld of jokers only), then fill.
     for s, n in enumerate(copies):
         if n < 0:
             raise DecodeError(f"set {s}: {n} copies")
@@ -104,10 +121,12 @@ def decode(
         for _ in range(n):
             layout.append((s, [(k, True) for k in kinds]))
     if built.layer_jokers >= cat.rules.min_meld_length:
-        _anchor_copies(cat, built, layout, real)
-    for _, slots in layout:
+        _anchor_copies(cat, built, layout, real, fixed)
+    for copy, (_, slots) in enumerate(layout):
         for i, (k, joker) in enumerate(slots):
-            if joker:
+            if copy < fixed and joker is not None:
+                continue  # a designated slot of a freed joker's meld
+            if joker or joker is None:
                 if real[k] > 0:
                     real[k] -= 1
                     slots[i] = (k, False)
@@ -120,17 +139,19 @@ def decode(
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
     groups = [slots for s, slots in layout if not cat.sets[s].is_run]
     new = [_meld(cat, run, rules) for run in _join_runs(cat, runs)]
-    new += [_meld(cat, sorted(group, key=lambda slot: (slot[1], slot[0])), rules) for group in sorted(groups)]
+    new += [_meld(cat, _group_order(group), rules) for group in sorted(groups, key=_group_key)]
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
 
 
-def _anchor_copies(cat: Catalogue, built: PositionModel, layout: list[tuple[int, list[Slot]]], real: list[int]) -> None:
+def _anchor_copies(
+    cat: Catalogue, built: PositionModel, layout: list[tuple[int, list[Slot]]], real: list[int], fixed: int
+) -> None:
     """Give one real tile to every copy that jokers alone could fill (a bipartite matching).
 
     Raises :class:`NeedAnchors` when no such assignment exists, naming the sets to anchor."""
     jokers = built.layer_jokers
-    needy = [i for i, (s, _) in enumerate(layout) if len(cat.sets[s].kinds) <= jokers]
+    needy = [i for i, (s, _) in enumerate(layout) if i >= fixed and len(cat.sets[s].kinds) <= jokers]
     if not needy:
         return
     holders: dict[int, list[int]] = {}  # kind -> copies anchored to it
@@ -164,6 +185,18 @@ def _anchor_copies(cat: Catalogue, built: PositionModel, layout: list[tuple[int,
         slots = layout[copy][1]
         slots[slots.index((k, True))] = (k, False)
         real[k] -= 1
+
+
+def _group_key(slots: list[Slot]) -> tuple[int, ...]:
+    return tuple(k for k, _ in slots)
+
+
+def _group_order(slots: list[Slot]) -> list[Slot]:
+    """Real tiles in colour order, then jokers; jokers first when only one tile is real, so that
+    the sequence cannot read as a (higher-valued) run such as ``K10 J J`` = K10 K11 K12."""
+    real = sorted(slot for slot in slots if not slot[1])
+    jokers = [slot for slot in slots if slot[1]]
+    return jokers + real if len(real) == 1 else real + jokers
 
 
 def _meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:

@@ -80,6 +80,10 @@ class PositionModel:
     rack_size: int = 0
     layer_jokers: int = 0
     """Jokers the final layer may hold (table and rack)."""
+    keep_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Base set -> [(keep variable, copies of the set it takes)]."""
+    freed: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
+    """Strict jokers that may be freed: variables ``y`` (set, var), ``q``/``r``/``rr`` (kind, var)."""
     weight: int = 1
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
 
@@ -218,18 +222,22 @@ def build_model(
             _anchor(built, cat, 0, counts.rack, anchored, variables, constraints)
     else:
         available = [t + r for t, r in zip(counts.table, counts.rack)]
-        jokers = counts.table_jokers + rack_jokers
+        # A player opening without jokers allowed plays no rack joker at all that turn.
+        playable_jokers = opening_jokers if opening else rack_jokers
+        jokers = counts.table_jokers + playable_jokers
         ub = _layer(protos, available, jokers, 0, counts.table, counts.rack, variables, constraints)
         if ub is None:
             return None
-        if not rack_jokers and not any(counts.rack[k] and _fits(cat, k, ub) for k in range(n_kinds)):
+        if not playable_jokers and not any(counts.rack[k] and _fits(cat, k, ub) for k in range(n_kinds)):
             return None
-        _jokers(protos, 0, layer_size, counts.table_jokers, counts.table_jokers + rack_jokers, constraints)
+        _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
         _keep(built, cat, ub, variables, constraints)
+        if rules.joker_retrieval == "strict" and counts.table_jokers:
+            _strict(built, cat, position, ub, variables, constraints)
         if anchored:
             _anchor(built, cat, 0, available, anchored, variables, constraints)
 
@@ -366,6 +374,7 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
         for s in meld.pieces:
             terms.setdefault(s, []).append((index, 1))
         index += 1
+    built.keep_terms = terms
     for s, items in terms.items():
         if len(items) == 1:
             var = items[0][0]
@@ -383,6 +392,132 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
             row[meld.var] = row.get(meld.var, 0) + 1
     for k, row in joker_terms.items():
         constraints.append(_linear(list(row) + [n_sets + k], list(row.values()) + [-1], -_INF, 0))
+
+
+def _strict(
+    built: PositionModel, cat: Catalogue, position: Position, ub: list[int], variables: list, constraints: list
+) -> None:
+    """Strict joker retrieval (RULES.md section 3) on the final layer.
+
+    Each table joker ``j`` stands for one of the kinds ``O[j]`` (its run slot, or a colour its group
+    misses). It is either *bound*, ``b[j,k]`` for ``k`` in ``O[j]``: it sits in a slot of kind ``k``;
+    or *freed*: a rack tile of a kind in ``O[j]`` replaces it (``rp[j,k]``) and the joker sits at
+    slot ``q[j,k]`` of a designated new set copy ``y[j,s]`` that also holds at least two tiles
+    played from the rack, real (``r[j,k]``) or jokers (``rr[j,k]``). Two freed jokers never share
+    one designated copy (a small restriction: a meld holding two freed jokers and their rack
+    tiles would need six or more tiles in the standard game).
+    """
+    counts = built.counts
+    n_sets = len(cat.sets)
+    off = built.final_offset
+    protos = _protos(cat)
+    rules = cat.rules
+    top = rules.numbers
+    rack_jokers = counts.rack_jokers
+    jokers_at: dict[int, list[tuple[int, int]]] = {}  # kind -> [(var, coeff)] of jokers that must sit there
+    played_at: dict[int, list[tuple[int, int]]] = {}  # kind -> [(var, coeff)] of rack tiles reserved
+    rack_joker_uses: list[int] = []
+    designated: dict[int, list[int]] = {}  # set -> y vars
+    index = len(variables)
+
+    def new_var(hi: int) -> int:
+        nonlocal index
+        variables.append(protos.domain(0, hi))
+        index += 1
+        return index - 1
+
+    kept_var = {meld.index: meld.var for meld in built.complex_keep}
+    for meld_index, meld in enumerate(position.table):
+        for tile, stands in zip(meld.tiles, meld.represents):
+            if tile.colour is not None:
+                continue
+            if meld.kind.value == "run":
+                options = [cat.kind_of(stands)]
+            else:
+                present = {t.colour for t in meld.tiles if t.colour is not None}
+                options = [
+                    c * top + stands.number - 1
+                    for c in range(rules.colours)
+                    if cat.kinds[c * top].colour not in present
+                ]
+            bound = [new_var(1) for _ in options]
+            for k, var in zip(options, bound):
+                jokers_at.setdefault(k, []).append((var, 1))
+            keep = kept_var.get(meld_index)
+            if keep is not None:
+                # A kept meld keeps its joker where it stood.
+                k = cat.kind_of(stands)
+                constraints.append(_linear([bound[options.index(k)], keep], [1, -1], 0, _INF))
+            replacements = [k for k in options if counts.rack[k]]
+            hosts = [
+                s
+                for s, base in enumerate(cat.sets)
+                if ub[s]
+                and len(base.kinds) >= 3
+                and sum(1 for k in base.kinds if counts.rack[k]) + min(rack_jokers, len(base.kinds)) >= 2
+            ]
+            if not replacements or not hosts:
+                constraints.append(_linear(bound, [1] * len(bound), 1, 1))  # cannot be freed
+                continue
+            # freed = 1 - sum(bound) = sum(rp) = sum(y) = sum(q)
+            rp = [new_var(1) for _ in replacements]
+            for k, var in zip(replacements, rp):
+                played_at.setdefault(k, []).append((var, 1))
+            constraints.append(_linear(bound + rp, [1] * (len(bound) + len(rp)), 1, 1))
+            ys = [new_var(1) for _ in hosts]
+            record: dict[str, list[tuple[int, int]]] = {"y": list(zip(hosts, ys)), "q": [], "r": [], "rr": []}
+            built.freed.append(record)
+            for s, var in zip(hosts, ys):
+                designated.setdefault(s, []).append(var)
+            constraints.append(_linear(bound + ys, [1] * (len(bound) + len(ys)), 1, 1))
+            host_kinds = sorted({k for s in hosts for k in cat.sets[s].kinds})
+            qs, rs, rrs = [], [], []
+            for k in host_kinds:
+                in_host = [y for s, y in zip(hosts, ys) if k in cat.sets[s].kinds]
+                q = new_var(1)
+                qs.append(q)
+                record["q"].append((k, q))
+                jokers_at.setdefault(k, []).append((q, 1))
+                slot_vars = [q]
+                if counts.rack[k]:
+                    r = new_var(1)
+                    rs.append(r)
+                    record["r"].append((k, r))
+                    played_at.setdefault(k, []).append((r, 1))
+                    slot_vars.append(r)
+                if rack_jokers:
+                    rr = new_var(1)
+                    rrs.append(rr)
+                    record["rr"].append((k, rr))
+                    rack_joker_uses.append(rr)
+                    jokers_at.setdefault(k, []).append((rr, 1))
+                    slot_vars.append(rr)
+                # a slot is used at most once, and only inside the designated copy
+                constraints.append(_linear(slot_vars + in_host, [1] * len(slot_vars) + [-1] * len(in_host), -_INF, 0))
+            constraints.append(_linear(bound + qs, [1] * (len(bound) + len(qs)), 1, 1))
+            # at least two further rack tiles in the joker's meld: sum(r) + sum(rr) >= 2 * freed
+            helpers = rs + rrs
+            constraints.append(_linear(helpers + bound, [1] * len(helpers) + [2] * len(bound), 2, _INF))
+    for s, ys in designated.items():
+        # designated copies are new melds: together with kept melds at most x[s]
+        kept = built.keep_terms.get(s, [])
+        vs = ys + [v for v, _ in kept] + [off + s]
+        constraints.append(_linear(vs, [1] * len(ys) + [c for _, c in kept] + [-1], -_INF, 0))
+    for k, items in jokers_at.items():
+        # jokers required at kind k <= jk[k]
+        constraints.append(_linear([v for v, _ in items] + [off + n_sets + k], [c for _, c in items] + [-1], -_INF, 0))
+    for k, items in played_at.items():
+        # reserved rack tiles of kind k <= p[k] = u[k] - jk[k] - table[k]
+        holders = cat.sets_by_kind[k]
+        vs = [v for v, _ in items] + [off + s for s in holders] + [off + n_sets + k]
+        cs = [c for _, c in items] + [-1] * len(holders) + [1]
+        constraints.append(_linear(vs, cs, -_INF, -counts.table[k]))
+    if rack_joker_uses:
+        # rack jokers in designated copies <= rack jokers played = sum(jk) - table jokers
+        jk = list(range(off + n_sets, off + n_sets + len(cat.kinds)))
+        constraints.append(
+            _linear(rack_joker_uses + jk, [1] * len(rack_joker_uses) + [-1] * len(jk), -_INF, -counts.table_jokers)
+        )
 
 
 def _anchor(
