@@ -261,7 +261,8 @@ def _fmt(value: float) -> str:
 def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     """The markdown tables the README and RESULTS.md quote."""
     lines = [
-        f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; command: `{meta['command']}`",
+        f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; command: `{meta['command']}`; "
+        f"1-min load average before/after: {meta.get('load_average_before_after')}",
         "",
         "Latency per solve in ms (wall clock, end to end; both objectives; one core):",
         "",
@@ -348,6 +349,16 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
+def load_average() -> float | None:
+    """The 1-minute load average (other work on the machine inflates latencies)."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"about {QUICK_PER_SET} positions per set")
@@ -361,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = [n for n in args.sets.split(",") if n]
     records = load(names, args.data, args.quick, args.limit)
+    load_before = load_average()
     result = run(records, peer=not args.no_peer, progress=not args.no_progress)
     summary = summarise(result)
     meta = {
@@ -369,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "command": "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:]),
         "positions": len(records),
+        "load_average_before_after": [load_before, load_average()],
         **result["setup"],
     }
     args.out.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.positions import random_position
-from benchmarks.run import judge, latency_stats, machine
+from benchmarks.run import judge, latency_stats, load_average, machine
 from rummisolve.jsonio import position_to_json
 from rummisolve.rules import STANDARD, XP, RuleSet
 
@@ -148,7 +148,8 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
 
 def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     lines = [
-        f"Machine: {meta['machine']}; {meta['date']}; command: `{meta['command']}`",
+        f"Machine: {meta['machine']}; {meta['date']}; command: `{meta['command']}`; "
+        f"1-min load average before/after: {meta['load_average_before_after']}",
         "",
         "rummisolve `solve_json` latency (ms, wall clock, both objectives) by rule set and size "
         "(table + rack as a share of the whole set):",
@@ -215,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in names or ():
         if n not in RULE_SETS:
             parser.error(f"unknown rule set {n!r}")
+    load_before = load_average()
     rows = series(1 if args.quick else args.per_size, args.seed, args.check, names, not args.no_progress)
     summary = summarise(rows)
     from datetime import UTC, datetime
@@ -223,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "command": "python -m benchmarks.scale " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "load_average_before_after": [load_before, load_average()],
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "scale.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1) + "\n")
