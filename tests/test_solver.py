@@ -1,0 +1,637 @@
+"""Tests for ``rummisolve.solve``: hand-made positions with hand-worked optima, and properties.
+
+Every answer goes through :func:`assert_sound`, which calls the referee again and checks tile
+conservation, so a test can never pass on an illegal answer. Hand-made optima are worked out in
+the comment beside each position (not read back from the solver or the oracle).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.positions import random_position, small_position
+from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, solve, verify
+from rummisolve.errors import OptionError
+from rummisolve.solver import STATUSES, Solution
+from tests.strategies import positions
+
+STRICT = STANDARD.replace(joker_retrieval="strict")
+WRAP = STANDARD.replace(wraparound=True)
+
+
+def pos(table: list[str], rack: str, opened: bool = True, rules: RuleSet = STANDARD) -> Position:
+    return Position.from_notation(table, rack, opened, rules)
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(sorted(Tile.parse(code) for code in text.split()))
+
+
+def melds(solution: Solution) -> list[str]:
+    return [str(m) for m in solution.table]
+
+
+def assert_sound(position: Position, solution: Solution, objective: str | None = None) -> None:
+    """Everything a Solution promises, checked independently of the solver (referee called again)."""
+    assert isinstance(solution, Solution)
+    assert solution.status in STATUSES
+    assert solution.position is position
+    if objective is not None:
+        assert solution.objective == objective
+    rack = Counter(position.rack)
+    played = Counter(solution.played)
+    assert list(solution.played) == sorted(solution.played)
+    assert not played - rack, "played tiles that are not on the rack"
+    assert Counter(solution.rack_after) == rack - played
+    assert list(solution.rack_after) == sorted(solution.rack_after)
+    assert solution.value == position.rules.rack_value(solution.played)
+    assert solution.tiles_played == len(solution.played)
+    # kept: indices of old melds, which open the new table unchanged and in their old order
+    assert list(solution.kept) == sorted(set(solution.kept))
+    assert all(0 <= i < len(position.table) for i in solution.kept)
+    assert solution.table[: len(solution.kept)] == tuple(position.table[i] for i in solution.kept)
+    # every joker is reported with the tile its slot stands for
+    for m, slot, stands in solution.jokers:
+        assert solution.table[m].tiles[slot] == JOKER
+        assert solution.table[m].represents[slot] == stands
+    assert len(solution.jokers) == sum(m.joker_count for m in solution.table)
+    if solution.status == "no_move":
+        assert not solution
+        assert solution.played == () and solution.value == 0
+        assert solution.table == position.table
+        assert solution.kept == tuple(range(len(position.table)))
+        return
+    assert solution
+    assert solution.played, "a move plays at least one rack tile"
+    verdict = verify(position, solution.table)
+    assert verdict.legal, f"referee rejects {melds(solution)} for {position!r}: {verdict.reasons}"
+    assert Counter(verdict.played) == played
+    # conservation: old table + played == new table, as multisets
+    old = Counter(position.table_tiles)
+    new = Counter(t for m in solution.table for t in m.tiles)
+    assert old + played == new
+    for meld in solution.table:
+        assert Meld.of(meld.tiles, position.rules) == meld
+
+
+def solved(position: Position, objective: str = "tiles") -> Solution:
+    solution = solve(position, objective)
+    assert_sound(position, solution, objective)
+    return solution
+
+
+def primary(solution: Solution) -> int | None:
+    if solution.status == "no_move":
+        return None
+    return len(solution.played) if solution.objective == "tiles" else solution.value
+
+
+# -- 1. every failure of the published peer (DESIGN.md) -------------------------------------------
+
+
+def test_peer_failure_group_in_the_initial_meld():
+    # Not opened, threshold 30. The only meld in the rack is the group K10 B10 O10 R10 (40 points,
+    # 4 tiles); R2 K1 B7 fit nowhere. Optimum: play the group of 4 (tiles 4, value 40).
+    p = pos([], "K10 B10 O10 R10 R2 K1 B7", opened=False)
+    for objective, best in (("tiles", 4), ("value", 40)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+        assert s.played == tiles("K10 B10 O10 R10")
+        assert len(s.table) == 1 and sorted(s.table[0].tiles) == list(tiles("K10 B10 O10 R10"))
+
+
+def test_peer_failure_value_objective_weighs_tiles_by_their_numbers():
+    # Opened. The table joker at the end of K1 K2 K3 J can move (K1 K2 K3 stays a run). It can
+    # complete either B1 B2 J B4 B5 (4 rack tiles, 1+2+4+5 = 12 points) or B13 O13 J (2 rack
+    # tiles, 26 points); there is only one joker and no other home for the rack tiles.
+    # tiles: 4 tiles (12 points); value: 26 points (2 tiles), fewer tiles but more points.
+    p = pos(["K1 K2 K3 J"], "B1 B2 B4 B5 B13 O13")
+    by_tiles = solved(p, "tiles")
+    assert by_tiles.status == "optimal"
+    assert by_tiles.played == tiles("B1 B2 B4 B5") and by_tiles.value == 12
+    by_value = solved(p, "value")
+    assert by_value.status == "optimal"
+    assert by_value.played == tiles("B13 O13") and by_value.value == 26
+    assert len(by_value.played) < len(by_tiles.played) and by_value.value > by_tiles.value
+
+
+@pytest.mark.parametrize("run", ["K3 K4 K5 J", "J K4 K5 K6"])
+@pytest.mark.parametrize("retrieval", ["free", "strict"])
+def test_peer_failure_joker_at_the_end_of_a_run_of_four(run, retrieval):
+    # Opened. The joker at either end of a run of 4 is redundant: the other three stay a run and
+    # the joker makes B9 O9 J a group. Free retrieval: play B9 O9 (tiles 2, value 18).
+    # Strict retrieval: the joker is only freed by its exact replacement (K6 / K3), which the
+    # rack lacks, and B9 O9 fit nowhere else: no move.
+    rules = STANDARD.replace(joker_retrieval=retrieval)
+    p = pos([run], "B9 O9", rules=rules)
+    for objective, best in (("tiles", 2), ("value", 18)):
+        s = solved(p, objective)
+        if retrieval == "strict":
+            assert s.status == "no_move"
+            continue
+        assert s.status == "optimal" and primary(s) == best
+        assert s.played == tiles("B9 O9")
+        group = [m for m in s.table if Tile.parse("B9") in m.tiles][0]
+        assert sorted(group.tiles) == sorted(tiles("B9 O9") + (JOKER,))
+        assert group.jokers[0][1] in tiles("K9 R9")
+        assert " ".join(run.replace("J", "").split()) in melds(s)  # the three K tiles stay a run
+
+
+def test_peer_failure_joker_at_the_end_of_a_long_run_freed_for_a_run():
+    # Opened. B1..B7 J: the joker (B8) is redundant. R5 R6 J (J = R4 or R7) plays 2 tiles, value 11.
+    p = pos(["B1 B2 B3 B4 B5 B6 B7 J"], "R5 R6 K13")
+    s = solved(p, "tiles")
+    assert s.status == "optimal" and s.played == tiles("R5 R6")
+    assert "B1 B2 B3 B4 B5 B6 B7" in melds(s)
+
+
+def test_peer_failure_joker_in_a_group_of_four_from_the_rack():
+    # Opened, empty table: K7 B7 O7 J is a group of 4 (J = R7). Tiles 4; value 7*3 + 30 = 51.
+    p = pos([], "K7 B7 O7 J")
+    for objective, best in (("tiles", 4), ("value", 51)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+        assert len(s.table) == 1 and s.table[0].kind.value == "group" and len(s.table[0]) == 4
+        assert s.jokers == ((0, s.table[0].tiles.index(JOKER), Tile.parse("R7")),)
+
+
+def test_peer_failure_joker_in_a_group_of_four_on_the_table():
+    # Opened. K7 B7 O7 stays a group without its joker, which then completes R8 R9 (J = R7 or
+    # R10): tiles 2, value 17.
+    p = pos(["K7 B7 O7 J"], "R8 R9 B1")
+    for objective, best in (("tiles", 2), ("value", 17)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best and s.played == tiles("R8 R9")
+        run = [m for m in s.table if m.kind.value == "run"][0]
+        assert run.jokers[0][1] in (Tile.parse("R7"), Tile.parse("R10"))
+
+
+@pytest.mark.parametrize("threshold", [1, 10, 13])
+def test_peer_failure_opening_with_a_low_threshold(threshold):
+    # Not opened. K1 K2 K3 K4 is worth 10; B5 O5 R5 is worth 15; together 25 (7 tiles).
+    # The table run K5 K6 K7 may not be touched. Any threshold <= 25 opens with both: 7 tiles, 25.
+    p = pos(["K5 K6 K7"], "K1 K2 K3 K4 B5 O5 R5 B12", opened=False, rules=RuleSet(initial_threshold=threshold))
+    for objective, best in (("tiles", 7), ("value", 25)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+        assert s.kept == (0,) and s.table[0] == p.table[0]
+
+
+def test_peer_failure_threshold_10_boundary():
+    # Threshold 10: K1 K2 K3 K4 = 10 opens (4 tiles); K1 K2 K3 + B7 = 6 cannot.
+    rules = RuleSet(initial_threshold=10)
+    s = solved(pos([], "K1 K2 K3 K4 B9", opened=False, rules=rules))
+    assert s.status == "optimal" and s.played == tiles("K1 K2 K3 K4")
+    assert solved(pos([], "K1 K2 K3 B7", opened=False, rules=rules)).status == "no_move"
+
+
+def test_peer_failure_threshold_13_with_a_table():
+    # Threshold 13, table K1 K2 K3 untouchable: K4 B4 O4 R4 = 16 >= 13 opens; K5 cannot extend
+    # the table on an opening turn. Tiles 4, value 16.
+    p = pos(["K1 K2 K3"], "K4 B4 O4 R4 K5", opened=False, rules=RuleSet(initial_threshold=13))
+    s = solved(p, "tiles")
+    assert s.status == "optimal" and s.played == tiles("K4 B4 O4 R4") and s.kept == (0,)
+    assert primary(solved(p, "value")) == 16
+
+
+# -- 2. opening traps -----------------------------------------------------------------------------
+
+
+def test_opening_group_of_13s():
+    # K13 B13 O13 = 39 >= 30; R2 and B5 fit nowhere. Tiles 3, value 39.
+    p = pos([], "K13 B13 O13 R2 B5", opened=False)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("K13 B13 O13") and s.value == 39
+    assert s.rack_after == tiles("R2 B5")
+
+
+def test_opening_needs_two_groups():
+    # K5 B5 O5 = 15 and K6 B6 O6 = 18: neither alone reaches 30, together 33. Tiles 6, value 33.
+    p = pos([], "K5 B5 O5 K6 B6 O6 R1", opened=False)
+    for objective, best in (("tiles", 6), ("value", 33)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best and len(s.table) == 2
+
+
+def test_opening_exactly_30_is_legal():
+    # K9 K10 K11 = 30 exactly: legal. Tiles 3.
+    s = solved(pos([], "K9 K10 K11 B1 O4", opened=False))
+    assert s.status == "optimal" and s.played == tiles("K9 K10 K11") and s.value == 30
+
+
+def test_opening_29_is_no_move():
+    # K2 B2 O2 R2 = 8 and R6 R7 R8 = 21: 29 < 30, and nothing else forms a meld. No move.
+    p = pos([], "K2 B2 O2 R2 R6 R7 R8", opened=False)
+    for objective in ("tiles", "value"):
+        s = solved(p, objective)
+        assert s.status == "no_move" and s.proven
+    # ...while the same rack opens once the player has opened (7 tiles).
+    assert primary(solved(pos([], "K2 B2 O2 R2 R6 R7 R8"))) == 7
+
+
+def test_opening_joker_worth_what_it_stands_for():
+    # B9 B10 J: the joker must stand for B11 (9+10+11 = 30), not B8 (27). The opening is legal,
+    # 3 tiles; value shed 9 + 10 + 30 (joker penalty) = 49.
+    p = pos([], "B9 B10 J K1", opened=False)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("B9 B10 J") and s.value == 49
+    assert len(s.table) == 1 and s.table[0].value >= 30
+    assert s.jokers == ((0, s.table[0].tiles.index(JOKER), Tile.parse("B11")),)
+
+
+def test_opening_joker_high_end():
+    # K12 K13 J: the joker stands for K11 (a 14 does not exist): 36 >= 30. 3 tiles.
+    s = solved(pos([], "K12 K13 J B4", opened=False))
+    assert s.status == "optimal" and s.played == tiles("K12 K13 J")
+    assert [t for _, _, t in s.jokers] == [Tile.parse("K11")]
+
+
+def test_opening_without_jokers_allowed():
+    rules = STANDARD.replace(joker_in_initial_meld=False)
+    # K12 K13 J needs the joker: without it 25 < 30, no move.
+    assert solved(pos([], "K12 K13 J B4", opened=False, rules=rules)).status == "no_move"
+    # K10 B10 O10 = 30 opens; the joker may not join (it would make a group of 4): 3 tiles, J stays.
+    s = solved(pos([], "K10 B10 O10 J", opened=False, rules=rules))
+    assert s.status == "optimal" and s.played == tiles("K10 B10 O10") and s.rack_after == (JOKER,)
+    # With jokers allowed the same rack plays all 4.
+    assert solved(pos([], "K10 B10 O10 J", opened=False)).played == tiles("K10 B10 O10 J")
+
+
+def test_opening_must_not_touch_the_table():
+    # Not opened: R4 R5 could extend R1 R2 R3, but an opening turn may not touch the table.
+    # K10 B10 O10 = 30 opens. Tiles 3, value 30; R1 R2 R3 comes back unchanged, kept = (0,).
+    p = pos(["R1 R2 R3", "B7 O7 K7"], "R4 R5 K10 B10 O10", opened=False)
+    for objective, best in (("tiles", 3), ("value", 30)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best and s.played == tiles("K10 B10 O10")
+        assert s.kept == (0, 1) and s.table[:2] == p.table
+        assert [sorted(m.tiles) for m in s.new_melds] == [list(tiles("K10 B10 O10"))]
+
+
+def test_open_then_manipulate():
+    # With open_then_manipulate: open with K10 B10 O10 (30), then extend R1 R2 R3 with R4 R5.
+    # Tiles 5, value 39.
+    p = pos(["R1 R2 R3"], "R4 R5 K10 B10 O10", opened=False, rules=STANDARD.replace(open_then_manipulate=True))
+    for objective, best in (("tiles", 5), ("value", 39)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+        assert "R1 R2 R3 R4 R5" in melds(s)
+
+
+def test_open_then_manipulate_still_needs_the_threshold_from_the_rack():
+    # R4 R5 extend the table but K9 B9 O9 = 27 < 30: no opening, so no manipulation either.
+    p = pos(["R1 R2 R3"], "R4 R5 K9 B9 O9", opened=False, rules=STANDARD.replace(open_then_manipulate=True))
+    assert solved(p).status == "no_move"
+
+
+def test_opening_threshold_0():
+    # Threshold 0: any new meld of rack tiles opens; B1 O1 R1 (3 points) does. K4 may not extend
+    # the untouchable table run K1 K2 K3. Tiles 3, value 3.
+    p = pos(["K1 K2 K3"], "K4 B1 O1 R1", opened=False, rules=STANDARD.replace(initial_threshold=0))
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("B1 O1 R1") and s.kept == (0,)
+
+
+def test_opening_threshold_50():
+    rules = STANDARD.replace(initial_threshold=50)
+    # 12s = 36 and 13s = 39: neither alone reaches 50, together 75. Tiles 6.
+    s = solved(pos([], "K12 K13 B12 B13 O12 O13", opened=False, rules=rules))
+    assert s.status == "optimal" and s.value == 75 and len(s.played) == 6
+    # K10..K13 = 46 < 50: no move (it would open under the standard 30).
+    assert solved(pos([], "K10 K11 K12 K13 R3", opened=False, rules=rules)).status == "no_move"
+    assert len(solved(pos([], "K10 K11 K12 K13 R3", opened=False)).played) == 4
+
+
+# -- 3. jokers --------------------------------------------------------------------------------------
+
+
+def test_two_jokers_in_one_meld():
+    # Opened. K5 J J is a meld (a run K5 K6 K7 or a group of 5s); J J onto O1 O2 O3 would leave
+    # K5 behind. Tiles 3; value 5 + 30 + 30 = 65.
+    p = pos(["O1 O2 O3"], "K5 J J")
+    for objective, best in (("tiles", 3), ("value", 65)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+        host = [m for m in s.table if Tile.parse("K5") in m.tiles][0]
+        assert host.joker_count == 2 and len(host) == 3
+        assert s.kept == (0,)
+
+
+def test_two_jokers_in_a_run_of_five():
+    # Opened. R3 J J R6 R7 plays 5 tiles, with the jokers as R4 and R5; K1 J J would play only 3
+    # and every other use of the jokers strands R3. Tiles 5.
+    p = pos([], "R3 R6 R7 J J K1")
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("R3 R6 R7 J J")
+    assert melds(s) == ["R3 J J R6 R7"]
+    assert sorted(t for _, _, t in s.jokers) == list(tiles("R4 R5"))
+
+
+def test_joker_reports_what_it_stands_for():
+    # R8 extends R5 J R7 (its joker stays R6); O9 B9 J is a group. Both jokers are reported.
+    p = pos(["R5 J R7"], "R8 O9 B9 J")
+    s = solved(p)
+    assert s.played == tiles("R8 O9 B9 J") and len(s.jokers) == 2  # each checked in assert_sound
+    assert Tile.parse("R6") in [t for _, _, t in s.jokers]
+    for m, slot, stands in s.jokers:
+        assert s.table[m].represents[slot] == stands and not stands.is_joker
+
+
+def test_wraparound_run():
+    # With wraparound R12 R13 R1 is a run (3 tiles, 26 points); without it, no meld at all.
+    assert solved(pos([], "R12 R13 R1", rules=WRAP)).played == tiles("R12 R13 R1")
+    assert solved(pos([], "R12 R13 R1")).status == "no_move"
+
+
+def test_wraparound_never_through_1():
+    # R11 R12 R13 R1 is a run, R11 R12 R13 R1 R2 is not (1 cannot follow 13 and precede 2).
+    # R1 R2 alone form nothing. Tiles 1 (R1 onto the run).
+    s = solved(pos(["R11 R12 R13"], "R1 R2", rules=WRAP))
+    assert s.status == "optimal" and s.played == tiles("R1") and melds(s) == ["R11 R12 R13 R1"]
+    # Without wraparound nothing fits.
+    assert solved(pos(["R11 R12 R13"], "R1 R2")).status == "no_move"
+
+
+def test_strict_joker_freed_by_its_exact_replacement():
+    # Strict. R6 replaces the joker of R5 J R7; the freed joker goes into a new meld with two
+    # rack tiles, B9 O9 J. Tiles 3 (R6 B9 O9), value 24.
+    p = pos(["R5 J R7"], "R6 B9 O9", rules=STRICT)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("R6 B9 O9") and s.value == 24
+    assert "R5 R6 R7" in melds(s)
+    host = [m for m in s.table if JOKER in m.tiles][0]
+    assert sorted(host.tiles) == sorted(tiles("B9 O9") + (JOKER,))
+
+
+def test_strict_joker_in_a_group_freed_by_either_missing_colour():
+    # Strict. K8 B8 J stands for O8 or R8; R8 replaces it and the joker joins K1 K2 (K1 K2 J).
+    p = pos(["K8 B8 J"], "R8 K1 K2", rules=STRICT)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("R8 K1 K2")
+
+
+def test_strict_joker_not_freed_without_its_replacement():
+    # Strict. K3 K4 K5 J: the joker stands for K6; without a K6 on the rack it stays. B9 O9 have
+    # no other home: no move. (Free retrieval would play B9 O9 J, see the peer test above.)
+    assert solved(pos(["K3 K4 K5 J"], "B9 O9 K1", rules=STRICT)).status == "no_move"
+
+
+def test_strict_freed_joker_needs_two_rack_tiles():
+    # Strict. R6 can replace the joker of R5 J R7, but the freed joker must go into a new meld
+    # with two more rack tiles and only B9 is there; the joker may not move to R5 R6 R7 J (it
+    # would stand for R8 instead of R6). No move. Free retrieval: R5 R6 R7 + J at an end, 1 tile.
+    assert solved(pos(["R5 J R7"], "R6 B9", rules=STRICT)).status == "no_move"
+    s = solved(pos(["R5 J R7"], "R6 B9"))
+    assert s.status == "optimal" and s.played == tiles("R6")
+
+
+def test_xp_four_jokers():
+    # XP. B7 J J J J is a run B7..B11 (never a meld of jokers only). Tiles 5; value 7 + 4*30 = 127.
+    p = pos(["K1 K2 K3"], "J J J J B7", rules=XP)
+    for objective, best in (("tiles", 5), ("value", 127)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+
+
+def test_xp_no_meld_of_jokers_only():
+    # XP. Three jokers alone never make a meld: no move on an empty table.
+    assert solved(pos([], "J J J", rules=XP)).status == "no_move"
+    # With a table run they can join real tiles (e.g. K1 K2 K3 J J J). Tiles 3.
+    s = solved(pos(["K1 K2 K3"], "J J J", rules=XP))
+    assert s.status == "optimal" and len(s.played) == 3
+    for meld in s.table:
+        assert any(not t.is_joker for t in meld.tiles)
+
+
+def test_xp_jokers_in_play_on_table_and_rack():
+    # XP. Two jokers on the table, two on the rack: every meld keeps a real tile.
+    p = pos(["K1 K2 J", "B5 J B7"], "J J O9", rules=XP)
+    s = solved(p)
+    # O9 J J is a meld: all three rack tiles play.
+    assert s.status == "optimal" and len(s.played) == 3
+    assert all(any(not t.is_joker for t in m.tiles) for m in s.table)
+
+
+def test_xp_three_copies():
+    # XP (3 copies). Three R5s in play (two on the table, one in the rack). Tiles 3 by the oracle
+    # check below; the point here is that the copies count is respected (assert_sound).
+    p = pos(["R5 R6 R7", "R5 B5 O5"], "R5 K5 R4 R8", rules=XP)
+    s = solved(p)
+    # R4 R5 R6 R7 R8 and K5 B5 O5 R5 use two R5s; the third R5 has no home (no other R6/R4),
+    # so the best is R4 K5 R8: 3 tiles.
+    assert s.status == "optimal" and s.played == tiles("R4 K5 R8")
+
+
+def test_six_colours_group_of_six():
+    # 6 colours: K8 B8 O8 R8 G8 J, a group of 6 (or two groups of 3). Tiles 6; value 40 + 30 = 70.
+    rules = STANDARD.replace(colours=6)
+    p = pos([], "K8 B8 O8 R8 G8 J", rules=rules)
+    for objective, best in (("tiles", 6), ("value", 70)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best
+
+
+def test_three_copies_generalised():
+    # 3 copies, 5 colours: three K4s and K5 K6 on the rack, table K7 K8 K9. All five K-tiles can go:
+    # K4 K5 K6 K7 K8 K9 takes one K4; the other two K4 need groups: K4 B4 G4? only with B4 G4.
+    # Rack K4 K4 K4 B4 G4 K5 K6: K4..K9 + K4 B4 G4 + (third K4 alone). Tiles 6.
+    rules = STANDARD.replace(colours=5, copies=3)
+    p = pos(["K7 K8 K9"], "K4 K4 K4 B4 G4 K5 K6", rules=rules)
+    s = solved(p)
+    assert s.status == "optimal" and len(s.played) == 6 and s.rack_after == tiles("K4")
+
+
+# -- 4. tie-breaking, re-joined runs, determinism ---------------------------------------------------
+
+
+def test_tie_break_keeps_the_most_melds():
+    # Opened. O5 R5 need a third 5: K5 from K5 K6 K7 K8 or B5 from B5 B6 B7 B8 (either run stays
+    # valid at length 3), or both (K5 B5 O5 R5). All play 2 tiles, but taking one 5 keeps the
+    # other run unchanged: the answer keeps exactly one meld.
+    p = pos(["K5 K6 K7 K8", "B5 B6 B7 B8"], "O5 R5")
+    for objective in ("tiles", "value"):
+        s = solved(p, objective)
+        assert s.status == "optimal" and s.played == tiles("O5 R5")
+        assert len(s.kept) == 1 and len(s.table) == 3
+
+
+def test_tie_break_extends_rather_than_merges():
+    # K7 extends K4 K5 K6 (keeping K1 K2 K3) or joins everything into K1..K7 (keeping nothing).
+    s = solved(pos(["K1 K2 K3", "K4 K5 K6"], "K7"))
+    assert s.kept == (0,) and melds(s) == ["K1 K2 K3", "K4 K5 K6 K7"]
+
+
+def test_long_run_extended_comes_back_as_one_run():
+    # K1..K8 extended by K9 is one run K1..K9, not the base pieces the model splits it into.
+    s = solved(pos(["K1 K2 K3 K4 K5 K6 K7 K8"], "K9"))
+    assert melds(s) == ["K1 K2 K3 K4 K5 K6 K7 K8 K9"]
+    s = solved(pos(["K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12"], "K1 K13"))
+    assert melds(s) == ["K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13"]
+
+
+def test_long_run_untouched_stays_exactly():
+    p = pos(["B1 B2 B3 B4 B5 B6 B7 B8 B9 B10", "R2 J R4 R5 R6 R7 R8"], "K5 O5 R5")
+    # K5 O5 R5 is a group of its own: all three rack tiles play and both long melds (one with a
+    # joker standing for R3) come back exactly as they were.
+    s = solved(p)
+    assert s.played == tiles("K5 O5 R5") and s.kept == (0, 1) and s.table[:2] == p.table
+
+
+def test_group_kept_in_its_order():
+    p = pos(["O7 K7 B7", "R9 R10 R11"], "K1 K2 K3")
+    s = solved(p)
+    assert s.kept == (0, 1) and s.table[0] == Meld.parse("O7 K7 B7")
+
+
+def test_kept_indices_and_rack_after():
+    # Meld 1 (B4 B5 B6) is extended by B7; melds 0 and 2 are kept, in order.
+    p = pos(["K1 K2 K3", "B4 B5 B6", "O9 R9 K9"], "B7 R13 K13")
+    s = solved(p)
+    assert s.played == tiles("B7") and s.kept == (0, 2)
+    assert s.table[:2] == (p.table[0], p.table[2]) and melds(s)[2] == "B4 B5 B6 B7"
+    assert s.rack_after == tiles("R13 K13")
+    assert [str(m) for m in s.new_melds] == ["B4 B5 B6 B7"]
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_deterministic(seed):
+    rng = random.Random(seed)
+    p = random_position(rng, STANDARD, table_size=40, rack_size=14, opened=True)
+    for objective in ("tiles", "value"):
+        a = solve(p, objective)
+        b = solve(p, objective)
+        # a fresh, equal position (not the same object) gets the same answer too
+        c = solve(Position(p.table, p.rack, p.opened, p.rules), objective)
+        assert a.table == b.table == c.table
+        assert a.played == b.played == c.played and a.kept == b.kept == c.kept
+        assert a.status == b.status == c.status
+
+
+# -- 5. status and limits ---------------------------------------------------------------------------
+
+
+def test_no_move_on_an_empty_rack():
+    p = pos(["K1 K2 K3"], "")
+    s = solved(p)
+    assert s.status == "no_move" and s.proven and s.table == p.table and s.rack_after == ()
+
+
+def test_no_move_when_nothing_fits():
+    p = pos(["K1 K2 K3"], "B7 O9 R11")
+    for objective in ("tiles", "value"):
+        s = solved(p, objective)
+        assert s.status == "no_move" and s.rack_after == p.rack and "draw" in str(s)
+
+
+def test_no_move_when_the_opening_cannot_reach_the_threshold():
+    # K1 K2 K3 + B5 O5 R5 = 21 < 30.
+    s = solved(pos(["K9 K10 K11"], "K1 K2 K3 B5 O5 R5 K12", opened=False))
+    assert s.status == "no_move"
+
+
+@pytest.mark.parametrize("bad", [-1, -0.5, 0, float("nan"), True, False, "1", [1]])
+def test_time_limit_validation(bad):
+    with pytest.raises(OptionError, match="time_limit"):
+        solve(pos([], "R1 R2 R3"), time_limit=bad)
+
+
+@pytest.mark.parametrize("bad", ["points", "TILES", None, 1, ""])
+def test_objective_validation(bad):
+    with pytest.raises(OptionError, match="objective"):
+        solve(pos([], "R1 R2 R3"), objective=bad)
+
+
+@pytest.mark.parametrize("bad", [None, {"rack": ["R1"]}, "R1 R2 R3", ([], "R1")])
+def test_position_type(bad):
+    with pytest.raises(TypeError, match="Position"):
+        solve(bad)
+
+
+def test_time_limit_infinite_and_generous():
+    p = pos([], "R1 R2 R3")
+    assert solve(p, time_limit=math.inf).status == "optimal"
+    assert solve(p, time_limit=30).played == tiles("R1 R2 R3")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tiny_time_limit_still_legal(seed):
+    rng = random.Random(seed)
+    p = random_position(rng, STANDARD.replace(colours=6), table_size=90, rack_size=30, opened=True)
+    for objective in ("tiles", "value"):
+        s = solve(p, objective, time_limit=1e-6)
+        assert_sound(p, s, objective)
+        if s.status == "no_move":
+            assert isinstance(s.proven, bool)
+
+
+# -- 6. properties ------------------------------------------------------------------------------------
+
+RULE_SETS = [
+    STANDARD,
+    WRAP,
+    XP,
+    STRICT,
+    STANDARD.replace(initial_threshold=0),
+    STANDARD.replace(initial_threshold=10),
+    STANDARD.replace(initial_threshold=50),
+    STANDARD.replace(joker_in_initial_meld=False),
+    STANDARD.replace(open_then_manipulate=True),
+    STANDARD.replace(colours=6, copies=3),
+    STANDARD.replace(min_meld_length=4, jokers=3),
+    XP.replace(joker_retrieval="strict", open_then_manipulate=True),
+]
+
+
+@settings(max_examples=150)
+@given(
+    p=positions(rules=st.sampled_from(RULE_SETS), max_melds=8),
+    objective=st.sampled_from(["tiles", "value"]),
+)
+def test_property_every_answer_is_legal_and_conserves_tiles(p, objective):
+    assert_sound(p, solve(p, objective), objective)
+
+
+@settings(max_examples=40)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    table_size=st.sampled_from([0, 5, 15, 30, 50, 70, 90]),
+    rack_size=st.integers(1, 30),
+    opened=st.booleans(),
+    rules=st.sampled_from(RULE_SETS),
+    objective=st.sampled_from(["tiles", "value"]),
+)
+def test_property_random_positions_of_every_size(seed, table_size, rack_size, opened, rules, objective):
+    rng = random.Random(seed)
+    size = min(table_size, rules.total_tiles - rack_size - 4)
+    p = random_position(rng, rules, max(size, 0), rack_size, opened)
+    assert_sound(p, solve(p, objective), objective)
+
+
+@settings(max_examples=100)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rules=st.sampled_from(RULE_SETS),
+    objective=st.sampled_from(["tiles", "value"]),
+)
+def test_property_small_dense_positions(seed, rules, objective):
+    p = small_position(random.Random(seed), rules)
+    assert_sound(p, solve(p, objective), objective)
+
+
+@settings(max_examples=40)
+@given(p=positions(rules=st.sampled_from(RULE_SETS), max_melds=6, opened=True))
+def test_property_value_answer_sheds_at_least_the_tiles_answers_points(p):
+    # Both are legal turns; each is optimal for its own objective, so neither can beat the other on it.
+    by_tiles, by_value = solve(p, "tiles"), solve(p, "value")
+    assert_sound(p, by_tiles, "tiles")
+    assert_sound(p, by_value, "value")
+    assert (by_tiles.status == "no_move") == (by_value.status == "no_move")
+    assert by_tiles.status in ("optimal", "no_move") and by_value.status in ("optimal", "no_move")
+    assert by_value.value >= by_tiles.value
+    assert len(by_tiles.played) >= len(by_value.played)
