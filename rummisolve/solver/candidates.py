@@ -42,12 +42,14 @@ class Catalogue:
     """For each kind index, the indices of the sets that contain it."""
     index: dict[tuple[int, ...], int]
     """Set index by its kinds (runs in play order, groups ascending)."""
+    kind_index: dict[Tile, int]
+    """Kind index of every non-joker tile of the rule set."""
 
     def index_of(self, kinds: tuple[int, ...], is_run: bool) -> int:
         return self.index[kinds if is_run else tuple(sorted(kinds))]
 
     def kind_of(self, tile: Tile) -> int:
-        return tile.colour.index * self.rules.numbers + tile.number - 1
+        return self.kind_index[tile]
 
 
 @lru_cache(maxsize=32)
@@ -79,4 +81,5 @@ def catalogue(rules: RuleSet) -> Catalogue:
         for k in base.kinds:
             by_kind[k].append(index)
     index = {base.kinds: i for i, base in enumerate(sets)}
-    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind), index)
+    kind_index = {tile: k for k, tile in enumerate(kinds)}
+    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind), index, kind_index)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
@@ -94,7 +95,7 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
     table = [0] * n
     rack = [0] * n
     table_jokers = rack_jokers = 0
-    kind_of = cat.kind_of
+    kind_of = cat.kind_index.__getitem__
     melds = []
     for index, meld in enumerate(position.table):
         joker_kinds = []
@@ -135,9 +136,24 @@ class _Protos:
 
     def __init__(self, cat: Catalogue) -> None:
         self.cat = cat
+        n_kinds = len(cat.kinds)
+        width = max(len(base.kinds) for base in cat.sets) if cat.sets else 1
+        # Set kinds padded with a sentinel kind (index n_kinds) that is always "available".
+        self.set_kinds = np.array(
+            [list(base.kinds) + [n_kinds] * (width - len(base.kinds)) for base in cat.sets] or [[n_kinds]],
+            dtype=np.int64,
+        )
+        self.padding = self.set_kinds == n_kinds
+        self.set_sizes = np.array([len(base.kinds) for base in cat.sets] or [1], dtype=np.int64)
+        self.incidence = np.zeros((n_kinds, max(len(cat.sets), 1)), dtype=np.int64)
+        for s, base in enumerate(cat.sets):
+            for k in base.kinds:
+                self.incidence[k, s] = 1
+        self.zero_based: list[cmh.IntegerVariableProto] = []
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
         self.linear: dict[tuple, cmh.ConstraintProto] = {}
+        self.objectives: dict[tuple, tuple[list[int], list[int]]] = {}
 
     def domain(self, lo: int, hi: int) -> cmh.IntegerVariableProto:
         key = (lo, hi)
@@ -147,6 +163,13 @@ class _Protos:
             proto.domain.extend([lo, hi])
             self.domains[key] = proto
         return proto
+
+    def domains_up_to(self, hi: int) -> list[cmh.IntegerVariableProto]:
+        """The domains ``[0, 0], [0, 1], ..., [0, hi]`` (at least), indexed by their upper bound."""
+        cache = self.zero_based
+        for value in range(len(cache), hi + 1):
+            cache.append(self.domain(0, value))
+        return cache
 
     def kind(self, offset: int, k: int, lo: int, hi: int) -> cmh.ConstraintProto:
         """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset``."""
@@ -211,8 +234,8 @@ def build_model(
     constraints: list = []
 
     if opening and not rules.open_then_manipulate:
-        ub = _layer(protos, counts.rack, opening_jokers, 0, [0] * n_kinds, counts.rack, variables, constraints)
-        if ub is None or not _rack_fits(cat, counts.rack, opening_jokers, ub, rules.initial_threshold):
+        layer = _layer(protos, counts.rack, opening_jokers, 0, [0] * n_kinds, counts.rack, variables, constraints)
+        if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
             return None
         _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
         _threshold(protos, cat, 0, rules.initial_threshold, constraints)
@@ -225,10 +248,11 @@ def build_model(
         # A player opening without jokers allowed plays no rack joker at all that turn.
         playable_jokers = opening_jokers if opening else rack_jokers
         jokers = counts.table_jokers + playable_jokers
-        ub = _layer(protos, available, jokers, 0, counts.table, counts.rack, variables, constraints)
-        if ub is None:
+        layer = _layer(protos, available, jokers, 0, counts.table, counts.rack, variables, constraints)
+        if layer is None:
             return None
-        if not playable_jokers and not any(counts.rack[k] and _fits(cat, k, ub) for k in range(n_kinds)):
+        ub, fits = layer
+        if not playable_jokers and not any(counts.rack[k] and fits[k] for k in range(n_kinds)):
             return None
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
@@ -247,13 +271,9 @@ def build_model(
     return built
 
 
-def _fits(cat: Catalogue, k: int, ub: list[int]) -> bool:
-    return any(ub[s] for s in cat.sets_by_kind[k])
-
-
-def _rack_fits(cat: Catalogue, rack: list[int], jokers: int, ub: list[int], threshold: int) -> bool:
+def _rack_fits(cat: Catalogue, rack: list[int], jokers: int, fits: list[bool], threshold: int) -> bool:
     """Cheap bound for an opening: can the rack reach the threshold at all?"""
-    best = sum(cat.numbers[k] * rack[k] for k in range(len(rack)) if rack[k] and _fits(cat, k, ub))
+    best = sum(cat.numbers[k] * rack[k] for k in range(len(rack)) if rack[k] and fits[k])
     best += jokers * cat.rules.numbers
     return best >= max(threshold, 1)
 
@@ -267,39 +287,38 @@ def _layer(
     rack: list[int],
     variables: list,
     constraints: list,
-) -> list[int] | None:
-    """Add one layer's variables and per-kind conservation; return each set's upper bound."""
-    cat = protos.cat
-    ub = []
-    any_set = False
-    for base in cat.sets:
-        missing = 0
-        low = _INF
-        total = jokers
-        for k in base.kinds:
-            count = available[k]
-            total += count
-            if count == 0:
-                missing += 1
-            elif count < low:
-                low = count
-        size = len(base.kinds)
-        if missing > jokers or missing == size:
-            ub.append(0)
-            continue
-        bound = min(low + jokers, total // size) if missing == 0 else min(jokers // missing, total // size)
-        ub.append(bound)
-        any_set = any_set or bound > 0
-    if not any_set:
+) -> tuple[list[int], list[bool]] | None:
+    """Add one layer's variables and per-kind conservation.
+
+    Returns each set's upper bound on copies (0: unusable) and, per kind, whether a usable set
+    holds it; ``None`` when no set is usable at all."""
+    counts = np.array(available + [_INF], dtype=np.int64)[protos.set_kinds]  # sets x slots (padding: _INF)
+    empty = counts == 0
+    missing = empty.sum(axis=1)
+    usable = (missing <= jokers) & (missing < protos.set_sizes)
+    if not usable.any():
         return None
-    domain = protos.domain
-    variables.extend(domain(0, b) for b in ub)
-    for k in range(len(cat.kinds)):
-        used = _fits(cat, k, ub)
-        variables.append(domain(0, jokers if used and jokers else 0))
+    low = np.where(empty, _INF, counts).min(axis=1)
+    total = np.where(protos.padding, 0, counts).sum(axis=1) + jokers
+    by_size = total // protos.set_sizes
+    with_jokers = jokers // np.maximum(missing, 1)
+    bound = np.where(missing == 0, np.minimum(low + jokers, by_size), np.minimum(with_jokers, by_size))
+    bound = np.where(usable, bound, 0)
+    if not bound.any():
+        return None
+    fits = (protos.incidence @ (bound > 0)) > 0
+    ub = bound.tolist()
+    fit_list = fits.tolist()
+    domains = protos.domains_up_to(max(max(ub), jokers))
+    variables.extend([domains[b] for b in ub])
+    joker_domain = domains[jokers]
+    zero = domains[0]
+    kind = protos.kind
+    for k, used in enumerate(fit_list):
+        variables.append(joker_domain if used else zero)
         if used or table[k] or rack[k]:
-            constraints.append(protos.kind(offset, k, table[k], table[k] + rack[k]))
-    return ub
+            constraints.append(kind(offset, k, table[k], table[k] + rack[k]))
+    return ub, fit_list
 
 
 def _jokers(protos: _Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
@@ -325,8 +344,8 @@ def _open_then_manipulate(
     n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
     zero = [0] * n_kinds
-    ub = _layer(protos, counts.rack, opening_jokers, offset, zero, counts.rack, variables, constraints)
-    if ub is None or not _rack_fits(cat, counts.rack, opening_jokers, ub, rules.initial_threshold):
+    layer = _layer(protos, counts.rack, opening_jokers, offset, zero, counts.rack, variables, constraints)
+    if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
         return False
     _jokers(protos, offset, built.layer_size, 0, opening_jokers, constraints)
     _threshold(protos, cat, offset, rules.initial_threshold, constraints)
@@ -574,23 +593,31 @@ def _anchor(
 
 def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables: int) -> None:
     """Minimise ``-(weight * primary + kept)`` (CP-SAT minimises)."""
-    rules = cat.rules
+    keep_vars = [var for var, _ in built.simple_keep.values()] + [m.var for m in built.complex_keep]
+    weight = len(built.counts.melds) + 1 if keep_vars else 1
+    scale = built.rack_size + 1 if objective == "value" and cat.rules.joker_penalty == 0 else 0
+    built.weight = weight
+    key = (objective, weight, scale, built.final_offset)
+    protos = _protos(cat)
+    terms = protos.objectives.get(key)
+    if terms is None:
+        terms = protos.objectives[key] = _primary_terms(cat, objective, weight, scale, built.final_offset)
+    obj = built.proto.objective
+    obj.vars.extend(terms[0] + keep_vars)
+    obj.coeffs.extend(terms[1] + [-1] * len(keep_vars))
+
+
+def _primary_terms(cat: Catalogue, objective: str, weight: int, scale: int, offset: int) -> tuple[list, list]:
+    """Variables and (negated, weighted) coefficients of the primary objective."""
     n_sets = len(cat.sets)
     if objective == "value":
-        coeffs = [base.value for base in cat.sets] + [rules.joker_penalty - n for n in cat.numbers]
-        if rules.joker_penalty == 0:  # a zero-point joker still counts as a tile played
-            scale = built.rack_size + 1
+        coeffs = [base.value for base in cat.sets] + [cat.rules.joker_penalty - n for n in cat.numbers]
+        if scale:  # a zero-point joker still counts as a tile played
             coeffs = [c * scale + len(base.kinds) for c, base in zip(coeffs, cat.sets)] + [
                 c * scale for c in coeffs[n_sets:]
             ]
     else:
         coeffs = [len(base.kinds) for base in cat.sets] + [0] * len(cat.kinds)
-    keep_vars = [var for var, _ in built.simple_keep.values()] + [m.var for m in built.complex_keep]
-    weight = len(built.counts.melds) + 1 if keep_vars else 1
-    off = built.final_offset
-    variables = [off + i for i, c in enumerate(coeffs) if c]
+    variables = [offset + i for i, c in enumerate(coeffs) if c]
     values = [-c * weight for c in coeffs if c]
-    built.weight = weight
-    obj = built.proto.objective
-    obj.vars.extend(variables + keep_vars)
-    obj.coeffs.extend(values + [-1] * len(keep_vars))
+    return variables, values
