@@ -140,12 +140,12 @@ class MemorySampler(threading.Thread):
         self.interval = interval
         self.peak_rss_kib = 0
         self.hwm_kib: dict[int, int] = {}
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             self.sample()
-            self._stop.wait(self.interval)
+            self._halt.wait(self.interval)
 
     def sample(self) -> None:
         pids = _descendants(self.pid)
@@ -154,7 +154,7 @@ class MemorySampler(threading.Thread):
             self.hwm_kib[p] = max(self.hwm_kib.get(p, 0), _status_kib(p, "VmHWM"))
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join()
         self.sample()
 
@@ -291,14 +291,17 @@ def main(argv: list[str] | None = None) -> int:
         sampler.sample()
         idle_kib = sampler.peak_rss_kib
         sampler.start()
+    load_before = os.getloadavg()
     try:
         figures = run_load(url, bodies, args.clients, args.duration)
     finally:
-        if sampler is not None:
-            sampler.stop()
-        if proc is not None:
-            proc.terminate()
-            proc.wait(30)
+        try:
+            if sampler is not None:
+                sampler.stop()
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(30)
     figures.update(
         clients=args.clients,
         duration_s=args.duration,
@@ -307,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         position_source=f"self-play games, seeds {args.seed}..{args.seed + args.games - 1}, 4 players, "
         f"{args.per_game} positions sampled per game",
         machine=f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        load_average_1min={"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)},
     )
     if sampler is not None:
         figures["server_memory_mib"] = {
