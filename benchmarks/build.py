@@ -44,10 +44,20 @@ def with_optimum(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "optimum": optima(position_of(record))}
 
 
+GAME_LINEUPS = (
+    ("hard", "medium", "easy", "hard"),
+    ("easy", "easy", "easy", "easy"),
+    ("medium", "easy", "medium", "easy"),
+)
+"""Player mixes, rotated over the seeds: strong players end a round early, easy ones let the
+table grow, so together they cover every stage of a game."""
+
+
 def _game_records() -> Iterable[dict[str, Any]]:
     for players, seeds in GAME_SEEDS.items():
-        for seed in seeds:
-            yield from game_positions(seed, players, GAME_SAMPLES)
+        for i, seed in enumerate(seeds):
+            kinds = list(GAME_LINEUPS[i % len(GAME_LINEUPS)][:players])
+            yield from game_positions(seed, players, GAME_SAMPLES, kinds=kinds)
 
 
 SETS = {
