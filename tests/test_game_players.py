@@ -9,12 +9,12 @@ import pytest
 from rummisolve import verify
 from rummisolve.game import Draw, Game, Play, make_player, play_game
 from rummisolve.game.ai_easy import EasyPlayer
-from rummisolve.game.ai_hard import HardPlayer, spare_tiles
+from rummisolve.game.ai_hard import HardPlayer, fewest_tiles_reaching, fits, out_risk
 from rummisolve.game.ai_medium import MediumPlayer
 from rummisolve.game.players import UnknownPlayerError
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import parse_tiles
+from rummisolve.tiles import Tile, parse_tiles
 
 # A small game (2 colours, 1..9, 1 copy, 1 joker, racks of 6, opening 10) keeps real games quick.
 SMALL = RuleSet(colours=3, numbers=9, copies=1, jokers=1, rack_size=6, initial_threshold=10)
@@ -90,20 +90,41 @@ def test_hard_goes_out_when_it_can():
     assert isinstance(action, Play) and verify(view.position, action.table).played == parse_tiles("R4 R5 R9")
 
 
-def test_hard_keeps_a_reserve_and_stays_legal():
-    view = view_for(["R1 R2 R3"], "R4 R5 K9 B9 O9 K1 B13")
+def test_hard_banks_its_own_melds_and_plays_loose_tiles():
+    view = view_for(["R1 R2 R3"], "R4 K9 B9 O9 K1 B13")
     action = HardPlayer(seed=0).choose(view)
-    verdict = verify(view.position, action.table)
-    assert verdict.legal and len(verdict.played) == 4  # R4 R5 K9 B9 O9 is the full move; one is held back
-    # with an opponent about to go out, no hold-back
-    urgent = view_for(["R1 R2 R3"], "R4 R5 K9 B9 O9 K1 B13", sizes=(7, 1))
-    assert len(verify(urgent.position, HardPlayer(seed=0).choose(urgent).table).played) == 5
+    assert verify(view.position, action.table).played == parse_tiles("R4")  # K9 B9 O9 stays banked
+    stuck = view_for(["R1 R2 R3"], "K9 B9 O9 K1 B13")
+    action = HardPlayer(seed=0).choose(stuck)
+    assert verify(stuck.position, action.table).played == parse_tiles("K9 B9 O9")  # rather than draw
+    assert len(MediumPlayer().choose(view).table) == 2  # medium dumps everything
 
 
-def test_spare_tiles():
-    assert spare_tiles(Meld.parse("R1 R2 R3 R4")) == [0, 3]
-    assert spare_tiles(Meld.parse("R1 R2 R3")) == []
-    assert spare_tiles(Meld.parse("K5 B5 O5 R5")) == [0, 1, 2, 3]
+def test_hard_opens_lean():
+    view = view_for([], "R10 R11 R12 K1 K2 K3 B5 B6 B7 O13", opened=False)
+    action = HardPlayer(seed=0).choose(view)
+    assert verify(view.position, action.table).played == parse_tiles("R10 R11 R12")
+    melds = tuple(Meld.parse(m) for m in ("K1 K2 K3", "B5 B6 B7", "R10 R11 R12"))
+    assert fewest_tiles_reaching(melds, 30) == melds[2:]
+    assert fewest_tiles_reaching(melds, 50) == melds[1:]
+
+
+def test_fits_and_out_risk():
+    table = [Meld.parse("R1 R2 R3"), Meld.parse("K7 B7 R7"), Meld.parse("O1 O2 O3 O4 O5 O6")]
+    assert fits(Tile.parse("R4"), table) and fits(Tile.parse("O7"), table) and fits(Tile.parse("O3"), table)
+    assert not fits(Tile.parse("K4"), table) and not fits(Tile.parse("O2"), table)
+    unseen = Counter(parse_tiles("R4 K13"))
+    assert out_risk(table, unseen, 1) == 0.5 and out_risk(table, unseen, 2) == 0.25
+    assert out_risk(table, unseen, 1, Counter(parse_tiles("R4"))) == 0.0
+    assert out_risk(table, unseen, 3) == 0.0
+
+
+def test_hard_draws_rather_than_hand_the_opponent_the_round():
+    rules = RuleSet(colours=1, numbers=9, copies=1, jokers=0, rack_size=4, initial_threshold=0)
+    view = view_for(["K1 K2 K3"], "K5 K6 K7 K9", rules=rules, sizes=(4, 1), pool=1)
+    assert isinstance(HardPlayer(seed=0).choose(view), Draw)  # K5 K6 K7 would let K8 (or K4) out
+    assert isinstance(HardPlayer(seed=0, defend=None).choose(view), Play)
+    assert isinstance(MediumPlayer().choose(view), Play)
 
 
 def test_make_player_rejects_unknown():

@@ -1,96 +1,176 @@
 """The hard AI: plays to win the round, not the turn.
 
-Each turn it asks the solver for the most-tiles move (the most-points move once the pool is
-empty, when the lowest rack wins) and then adjusts it:
+Strategy ("banking"): melds the AI can make from its own rack alone are always playable later
+(after the initial meld), so putting them on the table early only hands material to opponents
+(who may rearrange them to get rid of their own tiles) and leaves the AI nothing to play on a
+later turn, when it must then draw. So each turn the hard AI:
 
-- it goes out whenever it can;
-- otherwise it keeps a *reserve*: one tile of the move that the new table does not need (the end
-  of a run of 4+, a tile of a 4-group) stays on the rack, so that next turn it can play instead of
-  drawing; the table it leaves is smaller, which also gives opponents less to manipulate;
-- when an opponent is one or two tiles from going out it stops holding back and sheds as much
-  as it can (the reserve is only worth something if the round goes on).
+1. plays the whole rack and wins whenever the solver finds a way (checked first, every turn);
+2. sets aside a *bank*: the most tiles it can arrange into melds of its own (the solver on an
+   empty table);
+3. plays the best move that uses only the other, "loose" tiles (with the table's help);
+4. if there is none, plays one banked meld instead of drawing (the smallest), so it draws only
+   when it has nothing at all;
+5. opens with the fewest tiles that reach the threshold, banking the rest;
+6. when the pool is empty (the lowest rack will win a blocked round) it sheds the most points.
 
-The reserve is found by inspecting the solved table, so a move costs one solver call.
+Defence: when an opponent holds one or two tiles, the AI estimates for each candidate table the
+chance that the opponent's tiles all fit on it (tiles drawn from what it has not seen; a tile that
+would have fitted on the table the opponent last drew on is ruled out), and draws on purpose when
+its play would hand the opponent the round. Going out is checked before anything else. Three
+solver calls per move at most; the risk estimate needs none.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Sequence
 
 from rummisolve.game.players import Action, Draw, Play
 from rummisolve.game.state import PlayerView
-from rummisolve.melds import Meld, MeldKind, meld_problem
+from rummisolve.melds import Meld, MeldKind
+from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
-__all__ = ["HardPlayer", "spare_tiles"]
+__all__ = ["HardPlayer", "fewest_tiles_reaching", "fits", "out_risk"]
 
 
-def spare_tiles(meld: Meld) -> list[int]:
-    """Slots whose tile can leave ``meld`` with the rest still a valid meld (ends of runs of 4+, any
-    tile of a group of 4+)."""
-    n = len(meld.tiles)
-    if n <= meld.rules.min_meld_length:
-        return []
-    if meld.kind is MeldKind.GROUP:
-        slots = range(n)
-    else:
-        slots = (0, n - 1)
-    return [i for i in slots if meld_problem(meld.tiles[:i] + meld.tiles[i + 1 :], meld.rules) is None]
+def fits(tile: Tile, table: Sequence[Meld]) -> bool:
+    """Whether ``tile`` alone can join the table by a simple move: extend a run, join a group, split a
+    long run, replace a joker. A fast estimate for the AI (the referee still judges every move)."""
+    if tile.is_joker:
+        return bool(table)
+    for meld in table:
+        rep = meld.represents
+        if tile in rep and any(t.is_joker and r == tile for t, r in zip(meld.tiles, rep)):
+            return True
+        if meld.kind is MeldKind.GROUP:
+            if (
+                rep[0].number == tile.number
+                and len(meld) < meld.rules.colours
+                and tile.colour not in {r.colour for r in rep}
+            ):
+                return True
+            continue
+        if rep[0].colour is not tile.colour:
+            continue
+        numbers = [r.number for r in rep]
+        if tile.number in (numbers[0] - 1, numbers[-1] + 1):
+            return True
+        if tile.number in numbers:
+            i = numbers.index(tile.number)
+            if i >= 2 and len(numbers) - i >= 3:
+                return True
+    return False
+
+
+def out_risk(table: Sequence[Meld], unseen: Counter, size: int, excluded: Counter | None = None) -> float:
+    """Estimated chance that an opponent holding ``size`` unseen tiles can lay them all on ``table``
+    (each tile independently; ``excluded`` tiles are known not to be on that rack)."""
+    pool = unseen - excluded if excluded else unseen
+    total = sum(pool.values())
+    if total == 0 or size > 2:
+        return 0.0
+    fitting = sum(n for tile, n in pool.items() if fits(tile, table))
+    return (fitting / total) ** size
+
+
+def fewest_tiles_reaching(melds: tuple[Meld, ...], threshold: int) -> tuple[Meld, ...]:
+    """A subset of ``melds`` worth at least ``threshold`` with the fewest tiles (then the least value)."""
+    best = melds
+    best_key = (sum(len(m) for m in melds), sum(m.value for m in melds))
+    n = len(melds)
+    if n > 12:
+        return melds
+    for mask in range(1, 1 << n):
+        chosen = tuple(melds[i] for i in range(n) if mask >> i & 1)
+        value = sum(m.value for m in chosen)
+        if value < threshold:
+            continue
+        key = (sum(len(m) for m in chosen), value)
+        if key < best_key:
+            best, best_key = chosen, key
+    return best
 
 
 class HardPlayer:
-    """Solver-based player with a hold-back reserve and end-game awareness (one solve per move)."""
+    """Banks its own melds, plays loose tiles, opens lean; goes out as soon as it can."""
 
     name = "hard"
 
-    def __init__(self, seed: int | None = None, reserve: bool = True, danger: int = 2) -> None:
+    def __init__(
+        self, seed: int | None = None, bank: bool = True, lean_opening: bool = True, defend: float | None = 0.1
+    ) -> None:
         self.rng = random.Random(seed)
-        self.reserve = reserve
-        self.danger = danger
+        self.bank = bank
+        self.lean_opening = lean_opening
+        self.defend = defend
+        """Draw instead of playing when the play raises the opponent's chance to go out by this much."""
 
     def choose(self, view: PlayerView) -> Action:
+        action = self._choose(view)
+        if self.defend is None or not isinstance(action, Play) or not view.opened or view.pool_size == 0:
+            return action
+        threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
+        size = view.rack_sizes[threat]
+        if size > 2 or len(view.rack) <= 2:
+            return action
+        new_table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in action.table)
+        if sum(len(m) for m in new_table) == sum(len(m) for m in view.table) + len(view.rack):
+            return action  # going out
+        unseen = view.unseen()
+        excluded = _ruled_out(view, threat)
+        if out_risk(new_table, unseen, size, excluded) > out_risk(view.table, unseen, size, excluded) + self.defend:
+            return Draw()
+        return action
+
+    def _choose(self, view: PlayerView) -> Action:
         from rummisolve import solve
 
-        position = view.position
+        rules = view.rules
         objective = "value" if view.pool_size == 0 else "tiles"
-        solution = solve(position, objective=objective)
-        if solution.status == "no_move" or not solution.played:
+        full = solve(view.position, objective=objective)
+        if full.status == "no_move" or not full.played:
             return Draw()
-        table = tuple(solution.table)
-        if len(solution.played) == len(view.rack):
-            return Play(table)  # going out
-        if not self.reserve or not view.opened:
-            return Play(table)
-        threat = min(view.rack_sizes[s] for s in view.opponents())
-        if threat <= self.danger or view.pool_size == 0:
-            return Play(table)
-        held = self._hold_one(view, table, solution.played)
-        return Play(held if held is not None else table)
+        if len(full.played) == len(view.rack) or view.pool_size == 0 or not self.bank:
+            return Play(tuple(full.table))  # going out, or shedding points before a blocked ending
+        if not view.opened:
+            if not self.lean_opening:
+                return Play(tuple(full.table))
+            kept = tuple(view.table)
+            new = [m for m in full.table]
+            for meld in kept:  # the opening leaves the table as it was; the rest are new melds
+                for i, m in enumerate(new):
+                    if m.tiles == meld.tiles:
+                        del new[i]
+                        break
+            lean = fewest_tiles_reaching(tuple(new), rules.initial_threshold)
+            return Play(kept + lean)
+        bank = solve(Position((), view.rack, True, rules), objective="tiles")
+        banked = tuple(bank.table) if bank.status != "no_move" else ()
+        banked_tiles = Counter(t for m in banked for t in m.tiles)
+        loose = tuple(sorted((Counter(view.rack) - banked_tiles).elements()))
+        if loose:
+            move = solve(Position(view.table, loose, True, rules), objective="tiles")
+            if move.status != "no_move" and move.played:
+                return Play(tuple(move.table))
+        if banked:
+            smallest = min(banked, key=lambda m: (len(m), m.value))
+            return Play(tuple(view.table) + (smallest,))
+        return Play(tuple(full.table))
 
-    def _hold_one(self, view: PlayerView, table: tuple[Meld, ...], played: tuple[Tile, ...]):
-        """The new table with one played tile kept back as a reserve, or ``None``."""
-        if len(played) < 2:
-            return None
-        old = {}
-        for meld in view.table:
-            for t in meld.tiles:
-                old[t] = old.get(t, 0) + 1
-        new_counts: dict[Tile, int] = {}
-        for meld in table:
-            for t in meld.tiles:
-                new_counts[t] = new_counts.get(t, 0) + 1
-        options = []
-        for m, meld in enumerate(table):
-            for slot in spare_tiles(meld):
-                tile = meld.tiles[slot]
-                if tile.is_joker:
-                    continue  # a joker left on the rack costs 30
-                if new_counts[tile] - old.get(tile, 0) <= 0:
-                    continue  # that tile was already on the table: it may not go to the rack
-                options.append((tile.number, m, slot))
-        if not options:
-            return None
-        _, m, slot = min(options)
-        meld = table[m]
-        rest = Meld.of(meld.tiles[:slot] + meld.tiles[slot + 1 :], meld.rules)
-        return table[:m] + (rest,) + table[m + 1 :]
+
+def _ruled_out(view: PlayerView, seat: int) -> Counter:
+    """Tiles the opponent cannot hold: ones that would have fitted the table it last drew on."""
+    table_then = None
+    table: tuple = ()
+    for event in view.history:
+        if event["type"] == "play":
+            table = event["table"]
+        elif event["player"] == seat and event["type"] == "draw":
+            table_then = table
+    if table_then is None:
+        return Counter()
+    melds = [Meld.of(m, view.rules) for m in table_then]
+    return Counter({t: n for t, n in view.unseen().items() if fits(t, melds)})

@@ -1,0 +1,134 @@
+"""The play and tournament commands: a tiny tournament with a log re-checked by the referee, bad
+arguments, watching AIs, and a human at a scripted terminal (bad input, undo, end of input)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from rummisolve import verify
+from rummisolve.cli import main
+from rummisolve.game.tournament import contestant_names, plan, summarize, wilson_interval
+from rummisolve.jsonio import position_from_json
+
+SMALL = '{"colours": 3, "numbers": 9, "copies": 1, "jokers": 1, "rack_size": 6, "initial_threshold": 10}'
+
+
+def test_tournament_json_and_log_are_legal(tmp_path, capsys):
+    log = tmp_path / "turns.jsonl"
+    code = main(
+        ["tournament", "--players", "hard,medium", "--games", "4", "--seed", "3", "--rules", SMALL, "--json"]
+        + ["--log", str(log), "--workers", "1", "--no-progress"]
+    )
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4 and sum(summary["wins"].values()) == 4
+    assert set(summary["wins"]) == {"hard", "medium"} and summary["illegal_moves"] == 0
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {line["game"] for line in lines} == {0, 1, 2, 3}
+    plays = [line for line in lines if line["action"] == "play"]
+    assert plays and all(line["action"] in ("play", "draw") for line in lines)
+    for line in lines:
+        assert {"game", "turn", "player", "position", "action"} <= set(line)
+    for line in plays:
+        assert verify(position_from_json(line["position"]), line["table"]).legal
+
+
+def test_tournament_mirrors_deals_and_is_reproducible(capsys):
+    args = ["tournament", "--players", "medium,easy", "--games", "2", "--seed", "9", "--rules", SMALL]
+    args += ["--json", "--workers", "1", "--no-progress"]
+    main(args)
+    first = json.loads(capsys.readouterr().out)
+    main(args)
+    second = json.loads(capsys.readouterr().out)
+    assert first["wins"] == second["wins"] and first["mean_score"] == second["mean_score"]
+    tasks = plan(["medium", "easy"], 5, 9)
+    assert len(tasks) == 3 and len({t.seed for t in tasks}) == 3  # 5 games -> 3 deals x 2 seatings
+
+
+def test_tournament_text_summary_with_pool(capsys):
+    code = main(["tournament", "--players", "medium,easy", "--games", "4", "--rules", SMALL, "--workers", "2"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "4 games" in out and "95% CI" in out and "medium" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "hard,wizard"], "unknown AI level 'wizard'"),
+        (["--players", "hard"], "1 players"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--rules", "classic"], "unknown rules preset"),
+        (["--rules", "{bad"], "not valid JSON"),
+        (["--workers", "0"], "--workers"),
+        (["--players", "human,medium"], "unknown AI level 'human'"),
+    ],
+)
+def test_tournament_bad_arguments(args, message, capsys):
+    assert main(["tournament", "--no-progress"] + args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_play_watch(capsys):
+    assert main(["play", "--watch", "--players", "medium,easy", "--seed", "2", "--rules", SMALL]) == 0
+    out = capsys.readouterr().out
+    assert " wins: " in out and "medium" in out
+
+
+def test_play_bad_arguments(capsys):
+    assert main(["play", "--players", "human,robot"]) == 2
+    assert "unknown player 'robot'" in capsys.readouterr().err
+    assert main(["play", "--watch", "--players", "human,medium"]) == 2
+    assert main(["play", "--load", "/nonexistent/game.json"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_play_human_bad_input_and_end_of_input(monkeypatch, capsys, tmp_path):
+    script = "\n".join(["", "help", "fly away", "+ R1 R2", "+ Q9 Q9 Q9", "= R1 R2 R3", "undo", "d", "t", ""])
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    save = tmp_path / "game.json"
+    code = main(["play", "--players", "human,medium", "--seed", "5", "--colour", "never", "--save", str(save)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "unknown command 'fly'" in out
+    assert "bad meld" in out  # R1 R2 is too short, Q9 is not a tile
+    assert "not allowed" in out  # = R1 R2 R3: not on the rack (or not 30 points): the referee's reason
+    assert "nothing to undo" in out
+    assert "you draw" in out and "leaving the game (input ended)" in out
+    saved = json.loads(save.read_text())
+    assert saved["log"][0]["names"] == ["you", "medium"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("undo\nq\n"))
+    assert main(["play", "--load", str(save), "--colour", "never"]) == 0
+    assert "took back your last turn" in capsys.readouterr().out
+
+
+def test_summary_helpers():
+    assert contestant_names(["medium", "medium", "hard"]) == ("medium#1", "medium#2", "hard")
+    lo, hi = wilson_interval(60, 100)
+    assert 0.50 < lo < 0.51 and 0.69 < hi < 0.70
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    results = [
+        {"winner": 0, "scores": [10, -10], "turns": 20, "illegal_moves": 0, "end_reason": "out"}
+        | {"seconds": 1.0, "think_seconds": [0.1, 0.2], "moves": [10, 10]},
+        {"winner": 1, "scores": [-4, 4], "turns": 30, "illegal_moves": 0, "end_reason": "blocked"}
+        | {"seconds": 1.0, "think_seconds": [0.1, 0.2], "moves": [10, 10]},
+    ]
+    s = summarize(results, ["a", "b"])
+    assert s["wins"] == {"a": 1, "b": 1} and s["mean_score"]["a"] == 3 and s["turns_per_game"] == 25
+    assert s["end_reasons"] == {"out": 1, "blocked": 1}
+
+
+@pytest.mark.skipif(os.environ.get("RUMMISOLVE_TEST_RAY") != "1", reason="set RUMMISOLVE_TEST_RAY=1 to run")
+def test_tournament_on_local_ray(capsys):
+    pytest.importorskip("ray")
+    code = main(
+        ["tournament", "--players", "medium,easy", "--games", "2", "--rules", SMALL, "--json"] + ["--ray", "local"]
+    )
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and summary["illegal_moves"] == 0
