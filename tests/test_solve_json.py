@@ -1,0 +1,184 @@
+"""Tests for ``rummisolve.solve_json``: the JSON contract (DESIGN.md) and its error answers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummisolve import Position, solve, solve_json, verify
+from rummisolve.jsonio import position_from_json, position_to_json
+from tests.strategies import positions
+
+CONTRACT = ("status", "played", "table", "value")
+
+
+def answer(obj) -> dict:
+    result = solve_json(obj)
+    assert json.loads(json.dumps(result)) == result, "the result must be plain JSON"
+    assert result["status"] in ("optimal", "feasible", "no_move", "error")
+    return result
+
+
+def assert_legal(obj: dict, result: dict) -> None:
+    """The answer, read back from JSON, is a legal turn for the position (referee called again)."""
+    position = position_from_json({k: v for k, v in obj.items() if k not in ("objective", "time_limit")})
+    assert all(key in result for key in CONTRACT)
+    if result["status"] == "no_move":
+        assert result["played"] == [] and result["value"] == 0
+        assert result["table"] == [[str(t) for t in m.tiles] for m in position.table]
+        return
+    verdict = verify(position, result["table"])
+    assert verdict.legal, verdict.reasons
+    assert sorted(str(t) for t in verdict.played) == sorted(result["played"])
+    assert result["value"] == position.rules.rack_value(verdict.played)
+
+
+def test_contract_fields_for_a_move():
+    # R4 and the joker extend R1 R2 R3 (J = R5); K9 stays: 2 tiles, 4 + 30 = 34 points.
+    obj = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9", "J"]}
+    result = answer(obj)
+    assert result["status"] == "optimal"
+    assert result["played"] == ["R4", "J"]
+    assert result["table"] == [["R1", "R2", "R3", "R4", "J"]]
+    assert result["value"] == 34
+    assert result["objective"] == "tiles"
+    assert result["jokers"] == [{"meld": 0, "slot": 4, "stands_for": "R5"}]
+    assert result["kept"] == []
+    assert {"build", "solve", "verify", "parse", "total"} <= set(result["timings"])
+    assert_legal(obj, result)
+
+
+def test_defaults_are_standard_rules_opened_tiles():
+    # opened defaults to true: R4 may extend the table run.
+    result = answer({"table": [["R1", "R2", "R3"]], "rack": ["R4"]})
+    assert result["status"] == "optimal" and result["played"] == ["R4"] and result["objective"] == "tiles"
+
+
+def test_not_opened_and_rules_object():
+    obj = {"rules": {"initial_threshold": 10}, "table": [["R1", "R2", "R3"]], "rack": ["R4", "K1", "K2", "K3", "K4"]}
+    # Opening under threshold 10: K1 K2 K3 K4 = 10; R4 may not touch the table.
+    result = answer({**obj, "opened": False})
+    assert result["played"] == ["K1", "K2", "K3", "K4"] and result["kept"] == [0]
+    assert result["table"][0] == ["R1", "R2", "R3"]
+    assert_legal({**obj, "opened": False}, result)
+    # Under the standard threshold (30) the same rack cannot open.
+    assert answer({**obj, "rules": "standard", "opened": False})["status"] == "no_move"
+
+
+def test_no_move_contract():
+    obj = {"table": [["K1", "K2", "K3"]], "rack": ["B7", "O9"]}
+    result = answer(obj)
+    assert result["status"] == "no_move"
+    assert result["played"] == [] and result["value"] == 0 and result["table"] == [["K1", "K2", "K3"]]
+    assert_legal(obj, result)
+
+
+def test_objective_field():
+    # See test_solver: tiles plays B1 B2 B4 B5 (12 points), value plays B13 O13 (26 points).
+    obj = {"table": [["K1", "K2", "K3", "J"]], "rack": ["B1", "B2", "B4", "B5", "B13", "O13"]}
+    by_tiles = answer({**obj, "objective": "tiles"})
+    by_value = answer({**obj, "objective": "value"})
+    assert sorted(by_tiles["played"]) == sorted(["B1", "B2", "B4", "B5"]) and by_tiles["value"] == 12
+    assert sorted(by_value["played"]) == sorted(["B13", "O13"]) and by_value["value"] == 26
+    assert by_value["objective"] == "value"
+    assert answer({**obj, "objective": None})["objective"] == "tiles"
+
+
+def test_time_limit_field():
+    obj = {"rack": ["K10", "B10", "O10"], "opened": False}
+    assert answer({**obj, "time_limit": 5})["status"] == "optimal"
+    assert answer({**obj, "time_limit": 2.5})["played"] == ["K10", "B10", "O10"]
+    assert answer({**obj, "time_limit": None})["status"] == "optimal"
+    tiny = answer({**obj, "time_limit": 1e-9})
+    assert tiny["status"] in ("optimal", "feasible", "no_move")
+    assert_legal(obj, tiny)
+
+
+def test_matches_solve():
+    p = Position.from_notation(["B3 B4 B5", "K8 O8 R8 B8"], "B6 B7 J K9 K10 O4", opened=True)
+    for objective in ("tiles", "value"):
+        result = answer({**position_to_json(p), "objective": objective})
+        s = solve(p, objective)
+        assert result["played"] == [str(t) for t in s.played]
+        assert result["table"] == [[str(t) for t in m.tiles] for m in s.table]
+        assert result["value"] == s.value and result["status"] == s.status
+
+
+@pytest.mark.parametrize(
+    ("obj", "named"),
+    [
+        ({"rack": ["X5"]}, "position.rack[0]"),
+        ({"rack": ["R14"]}, "position.rack[0]"),
+        ({"rack": ["R1", "Q"]}, "position.rack[1]"),
+        ({"table": [["R1", "R2", "R3"]], "rack": ["R1", "R1"]}, "R1"),
+        ({"rack": ["J", "J", "J"]}, "jokers"),
+        ({"table": [["R1", "R2"]], "rack": ["R3"]}, "position.table[0]"),
+        ({"table": [["R1", "R2", "R3"], ["K5", "B6", "O7"]], "rack": []}, "position.table[1]"),
+        ({"table": [["R12", "R13", "R1"]], "rack": []}, "position.table[0]"),
+        ({"table": [["J", "J", "J"]], "rack": [], "rules": "xp"}, "position.table[0]"),
+        ({"rules": "nope", "rack": ["R1"]}, "position.rules"),
+        ({"rules": {"colors": 5}, "rack": ["R1"]}, "colors"),
+        ({"rules": {"colours": "five"}, "rack": ["R1"]}, "colours"),
+        ({"rules": {"colours": 100}, "rack": ["R1"]}, "colours"),
+        ({"rules": 5, "rack": ["R1"]}, "position.rules"),
+        ({"rules": {"jokers": 0}, "rack": ["J"]}, "position.rack[0]"),
+        ({"rack": "R1 R2"}, "position.rack"),
+        ({"rack": [1, 2]}, "position.rack[0]"),
+        ({"table": "R1 R2 R3"}, "position.table"),
+        ({"table": [["R1", "R2", "R3"], "R4"]}, "position.table[1]"),
+        ({"opened": "yes", "rack": ["R1"]}, "position.opened"),
+        ({"objective": "points", "rack": ["R1"]}, "position.objective"),
+        ({"objective": 1, "rack": ["R1"]}, "position.objective"),
+        ({"time_limit": -1, "rack": ["R1"]}, "position.time_limit"),
+        ({"time_limit": 0, "rack": ["R1"]}, "position.time_limit"),
+        ({"time_limit": "5", "rack": ["R1"]}, "position.time_limit"),
+        ({"time_limit": True, "rack": ["R1"]}, "position.time_limit"),
+        ({"time_limit": float("nan"), "rack": ["R1"]}, "position.time_limit"),
+        ({"unknown": 1, "rack": ["R1"]}, "unknown"),
+        ([1, 2], "position"),
+        ("R1 R2 R3", "position"),
+        (None, "position"),
+        (7, "position"),
+    ],
+)
+def test_errors_name_the_bad_part(obj, named):
+    result = answer(obj)
+    assert result["status"] == "error"
+    assert isinstance(result["error"], str) and named in result["error"]
+    assert "Traceback" not in result["error"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=True) | st.text(max_size=4),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150)
+@given(
+    base=positions(max_melds=4, max_rack=8),
+    key=st.sampled_from(["rules", "table", "rack", "opened", "objective", "time_limit", "extra"]),
+    junk=json_values,
+)
+def test_never_raises_on_garbled_input(base, key, junk):
+    obj = position_to_json(base)
+    obj[key] = junk
+    result = answer(obj)
+    if result["status"] == "error":
+        assert result["error"]
+    else:
+        assert_legal(obj, result)
+
+
+@settings(max_examples=60)
+@given(p=positions(max_melds=6), objective=st.sampled_from(["tiles", "value"]))
+def test_round_trip_positions_are_answered_legally(p, objective):
+    obj = {**position_to_json(p), "objective": objective}
+    result = answer(obj)
+    assert result["status"] != "error", result
+    assert result["objective"] == objective
+    assert_legal(obj, result)
