@@ -1,0 +1,232 @@
+"""Tests for ``rummisolve solve`` and ``rummisolve demo`` (real subprocesses and ``cli.main``),
+and for the cheap ``import rummisolve``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rummisolve import Position, cli, verify
+from rummisolve.jsonio import position_from_json
+
+OPENING = {"rack": ["K10", "B10", "O10", "R2"], "opened": False}
+EXTEND = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9"]}
+NO_MOVE = {"table": [["K1", "K2", "K3"]], "rack": ["B7", "O9"]}
+# tiles: B1 B2 J B4 B5 (4 tiles, 12 points); value: B13 O13 J (2 tiles, 26 points)
+OBJECTIVES = {"table": [["K1", "K2", "K3", "J"]], "rack": ["B1", "B2", "B4", "B5", "B13", "O13"]}
+
+
+def lines(*objs) -> str:
+    return "".join(json.dumps(o) + "\n" for o in objs)
+
+
+def run_cli(stdin: str | None, *args: str, command: str = "solve") -> tuple[int, list[dict], str]:
+    """Run the real command in a subprocess; return (exit status, JSON lines, stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "rummisolve", command, *args],
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
+
+
+def run_main(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, list[dict]]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = cli.main(["solve", *args])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    return status, [json.loads(line) for line in captured.out.splitlines()]
+
+
+def assert_answers(obj: dict, result: dict) -> None:
+    """A non-error result is a legal turn for ``obj`` (referee called again)."""
+    position = position_from_json({k: v for k, v in obj.items() if k != "objective"})
+    assert {"status", "played", "table", "value"} <= set(result)
+    if result["status"] == "no_move":
+        assert result["played"] == [] and result["table"] == [[str(t) for t in m] for m in position.table]
+    else:
+        assert verify(position, result["table"]).legal
+
+
+# -- subprocess -----------------------------------------------------------------------------------
+
+
+def test_json_lines_answered_in_order():
+    inputs = [OPENING, EXTEND, NO_MOVE, OBJECTIVES]
+    status, out, err = run_cli(lines(*inputs))
+    assert status == 0 and err == ""
+    assert len(out) == len(inputs)
+    assert out[0]["played"] == ["K10", "B10", "O10"] and out[0]["value"] == 30
+    assert out[1]["played"] == ["R4"] and out[1]["table"] == [["R1", "R2", "R3", "R4"]]
+    assert out[2]["status"] == "no_move"
+    assert sorted(out[3]["played"]) == ["B1", "B2", "B4", "B5"]
+    for obj, result in zip(inputs, out):
+        assert_answers(obj, result)
+
+
+def test_single_document_spanning_lines_from_a_file(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(EXTEND, indent=2))
+    status, out, _ = run_cli(None, str(path))
+    assert status == 0 and len(out) == 1 and out[0]["played"] == ["R4"]
+
+
+def test_objective_override():
+    value_first = {**OBJECTIVES, "objective": "value"}
+    status, out, _ = run_cli(lines(OBJECTIVES, value_first), "--objective", "value")
+    assert status == 0 and [r["value"] for r in out] == [26, 26]
+    assert all(r["objective"] == "value" for r in out)
+
+
+def test_bad_lines_get_error_lines_and_the_rest_are_answered():
+    text = (
+        json.dumps(EXTEND)
+        + "\nthis is not json\n"
+        + json.dumps({"rack": ["X5"]})
+        + "\n"
+        + json.dumps({"table": [["R1", "R2"]], "rack": ["R3"]})
+        + "\n[1, 2]\n"
+        + json.dumps(NO_MOVE)
+        + "\n"
+    )
+    status, out, err = run_cli(text)
+    assert status == 1
+    assert [r["status"] for r in out] == ["optimal", "error", "error", "error", "error", "no_move"]
+    assert "line 2" in out[1]["error"]
+    assert "position.rack[0]" in out[2]["error"] and "X5" in out[2]["error"]
+    assert "position.table[0]" in out[3]["error"]
+    assert "expected an object" in out[4]["error"]
+    assert_answers(EXTEND, out[0])
+
+
+def test_unreadable_file(tmp_path):
+    missing = tmp_path / "nope.jsonl"
+    status, out, err = run_cli(None, str(missing))
+    assert status == 1 and len(out) == 1
+    assert out[0]["status"] == "error" and "nope.jsonl" in out[0]["error"]
+
+
+def test_bad_objective_option_is_a_usage_error():
+    proc = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "solve", "--objective", "points"],
+        input=lines(EXTEND),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "objective" in proc.stderr
+
+
+def test_demo_runs_and_is_refereed():
+    proc = subprocess.run([sys.executable, "-m", "rummisolve", "demo"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert proc.stdout.count("referee: legal") == 2 and "ILLEGAL" not in proc.stdout
+
+
+def test_import_is_cheap():
+    code = (
+        "import sys, rummisolve\n"
+        "rummisolve.Position.from_notation(['R1 R2 R3'], 'R4')\n"
+        "print('ortools' in sys.modules, any(m.startswith('ortools') for m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False"]
+    # ...and the solver, once asked for, does load it
+    code = "import sys, rummisolve\nrummisolve.solve\nprint('ortools' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["True"]
+
+
+# -- cli.main in process ---------------------------------------------------------------------------
+
+
+def test_main_answers_in_order(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, lines(EXTEND, {"rack": ["R99"]}, OPENING))
+    assert status == 1
+    assert [r["status"] for r in out] == ["optimal", "error", "optimal"]
+    assert "position.rack[0]" in out[1]["error"]
+    assert out[2]["played"] == ["K10", "B10", "O10"]
+
+
+def test_main_not_json_at_all(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, "{rack: R1 R2 R3}\n")
+    assert status == 1 and out[0]["status"] == "error" and "not valid JSON" in out[0]["error"]
+
+
+def test_main_not_utf8_file(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    status, out = run_main(monkeypatch, capsys, "", str(path))
+    assert status == 1 and out[0]["status"] == "error" and "bad.json" in out[0]["error"]
+
+
+def test_main_empty_input_prints_nothing(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, "\n\n")
+    assert status == 0 and out == []
+
+
+def test_main_own_objectives_without_override(monkeypatch, capsys):
+    value_first = {**OBJECTIVES, "objective": "value"}
+    status, out = run_main(monkeypatch, capsys, lines(OBJECTIVES, value_first))
+    assert status == 0 and [r["value"] for r in out] == [12, 26]
+    status, out = run_main(monkeypatch, capsys, lines(value_first), "--objective", "tiles")
+    assert out[0]["value"] == 12 and out[0]["objective"] == "tiles"
+
+
+def test_main_all_good_exits_0(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, lines(OPENING, NO_MOVE))
+    assert status == 0 and [r["status"] for r in out] == ["optimal", "no_move"]
+
+
+def test_main_objective_override(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, lines(OBJECTIVES), "--objective", "value")
+    assert status == 0 and out[0]["value"] == 26 and sorted(out[0]["played"]) == ["B13", "O13"]
+
+
+def test_main_time_limit_option(monkeypatch, capsys):
+    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "5")
+    assert status == 0 and out[0]["played"] == ["R4"]
+    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "-1")
+    assert status == 1 and out[0]["status"] == "error" and "time_limit" in out[0]["error"]
+
+
+def test_main_text_output(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines(EXTEND, NO_MOVE, {"rack": 5})))
+    status = cli.main(["solve", "--text"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "play R4" in out and "R1 R2 R3 R4" in out and "no move" in out and "error: position.rack" in out
+
+
+def test_main_file_argument(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "many.jsonl"
+    path.write_text(lines(EXTEND, NO_MOVE))
+    assert cli.main(["solve", str(path)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in out] == ["optimal", "no_move"]
+
+
+@pytest.mark.parametrize("example", ["manipulate", "opening"])
+def test_main_demo_examples(capsys, example):
+    assert cli.main(["demo", example]) == 0
+    out = capsys.readouterr().out
+    assert "referee: legal" in out and example in out
+
+
+def test_demo_position_answer_is_legal():
+    # The demo's opening example: the referee agrees with the printed verdict.
+    from rummisolve import solve
+    from rummisolve.commands.demo import EXAMPLES
+
+    for table, rack, opened, _ in EXAMPLES.values():
+        p = Position.from_notation(table, rack, opened=opened)
+        s = solve(p)
+        assert s.status == "optimal" and verify(p, s.table).legal
