@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import math
+import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -56,6 +57,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The service's ASGI app; ``settings`` default to :meth:`Settings.from_env`."""
     settings = Settings.from_env() if settings is None else settings
     executor = ThreadPoolExecutor(settings.solver_threads, thread_name_prefix="rummisolve-solve")
+    # Verify and render are quick; their own pool keeps them answering while every solver thread is busy.
+    light = ThreadPoolExecutor(2, thread_name_prefix="rummisolve-light")
+    load = _SolveLoad()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -64,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await _off_loop(executor, _solve_json, dict(_WARM_UP, time_limit=settings.max_time_limit))
         yield
         executor.shutdown(wait=False, cancel_futures=True)
+        light.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(
         title="rummisolve",
@@ -95,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "max_time_limit": settings.max_time_limit,
                 "solver_threads": settings.solver_threads,
             },
+            "solves": load.snapshot(),
         }
 
     @app.post(
@@ -118,7 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if isinstance(body, dict):
             body = {**body, "time_limit": time_limit}
         # Anything else is refused by solve_json with the same message the CLI prints.
-        result = await _off_loop(executor, _solve_json, body)
+        result = await load.run(executor, body)
         status = 400 if result.get("status") == "error" else 200
         return JSONResponse(result, status_code=status, headers={"X-Rummisolve-Time-Limit": repr(time_limit)})
 
@@ -139,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
         # Anything but {"position", "table"} is refused by verify_json with the CLI's message.
-        result = await _off_loop(executor, _verify_json, body)
+        result = await _off_loop(light, _verify_json, body)
         return JSONResponse(result, status_code=400 if "error" in result else 200)
 
     @app.post(
@@ -158,7 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def render(request: Request) -> Response:
         try:
             body = await read_json(request, settings.max_body_bytes)
-            svg = await _off_loop(executor, _render_json, body)
+            svg = await _off_loop(light, _render_json, body)
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
         return Response(svg, media_type="image/svg+xml")
@@ -225,6 +231,42 @@ def clamp_time_limit(value: Any, settings: Settings) -> float:
 
 async def _off_loop(executor: ThreadPoolExecutor, fn: Callable[[Any], Any], arg: Any) -> Any:
     return await asyncio.get_running_loop().run_in_executor(executor, fn, arg)
+
+
+class _SolveLoad:
+    """Counts the solves of one worker process: running in a solver thread, and queued for one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.running = 0
+        self.queued = 0
+
+    async def run(self, executor: ThreadPoolExecutor, body: Any) -> dict[str, Any]:
+        started = [False]
+        with self._lock:
+            self.queued += 1
+        try:
+            return await _off_loop(executor, self._counted, (body, started))
+        finally:
+            with self._lock:
+                if not started[0]:  # cancelled before a thread took it
+                    self.queued -= 1
+
+    def _counted(self, job: tuple[Any, list[bool]]) -> dict[str, Any]:
+        body, started = job
+        with self._lock:
+            started[0] = True
+            self.queued -= 1
+            self.running += 1
+        try:
+            return _solve_json(body)
+        finally:
+            with self._lock:
+                self.running -= 1
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return {"running": self.running, "queued": self.queued}
 
 
 def _solve_json(body: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ __all__ = [
     "VerifyResult",
     "ErrorBody",
     "Limits",
+    "SolveLoad",
     "Health",
     "SOLVE_EXAMPLES",
     "VERIFY_EXAMPLES",
@@ -153,10 +154,16 @@ class Limits(BaseModel):
     solver_threads: int = Field(description="Solves running at once per worker process.")
 
 
+class SolveLoad(BaseModel):
+    running: int = Field(description="Solves running now in this worker process.")
+    queued: int = Field(description="Solves waiting for a solver thread in this worker process.")
+
+
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
     version: str
     limits: Limits
+    solves: SolveLoad
 
 
 REQUEST_MODELS: tuple[type[BaseModel], ...] = (PositionIn, SolveRequest, VerifyRequest)
