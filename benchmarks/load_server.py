@@ -131,6 +131,19 @@ def _status_kib(pid: int, field: str) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` and its descendants (live ones), in seconds."""
+    total = 0
+    for p in _descendants(pid):
+        try:
+            with open(f"/proc/{p}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class MemorySampler(threading.Thread):
     """Samples the summed RSS of a process tree; remembers the peak and each process's VmHWM."""
 
@@ -292,10 +305,14 @@ def main(argv: list[str] | None = None) -> int:
         idle_kib = sampler.peak_rss_kib
         sampler.start()
     load_before = os.getloadavg()
+    cpu_before = cpu_seconds(proc.pid) if proc is not None else 0.0
+    cpu_used = None
     try:
         figures = run_load(url, bodies, args.clients, args.duration)
     finally:
         try:
+            if proc is not None:
+                cpu_used = cpu_seconds(proc.pid) - cpu_before
             if sampler is not None:
                 sampler.stop()
         finally:
@@ -312,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         machine=f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         load_average_1min={"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)},
     )
+    if cpu_used is not None and figures["requests"]:
+        figures["server_cpu_ms_per_request"] = round(1000 * cpu_used / figures["requests"], 2)
     if sampler is not None:
         figures["server_memory_mib"] = {
             "idle_rss": round(idle_kib / 1024, 1),
