@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as err:
         print(f"rummisolve render: cannot read {name}: {err}", file=sys.stderr)
         return 1
-    documents = list(read_documents(text))
+    try:
+        documents = list(read_documents(text))
+    except (ValueError, RecursionError) as err:  # JSON that Python cannot decode (huge numbers, deep nesting)
+        print(f"rummisolve render: {name}: not decodable JSON ({type(err).__name__}: {str(err)[:80]})", file=sys.stderr)
+        return 1
     if len(documents) != 1:
         print(f"rummisolve render: {name}: expected one JSON document, found {len(documents)}", file=sys.stderr)
         return 1

@@ -210,6 +210,8 @@ async def read_json(request: Request, limit: int) -> Any:
         ) from None
     except RecursionError:
         raise BadRequest(400, "malformed JSON: nested too deeply") from None
+    except ValueError as err:  # e.g. an integer literal with more digits than Python converts
+        raise BadRequest(400, f"malformed JSON: {err}") from None
 
 
 def clamp_time_limit(value: Any, settings: Settings) -> float:
@@ -218,15 +220,22 @@ def clamp_time_limit(value: Any, settings: Settings) -> float:
         return settings.max_time_limit
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise BadRequest(400, f"position.time_limit: expected a number of seconds, got {_type_name(value)}")
-    if not math.isfinite(value) or value <= 0:
-        raise BadRequest(400, f"position.time_limit: expected a positive, finite number of seconds, got {value!r}")
-    if value > settings.absurd_time_limit:
+    if (isinstance(value, float) and math.isnan(value)) or value <= 0:
+        raise BadRequest(
+            400, f"position.time_limit: expected a positive, finite number of seconds, got {_short(value)}"
+        )
+    if value > settings.absurd_time_limit:  # also infinity and integers too large for a float
         raise BadRequest(
             400,
-            f"position.time_limit: {value!r} seconds is absurd (this server accepts at most "
+            f"position.time_limit: {_short(value)} seconds is absurd (this server accepts at most "
             f"{settings.absurd_time_limit:g} and clamps to {settings.max_time_limit:g})",
         )
     return float(min(value, settings.max_time_limit))
+
+
+def _short(value: float) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
 async def _off_loop(executor: ThreadPoolExecutor, fn: Callable[[Any], Any], arg: Any) -> Any:
