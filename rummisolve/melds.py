@@ -60,7 +60,7 @@ class Meld:
     def of(cls, tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> Meld:
         """Validate ``tiles`` (play order) under ``rules``; raise :class:`InvalidMeldError` if invalid."""
         seq = parse_tiles(tiles)
-        result = _classify(seq, rules)
+        result = _classify_cached(seq, rules)
         if isinstance(result, tuple):
             code, detail = result
             raise InvalidMeldError(f"invalid meld {format_tiles(seq)!r}: {detail}", code, seq)
@@ -107,11 +107,27 @@ class Meld:
 
 def meld_problem(tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> tuple[str, str] | None:
     """``None`` if ``tiles`` form a valid meld, else ``(reason_code, explanation)``."""
-    result = _classify(parse_tiles(tiles), rules)
+    result = _classify_cached(parse_tiles(tiles), rules)
     return result if isinstance(result, tuple) else None
 
 
 # -- classification -----------------------------------------------------------------------------
+
+
+_CACHE: dict[tuple[tuple[Tile, ...], RuleSet], Meld | tuple[str, str]] = {}
+_CACHE_SIZE = 20_000
+
+
+def _classify_cached(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
+    """:func:`_classify` with a bounded memo (melds repeat across the positions of a game)."""
+    key = (seq, rules)
+    result = _CACHE.get(key)
+    if result is None:
+        result = _classify(seq, rules)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = result
+    return result
 
 
 def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:

@@ -20,7 +20,7 @@ _MAX_COLOURS = len(Colour)
 _MAX_NUMBERS = 99
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RuleSet:
     """Immutable, validated game parameters. Defaults are the official rules (the ``standard`` preset).
 
@@ -106,6 +106,25 @@ class RuleSet:
                 raise RuleSetError(
                     f"rule option 'turn_timer' must be a positive number of seconds or null, not {timer!r}"
                 )
+
+    def __hash__(self) -> int:
+        # Rule sets key many caches: hash the fields once.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            self.__dict__["_hash"] = cached
+        return cached
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, RuleSet):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+
+    def __getstate__(self) -> dict:
+        # The cached hash is per process (string hashing is salted): never pickle it.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     # -- construction -------------------------------------------------------------------------
 
