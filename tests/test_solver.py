@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from itertools import combinations, permutations, product
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.positions import random_position, small_position
-from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, solve, verify
+from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_problem, solve, verify
 from rummisolve.errors import OptionError
 from rummisolve.solver import STATUSES, Solution
 from tests.strategies import positions
@@ -391,6 +392,50 @@ def test_strict_freed_joker_needs_two_rack_tiles():
     assert s.status == "optimal" and s.played == tiles("R6")
 
 
+def test_strict_two_freed_jokers_may_share_their_new_meld():
+    # Strict. B4 J J is B4 B5 B6 with two jokers. B5 and B6 from the rack replace both jokers
+    # (B4 B5 B6); the two freed jokers go into one new meld with two rack tiles, K2 J J K5
+    # (K2 K3 K4 K5): each freed joker's meld holds two further rack tiles (K2, K5). All four rack
+    # tiles play: tiles 4, value 2 + 5 + 5 + 6 = 18. The referee accepts this turn.
+    p = pos(["B4 J J"], "K2 K5 B5 B6", rules=STRICT)
+    assert verify(p, ["B4 B5 B6", "K2 J J K5"]).legal
+    for objective, best in (("tiles", 4), ("value", 18)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best, str(s)
+
+
+# Positions whose solve raised RefereeRejectedError (the decoded table failed the referee) when
+# these tests were written: the solver must return a refereed answer (or no_move), never raise.
+STRICT_REJECTED = [
+    Position.from_notation(
+        ["W5 J G5 R5 P5 B5 J O5", "P1 G1 W1 R1 C1 B1 O1 K1"],
+        "P2 C5 J J",
+        opened=True,
+        rules=RuleSet(colours=8, numbers=5, jokers=4, min_meld_length=5, joker_retrieval="strict"),
+    ),
+    Position.from_notation(
+        ["J K2 J K4 K5"],
+        "K3 K3 K4",
+        opened=True,
+        rules=RuleSet(colours=1, numbers=8, initial_threshold=10, joker_retrieval="strict"),
+    ),
+    Position.from_notation(
+        ["J K9 J"],
+        "K9 K11 B8 B9 B9",
+        opened=True,
+        rules=RuleSet(
+            numbers=15, copies=3, jokers=4, min_meld_length=2, initial_threshold=10, joker_retrieval="strict"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("position", STRICT_REJECTED, ids=range(len(STRICT_REJECTED)))
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_strict_generalised_rules_answer_legally(position, objective):
+    solved(position, objective)
+
+
 def test_xp_four_jokers():
     # XP. B7 J J J J is a run B7..B11 (never a meld of jokers only). Tiles 5; value 7 + 4*30 = 127.
     p = pos(["K1 K2 K3"], "J J J J B7", rules=XP)
@@ -635,3 +680,62 @@ def test_property_value_answer_sheds_at_least_the_tiles_answers_points(p):
     assert by_tiles.status in ("optimal", "no_move") and by_value.status in ("optimal", "no_move")
     assert by_value.value >= by_tiles.value
     assert len(by_tiles.played) >= len(by_value.played)
+
+
+# -- strict joker retrieval against a brute force over the referee ----------------------------------
+
+
+def _arrangements(bag: list[Tile], rules: RuleSet):
+    """Every way to lay all of ``bag`` out as valid melds (each meld of at most 6 tiles, in play order)."""
+    if not bag:
+        yield []
+        return
+    first, rest = bag[0], bag[1:]
+    seen = set()
+    for size in range(rules.min_meld_length - 1, min(6, len(bag))):
+        for idx in combinations(range(len(rest)), size):
+            block = (first, *(rest[i] for i in idx))
+            key = tuple(sorted(block))
+            if key in seen:
+                continue
+            seen.add(key)
+            left = [t for i, t in enumerate(rest) if i not in idx]
+            orders = {order for order in permutations(block) if meld_problem(order, rules) is None}
+            for order in sorted(orders):
+                for tail in _arrangements(left, rules):
+                    yield [order, *tail]
+
+
+def _brute_force(position: Position, objective: str) -> int | None:
+    """Best primary value over every sub-multiset of the rack and every arrangement the referee accepts."""
+    rack = Counter(position.rack)
+    kinds = sorted(rack)
+    best = None
+    for counts in product(*(range(rack[k] + 1) for k in kinds)):
+        played = [k for k, c in zip(kinds, counts) for _ in range(c)]
+        if not played:
+            continue
+        score = len(played) if objective == "tiles" else position.rules.rack_value(played)
+        if best is not None and score <= best:
+            continue
+        bag = sorted(list(position.table_tiles) + played)
+        if any(verify(position, table).legal for table in _arrangements(bag, position.rules)):
+            best = score
+    return best
+
+
+def _strict_positions(count: int) -> list[Position]:
+    rng = random.Random("strict")
+    out = []
+    while len(out) < count:
+        p = small_position(rng, STRICT, max_tiles=7)
+        if any(t.is_joker for t in p.table_tiles) and len(p.table_tiles) + len(p.rack) <= 7:
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("position", _strict_positions(24), ids=lambda p: str(p).replace("\n", " | "))
+def test_strict_retrieval_matches_brute_force(position):
+    for objective in ("tiles", "value"):
+        s = solved(position, objective)
+        assert primary(s) == _brute_force(position, objective), repr(position)
