@@ -113,6 +113,12 @@ class Position:
             f"table: {table}\nrack:  {format_tiles(self.rack) or '(empty)'}\nopened: {'yes' if self.opened else 'no'}"
         )
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a position as a picture of its table and rack."""
+        from rummisolve.render import render_svg
+
+        return render_svg(self)
+
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table]), repr(format_tiles(self.rack)), f"opened={self.opened}"]
         if self.rules != STANDARD:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from rummisolve.commands._io import json_line, read_text
 
 HELP = "Referee turns: is each {position, table} (JSON or JSON Lines) a legal move, and if not, why."
 
@@ -21,24 +22,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _line(obj: dict) -> str:
-    import json
-
-    return json.dumps(obj, separators=(",", ":"))
-
-
 def run(args: argparse.Namespace) -> int:
     from rummisolve.jsonio import error_message, read_documents, verify_json
 
-    name = "standard input" if args.file == "-" else args.file
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as err:
-        print(_line({"error": f"cannot read {name}: {err}"}), flush=True)
+    text, problem = read_text(args.file)
+    if text is None:
+        print(json_line({"error": problem}), flush=True)
         return 1
     status = 0
     for document in read_documents(text):
@@ -51,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
                 result = {"error": f"internal error: {error_message(err)}"}
         if "error" in result:
             status = 1
-        print(_line(result), flush=True)
+        print(json_line(result), flush=True)
     return status

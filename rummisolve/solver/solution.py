@@ -61,6 +61,12 @@ class Solution:
     def __bool__(self) -> bool:
         return self.status != "no_move"
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a solution as the new table with the played tiles highlighted."""
+        from rummisolve.render import render_svg
+
+        return render_svg(self)
+
     def __str__(self) -> str:
         if self.status == "no_move":
             return f"no move ({'proven' if self.proven else 'none found in time'}): draw a tile"
