@@ -19,6 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -371,6 +373,30 @@ def test_oversized_bodies_are_refused(server, path):
     fits = b'{"rack": ["R1"], "table": []' + b" " * (limit - 40) + b"}"
     assert len(fits) <= limit
     assert post_raw(server, path, fits).status_code != 413
+
+
+FIELDS = ["rules", "table", "rack", "opened", "objective", "time_limit", "position", "status", "played", "kept", "x"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | st.sampled_from(["R1", "J", "K13"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(FIELDS), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150)
+@given(
+    path=st.sampled_from(["/solve", "/verify", "/render"]),
+    field=st.sampled_from(FIELDS),
+    value=json_values,
+    whole=st.booleans(),
+)
+def test_garbled_json_is_always_answered_with_200_or_400(server, path, field, value, whole):
+    base = {"position": MIDGAME, "table": MIDGAME["table"]} if path == "/verify" else dict(MIDGAME)
+    body = value if whole else {**base, field: value}
+    response = post_raw(server, path, json.dumps(body))
+    assert response.status_code in (200, 400), (body, response.text)
+    if response.status_code == 400:
+        assert response.json()["error"]
 
 
 def test_server_survives_bad_input(server):
