@@ -284,3 +284,10 @@ def test_renderer_imports_cheaply():
         "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_jupyter_shows_positions_and_solutions_with_the_renderer():
+    position = Position.from_notation(["R1 R2 R3"], "R4 J K9")
+    assert position._repr_svg_() == render_svg(position)
+    solution = solve(position)
+    assert solution._repr_svg_() == render_svg(solution)
