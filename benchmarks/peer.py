@@ -58,6 +58,8 @@ class PeerAnswer:
     table: tuple[tuple[Tile, ...], ...] = ()
     seconds: float = 0.0
     detail: str = ""
+    cpu_seconds: float = 0.0
+    """Process CPU time of the call (all threads), less sensitive to other load than wall time."""
 
 
 def unsupported_reason(rules: RuleSet) -> str | None:
@@ -145,6 +147,7 @@ class PeerSolver:
             return PeerAnswer("unsupported", detail=reason)
         rs = self._rs
         start = time.perf_counter()
+        cpu_start = time.process_time()
         touch_table = position.opened or position.rules.open_then_manipulate
         table_tiles = [t for meld in position.table for t in meld.tiles] if touch_table else []
         state = rs.GameState(
@@ -162,14 +165,16 @@ class PeerSolver:
         except Exception as err:  # the peer failing is a result, not a crash of the benchmark
             return PeerAnswer("error", seconds=time.perf_counter() - start, detail=f"{type(err).__name__}: {err}")
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         if proposal is None or not proposal.tiles:
-            return PeerAnswer("no_move", table=tuple(tuple(m.tiles) for m in position.table), seconds=seconds)
+            old = tuple(tuple(m.tiles) for m in position.table)
+            return PeerAnswer("no_move", table=old, seconds=seconds, cpu_seconds=cpu)
         played = tuple(sorted(self._back[int(t)] for t in proposal.tiles))
         sets = tuple(play_order([self._back[int(t)] for t in s], position.rules) for s in proposal.sets)
         if not touch_table:
             sets = tuple(tuple(m.tiles) for m in position.table) + sets
         detail = f"free_jokers={proposal.free_jokers}" if proposal.free_jokers else ""
-        return PeerAnswer("move", played, sets, seconds, detail)
+        return PeerAnswer("move", played, sets, seconds, detail, cpu)
 
 
 def play_order(tiles: list[Tile], rules: RuleSet) -> tuple[Tile, ...]:

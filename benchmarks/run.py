@@ -90,10 +90,10 @@ def _ours(record: dict, objective: str) -> dict[str, Any]:
 
     obj = {k: record[k] for k in CONTRACT_KEYS if k in record}
     obj["objective"] = objective
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     result = solve_json(obj)
-    wall = time.perf_counter() - start
-    row: dict[str, Any] = {"ms": wall * 1000, "status": result["status"]}
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    row: dict[str, Any] = {"ms": wall * 1000, "cpu_ms": cpu * 1000, "status": result["status"]}
     row["timings_ms"] = {k: v * 1000 for k, v in result.get("timings", {}).items()}
     if result["status"] == "error":
         row.update(outcome="error", detail=result.get("error", ""))
@@ -116,7 +116,7 @@ def _peer(peers: dict, record: dict, objective: str) -> dict[str, Any]:
     if position.rules not in peers:
         peers[position.rules] = PeerSolver(position.rules)
     answer = peers[position.rules].solve(position, objective)
-    row: dict[str, Any] = {"ms": answer.seconds * 1000, "status": answer.status}
+    row: dict[str, Any] = {"ms": answer.seconds * 1000, "cpu_ms": answer.cpu_seconds * 1000, "status": answer.status}
     if answer.status == "error":
         row.update(outcome="error", detail=answer.detail)
         return row
@@ -212,8 +212,13 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
         for r in rows:
             outcomes[r["set"]][r[solver]["outcome"]] += 1
             outcomes["all"][r[solver]["outcome"]] += 1
+        cpu_by_set = defaultdict(list)
+        for r in timed:
+            cpu_by_set[r["set"]].append(r[solver].get("cpu_ms", math.nan))
         entry = {
             "latency_ms": latency_stats([r[solver]["ms"] for r in timed]),
+            "cpu_ms": latency_stats([r[solver].get("cpu_ms", math.nan) for r in timed]),
+            "cpu_ms_by_set": {k: latency_stats(v) for k, v in sorted(cpu_by_set.items())},
             "latency_ms_by_set": {k: latency_stats(v) for k, v in sorted(by_set.items())},
             "latency_ms_by_size": {k: latency_stats(by_bucket[k]) for k in _bucket_order(by_bucket)},
             "outcomes": {k: dict(v) for k, v in outcomes.items()},
@@ -238,8 +243,13 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
             if not both:
                 continue
             ratios = [r["peer"]["ms"] / r["ours"]["ms"] for r in both]
+            cpu_both = [r for r in both if r["ours"].get("cpu_ms") and r["peer"].get("cpu_ms") is not None]
             speed[name] = {
                 "n": len(both),
+                "cpu_ratio_of_medians": statistics.median(r["peer"]["cpu_ms"] for r in cpu_both)
+                / statistics.median(r["ours"]["cpu_ms"] for r in cpu_both)
+                if cpu_both
+                else math.nan,
                 "ratio_of_medians": statistics.median(r["peer"]["ms"] for r in both)
                 / statistics.median(r["ours"]["ms"] for r in both),
                 "median_ratio": statistics.median(ratios),
@@ -284,6 +294,22 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
                 f"| {names[solver]} | | {label} tiles | {stats['n']} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} "
                 f"| {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
             )
+    lines += [
+        "",
+        "Process CPU time per solve in ms (less sensitive to other load on the machine than wall time):",
+        "",
+        "| solver | set | n | p50 | p95 | p99 | max |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for solver in ("ours", "peer"):
+        if solver not in summary:
+            continue
+        entry = summary[solver]
+        for label, stats in [("all", entry["cpu_ms"]), *entry["cpu_ms_by_set"].items()]:
+            lines.append(
+                f"| {names[solver]} | {label} | {stats['n']} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} "
+                f"| {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
+            )
     lines += ["", "rummisolve phases (ms, from the result's timings):", "", "| phase | p50 | p95 | p99 | max |"]
     lines.append("|---|---|---|---|---|")
     for phase, stats in summary["ours"].get("phases_ms", {}).items():
@@ -301,11 +327,15 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
             lines.append(f"| {names[solver]} | {label} | " + " | ".join(str(counts.get(k, 0)) for k in kinds) + " |")
     if "speedup" in summary:
         lines += ["", "Speed-up of rummisolve over rummikub-solver (same positions, both supported):", ""]
-        lines.append("| set | n | median(peer) / median(ours) | median per-solve ratio | min ratio |")
-        lines.append("|---|---|---|---|---|")
+        lines.append(
+            "| set | n | median(peer) / median(ours), wall | median per-solve ratio, wall | min ratio, wall "
+            "| median(peer) / median(ours), CPU |"
+        )
+        lines.append("|---|---|---|---|---|---|")
         for label, s in summary["speedup"].items():
             lines.append(
-                f"| {label} | {s['n']} | {s['ratio_of_medians']:.1f}x | {s['median_ratio']:.1f}x | {s['min_ratio']:.1f}x |"
+                f"| {label} | {s['n']} | {s['ratio_of_medians']:.1f}x | {s['median_ratio']:.1f}x | {s['min_ratio']:.1f}x "
+                f"| {s['cpu_ratio_of_medians']:.1f}x |"
             )
     return "\n".join(lines) + "\n"
 
