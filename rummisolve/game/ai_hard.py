@@ -14,6 +14,9 @@ later turn, when it must then draw. So each turn the hard AI:
 5. opens with the fewest tiles that reach the threshold, banking the rest;
 6. when the pool is empty (the lowest rack will win a blocked round) it sheds the most points.
 
+Optionally (``trickle=True``) it plays a single tile per turn when one fits, holding everything
+else; measured no stronger than banking, so off by default.
+
 Defence: when an opponent holds one or two tiles, the AI estimates for each candidate table the
 chance that the opponent's tiles all fit on it (tiles drawn from what it has not seen; a tile that
 would have fitted on the table the opponent last drew on is ruled out), and draws on purpose when
@@ -100,9 +103,15 @@ class HardPlayer:
     name = "hard"
 
     def __init__(
-        self, seed: int | None = None, bank: bool = True, lean_opening: bool = True, defend: float | None = 0.1
+        self,
+        seed: int | None = None,
+        bank: bool = True,
+        lean_opening: bool = True,
+        defend: float | None = 0.1,
+        trickle: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
+        self.trickle = trickle
         self.bank = bank
         self.lean_opening = lean_opening
         self.defend = defend
@@ -124,6 +133,22 @@ class HardPlayer:
         if out_risk(new_table, unseen, size, excluded) > out_risk(view.table, unseen, size, excluded) + self.defend:
             return Draw()
         return action
+
+    def _one_tile(self, view: PlayerView, candidates) -> tuple[Meld, ...] | None:
+        """A new table that adds exactly one rack tile (the highest-numbered that fits), or ``None``."""
+        from rummisolve import solve
+
+        tried = set()
+        for tile in sorted(candidates, key=lambda t: (t.is_joker, -(t.number or 0))):
+            if tile in tried or tile.is_joker:
+                continue
+            tried.add(tile)
+            if len(tried) > 4:
+                break
+            move = solve(Position(view.table, (tile,), True, view.rules), objective="tiles")
+            if move.status != "no_move" and move.played:
+                return tuple(move.table)
+        return None
 
     def _choose(self, view: PlayerView) -> Action:
         from rummisolve import solve
@@ -147,6 +172,10 @@ class HardPlayer:
                         break
             lean = fewest_tiles_reaching(tuple(new), rules.initial_threshold)
             return Play(kept + lean)
+        if self.trickle:
+            single = self._one_tile(view, full.played)
+            if single is not None:
+                return Play(single)
         bank = solve(Position((), view.rack, True, rules), objective="tiles")
         banked = tuple(bank.table) if bank.status != "no_move" else ()
         banked_tiles = Counter(t for m in banked for t in m.tiles)
