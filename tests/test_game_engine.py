@@ -11,6 +11,8 @@ from collections import Counter
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummisolve.errors import JsonInputError
 from rummisolve.game.engine import ConservationError, Game, GameStateError, IllegalMoveError, shuffled_deck
@@ -258,3 +260,35 @@ def test_small_rules_full_game_with_drawing_players_terminates():
         game.draw()
     assert game.state.end_reason == "blocked"
     assert game.state.turn == 10 - 6 + 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 4),
+    ops=st.lists(st.sampled_from(["draw", "draw", "draw", "undo", "redo", "timeout"]), max_size=80),
+)
+def test_random_action_sequences_conserve_tiles_and_replay(seed, players, ops):
+    rules = STANDARD.replace(turn_timer=30.0)
+    game = new_game(players=players, rules=rules, seed=seed)
+    full = Counter(rules.full_set())
+    history = [game.state]
+    for op in ops:
+        if game.finished and op not in ("undo",):
+            continue
+        if op == "draw":
+            game.draw()
+            history.append(game.state)
+        elif op == "timeout":
+            game.timeout()
+            history.append(game.state)
+        elif op == "undo" and game.can_undo:
+            game.undo()
+            history.pop()
+        elif op == "redo" and game.can_redo:
+            game.redo()
+            history.append(game.state)
+        assert game.state == history[-1]
+        assert game.state.tile_counts() == full
+        assert sum(len(r) for r in game.state.racks) + len(game.state.pool) == rules.total_tiles
+    assert Game.from_json(json.loads(json.dumps(game.to_json())), referee=fake_referee).state == game.state
