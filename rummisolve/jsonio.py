@@ -153,7 +153,7 @@ def read_documents(text: str) -> Iterator[Any]:
     try:
         yield json.loads(stripped)
         return
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # JSONDecodeError, an over-long number, absurd nesting
         pass
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -162,6 +162,10 @@ def read_documents(text: str) -> Iterator[Any]:
             yield json.loads(line)
         except json.JSONDecodeError as err:
             yield JsonInputError(f"line {number}: not valid JSON ({err.msg} at column {err.colno})")
+        except ValueError as err:
+            yield JsonInputError(f"line {number}: not acceptable JSON ({err})")
+        except RecursionError:
+            yield JsonInputError(f"line {number}: JSON nested too deeply")
 
 
 def error_message(err: BaseException) -> str:
