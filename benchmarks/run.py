@@ -224,6 +224,7 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
             "outcomes": {k: dict(v) for k, v in outcomes.items()},
         }
         if solver == "ours":
+            entry["statuses"] = dict(Counter(r["ours"]["status"] for r in rows))
             parts = defaultdict(list)
             for r in timed:
                 for k, v in r["ours"]["timings_ms"].items():
@@ -316,6 +317,13 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         lines.append(
             f"| {phase} | {_fmt(stats['p50'])} | {_fmt(stats['p95'])} | {_fmt(stats['p99'])} | {_fmt(stats['max'])} |"
         )
+    statuses = summary["ours"].get("statuses", {})
+    lines += [
+        "",
+        "rummisolve statuses: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+        + " (`feasible` would mean a time limit stopped the proof)",
+    ]
     kinds = ["optimal", "suboptimal", "illegal", "beats_oracle", "unsupported", "error"]
     lines += ["", "Answers judged by the referee and the stored optima (oracle):", ""]
     lines.append("| solver | set | " + " | ".join(kinds) + " |")
