@@ -52,7 +52,7 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     cat = catalogue(position.rules)
     timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
     deadline = None if limit is None else time.perf_counter() + limit
-    anchored: frozenset[int] = frozenset()
+    anchored: dict[int, int] = {}
     while True:
         start = time.perf_counter()
         built = build_model(position, cat, objective, anchored)
@@ -76,10 +76,11 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
             timings["decode"] += time.perf_counter() - start
             return _no_move(position, objective, timings, proven=status == _OPTIMAL)
         try:
-            played, table, kept = decode(position, cat, built, sol)
+            played, table, kept = decode(position, cat, built, sol, anchored)
         except NeedAnchors as need:
-            # The relaxed model used a meld of jokers only: forbid it for those sets and solve again.
-            anchored |= need.sets
+            # The relaxed model used a meld it cannot lay out (jokers only, or a run that reads as a
+            # group): demand real tiles in those sets and solve again.
+            anchored = {s: max(anchored.get(s, 0), n) for s, n in {**anchored, **need.sets}.items()}
             timings["decode"] += time.perf_counter() - start
             continue
         value = position.rules.rack_value(played)

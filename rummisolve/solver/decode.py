@@ -12,8 +12,10 @@ from rummisolve.tiles import JOKER, Tile
 
 __all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
 
-Slot = tuple[int, bool]
-"""A slot of a set copy: (kind index, filled by a joker)."""
+REAL_SLOT = False
+JOKER_SLOT = True
+Slot = tuple[int, bool | None]
+"""A slot of a set copy: (kind index, JOKER_SLOT, REAL_SLOT or None while undecided)."""
 
 
 class DecodeError(RuntimeError):
@@ -21,10 +23,12 @@ class DecodeError(RuntimeError):
 
 
 class NeedAnchors(Exception):
-    """The solution needs a meld of jokers only; re-solve with these sets anchored to real tiles."""
+    """The solution cannot be laid out as valid melds; re-solve with these sets anchored.
 
-    def __init__(self, sets: frozenset[int]) -> None:
-        super().__init__(f"anchor sets {sorted(sets)}")
+    ``sets`` maps a base set to the real tiles each copy must hold (see ``build_model``)."""
+
+    def __init__(self, sets: dict[int, int]) -> None:
+        super().__init__(f"anchor sets {sorted(sets.items())}")
         self.sets = sets
 
 
@@ -45,7 +49,7 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
 
 
 def decode(
-    position: Position, cat: Catalogue, built: PositionModel, sol: Sequence[int]
+    position: Position, cat: Catalogue, built: PositionModel, sol: Sequence[int], anchored: dict[int, int]
 ) -> tuple[tuple[Tile, ...], tuple[Meld, ...], tuple[int, ...]]:
     """``(played rack tiles, new table, indices of the table melds kept as they were)``."""
     off = built.final_offset
@@ -95,96 +99,116 @@ def decode(
                     jokers[k] -= 1
         kept.sort()
 
-    # Strict jokers that were freed: their new meld holds the joker and two tiles from the rack.
+    # Strict jokers that were freed: their new meld holds the jokers and two tiles from the rack.
+    # A slot is (kind, JOKER_SLOT | REAL_SLOT | None) — None: not decided yet.
     layout: list[tuple[int, list[Slot]]] = []
     for record in built.freed:
-        host = next((s for s, var in record["y"] if sol[var]), None)
+        host = next((s for s, var in record["w"] if sol[var]), None)
         if host is None:
             continue
-        filled = {k: True for k, var in record["q"] + record["rr"] if sol[var]}
-        filled.update({k: False for k, var in record["r"] if sol[var]})
-        slots = [(k, filled[k]) if k in filled else (k, None) for k in cat.sets[host].kinds]
-        for k, joker in filled.items():
-            if joker:
+        filled = {k: JOKER_SLOT for k, var in record["q"] + record["rr"] if sol[var]}
+        filled.update({k: REAL_SLOT for k, var in record["r"] if sol[var]})
+        for k, what in filled.items():
+            if what is JOKER_SLOT:
                 jokers[k] -= 1
             else:
                 real[k] -= 1
         copies[host] -= 1
-        layout.append((host, slots))
-    fixed = len(layout)
-
-    # Remaining copies: anchored real tiles first (no meld of jokers only), then fill.
+        layout.append((host, [(k, filled.get(k)) for k in cat.sets[host].kinds]))
     for s, n in enumerate(copies):
         if n < 0:
             raise DecodeError(f"set {s}: {n} copies")
         kinds = cat.sets[s].kinds
-        for _ in range(n):
-            layout.append((s, [(k, True) for k in kinds]))
-    if built.layer_jokers >= cat.rules.min_meld_length:
-        _anchor_copies(cat, built, layout, real, fixed)
-    for copy, (_, slots) in enumerate(layout):
-        for i, (k, joker) in enumerate(slots):
-            if copy < fixed and joker is not None:
-                continue  # a designated slot of a freed joker's meld
-            if joker or joker is None:
+        layout.extend((s, [(k, None) for k in kinds]) for _ in range(n))
+
+    # Copies that need real tiles get them first (no meld of jokers only; no run read as a
+    # group), then every open slot takes a real tile while there are any, else a joker.
+    _anchor_copies(cat, built, layout, real, anchored)
+    for _, slots in layout:
+        for i, (k, what) in enumerate(slots):
+            if what is None:
                 if real[k] > 0:
                     real[k] -= 1
-                    slots[i] = (k, False)
+                    slots[i] = (k, REAL_SLOT)
                 else:
                     jokers[k] -= 1
+                    slots[i] = (k, JOKER_SLOT)
     if any(real) or any(jokers):
         raise DecodeError("tiles left over after laying out the sets")
 
     rules = position.rules
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
     groups = [slots for s, slots in layout if not cat.sets[s].is_run]
-    new = [_meld(cat, run, rules) for run in _join_runs(cat, runs)]
+    new = []
+    for run in _join_runs(cat, runs):
+        meld = _meld(cat, run, rules)
+        if meld.kind.value != "run" and rules.joker_retrieval == "strict":
+            # The jokers would stand for other tiles than the model placed them on.
+            s = cat.index_of(tuple(k for k, _ in run), True)
+            raise NeedAnchors({s: 2})
+        new.append(meld)
     new += [_meld(cat, _group_order(group), rules) for group in sorted(groups, key=_group_key)]
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
 
 
 def _anchor_copies(
-    cat: Catalogue, built: PositionModel, layout: list[tuple[int, list[Slot]]], real: list[int], fixed: int
+    cat: Catalogue,
+    built: PositionModel,
+    layout: list[tuple[int, list[Slot]]],
+    real: list[int],
+    anchored: dict[int, int],
 ) -> None:
-    """Give one real tile to every copy that jokers alone could fill (a bipartite matching).
+    """Give each copy the real tiles it needs, of different kinds (a small max-flow).
 
-    Raises :class:`NeedAnchors` when no such assignment exists, naming the sets to anchor."""
+    A copy needs one real tile when jokers alone could fill it, and ``anchored[s]`` when the model
+    asked for more. Raises :class:`NeedAnchors` when no assignment exists, naming the sets the
+    model must anchor."""
     jokers = built.layer_jokers
-    needy = [i for i, (s, _) in enumerate(layout) if i >= fixed and len(cat.sets[s].kinds) <= jokers]
-    if not needy:
+    demand: list[tuple[int, int]] = []  # (copy, how many more real tiles)
+    for i, (s, slots) in enumerate(layout):
+        need = max(anchored.get(s, 0), 1 if len(slots) <= jokers else 0)
+        have = sum(1 for _, what in slots if what is REAL_SLOT)
+        if need > have:
+            demand.append((i, need - have))
+    if not demand:
         return
-    holders: dict[int, list[int]] = {}  # kind -> copies anchored to it
-    anchor: dict[int, int] = {}
+    holders: dict[int, list[int]] = {}  # kind -> copies holding one of its real tiles
+    chosen: dict[int, set[int]] = {}  # copy -> kinds given to it
+
+    def open_kinds(copy: int) -> list[int]:
+        return [k for k, what in layout[copy][1] if what is None]
 
     def augment(copy: int, seen: set[int]) -> bool:
-        for k in cat.sets[layout[copy][0]].kinds:
-            if k in seen or not real[k]:
+        mine = chosen.setdefault(copy, set())
+        for k in open_kinds(copy):
+            if k in mine or k in seen or not real[k]:
                 continue
             seen.add(k)
             taken = holders.setdefault(k, [])
             if len(taken) < real[k]:
                 taken.append(copy)
-                anchor[copy] = k
+                mine.add(k)
                 return True
             for j, other in enumerate(taken):
-                if augment(other, seen):
+                if augment(other, seen):  # ``other`` found another kind: it gives up this one
+                    chosen[other].discard(k)
                     taken[j] = copy
-                    anchor[copy] = k
+                    mine.add(k)
                     return True
         return False
 
-    failed = [copy for copy in needy if not augment(copy, set())]
+    failed = {layout[copy][0] for copy, more in demand for _ in range(more) if not augment(copy, set())}
     if failed:
-        present = frozenset(layout[i][0] for i in needy)
-        missing = present - {s - built.final_offset for s, _ in built.anchors}
+        missing = {s: 1 for s in failed if anchored.get(s, 0) < 1}
         if not missing:
-            raise DecodeError("anchored sets still hold a meld of jokers only")
+            raise DecodeError("anchored sets still lack the real tiles they need")
         raise NeedAnchors(missing)
-    for copy, k in anchor.items():
+    for copy, kinds in chosen.items():
         slots = layout[copy][1]
-        slots[slots.index((k, True))] = (k, False)
-        real[k] -= 1
+        for k in kinds:
+            slots[slots.index((k, None))] = (k, REAL_SLOT)
+            real[k] -= 1
 
 
 def _group_key(slots: list[Slot]) -> tuple[int, ...]:
@@ -194,8 +218,8 @@ def _group_key(slots: list[Slot]) -> tuple[int, ...]:
 def _group_order(slots: list[Slot]) -> list[Slot]:
     """Real tiles in colour order, then jokers; jokers first when only one tile is real, so that
     the sequence cannot read as a (higher-valued) run such as ``K10 J J`` = K10 K11 K12."""
-    real = sorted(slot for slot in slots if not slot[1])
-    jokers = [slot for slot in slots if slot[1]]
+    real = sorted(slot for slot in slots if slot[1] is REAL_SLOT)
+    jokers = [slot for slot in slots if slot[1] is JOKER_SLOT]
     return jokers + real if len(real) == 1 else real + jokers
 
 

@@ -212,13 +212,14 @@ def _protos(cat: Catalogue) -> _Protos:
 
 
 def build_model(
-    position: Position, cat: Catalogue, objective: str, anchored: frozenset[int] = frozenset()
+    position: Position, cat: Catalogue, objective: str, anchored: dict[int, int] | None = None
 ) -> PositionModel | None:
     """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
 
-    ``anchored``: base sets whose copies must each hold a real tile. Only sets that jokers alone
-    could fill need it, and only once a solution actually used such a set made of jokers only;
-    the solver adds them lazily (see :func:`rummisolve.solver.decode.decode`)."""
+    ``anchored``: base set -> how many real tiles each of its copies must hold (1: not jokers only;
+    2: a run that must not read as a group). The solver adds them lazily, only for sets that a
+    solution actually needed them for (see :func:`rummisolve.solver.decode.decode`)."""
+    anchored = anchored or {}
     if not position.rack:
         return None
     rules = position.rules
@@ -261,7 +262,7 @@ def build_model(
             return None
         _keep(built, cat, ub, variables, constraints)
         if rules.joker_retrieval == "strict" and counts.table_jokers:
-            _strict(built, cat, position, ub, variables, constraints)
+            _strict(built, cat, position, ub, anchored, variables, constraints)
         if anchored:
             _anchor(built, cat, 0, available, anchored, variables, constraints)
 
@@ -362,7 +363,7 @@ def _open_then_manipulate(
     constraints.append(_linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -_INF, -counts.table_jokers))
     if opening_jokers >= rules.min_meld_length:
         # The opening melds are never laid out, so anchor every set jokers alone could fill.
-        small = frozenset(s for s, base in enumerate(cat.sets) if len(base.kinds) <= opening_jokers)
+        small = {s: 1 for s, base in enumerate(cat.sets) if len(base.kinds) <= opening_jokers}
         _anchor(built, cat, offset, counts.rack, small, variables, constraints)
     return True
 
@@ -414,17 +415,22 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
 
 
 def _strict(
-    built: PositionModel, cat: Catalogue, position: Position, ub: list[int], variables: list, constraints: list
+    built: PositionModel,
+    cat: Catalogue,
+    position: Position,
+    ub: list[int],
+    anchored: dict[int, int],
+    variables: list,
+    constraints: list,
 ) -> None:
     """Strict joker retrieval (RULES.md section 3) on the final layer.
 
     Each table joker ``j`` stands for one of the kinds ``O[j]`` (its run slot, or a colour its group
     misses). It is either *bound*, ``b[j,k]`` for ``k`` in ``O[j]``: it sits in a slot of kind ``k``;
-    or *freed*: a rack tile of a kind in ``O[j]`` replaces it (``rp[j,k]``) and the joker sits at
-    slot ``q[j,k]`` of a designated new set copy ``y[j,s]`` that also holds at least two tiles
-    played from the rack, real (``r[j,k]``) or jokers (``rr[j,k]``). Two freed jokers never share
-    one designated copy (a small restriction: a meld holding two freed jokers and their rack
-    tiles would need six or more tiles in the standard game).
+    or *freed*: a rack tile of a kind in ``O[j]`` replaces it (``rp[j,k]``) and the joker goes to a
+    designated new meld ``c`` (``a[j,c]``). Each designated meld is a copy of one base set
+    (``w[c,s]``) whose slots hold the freed jokers (``q[c,k]``) and at least two tiles played from
+    the rack, real (``r[c,k]``) or jokers (``rr[c,k]``); several freed jokers may share one.
     """
     counts = built.counts
     n_sets = len(cat.sets)
@@ -433,19 +439,25 @@ def _strict(
     rules = cat.rules
     top = rules.numbers
     rack_jokers = counts.rack_jokers
-    jokers_at: dict[int, list[tuple[int, int]]] = {}  # kind -> [(var, coeff)] of jokers that must sit there
-    played_at: dict[int, list[tuple[int, int]]] = {}  # kind -> [(var, coeff)] of rack tiles reserved
-    rack_joker_uses: list[int] = []
-    designated: dict[int, list[int]] = {}  # set -> y vars
+    jokers_at: dict[int, list[int]] = {}  # kind -> vars of jokers that must sit there
+    played_at: dict[int, list[int]] = {}  # kind -> vars of rack tiles reserved
     index = len(variables)
 
-    def new_var(hi: int) -> int:
+    def new_var(hi: int = 1) -> int:
         nonlocal index
         variables.append(protos.domain(0, hi))
         index += 1
         return index - 1
 
+    hosts = [
+        s
+        for s, base in enumerate(cat.sets)
+        if ub[s]
+        and len(base.kinds) >= 3
+        and sum(1 for k in base.kinds if counts.rack[k]) + min(rack_jokers, len(base.kinds)) >= 2
+    ]
     kept_var = {meld.index: meld.var for meld in built.complex_keep}
+    freeable: list[list[int]] = []  # per freeable joker: its bound vars (freed = 1 - sum)
     for meld_index, meld in enumerate(position.table):
         for tile, stands in zip(meld.tiles, meld.represents):
             if tile.colour is not None:
@@ -459,80 +471,92 @@ def _strict(
                     for c in range(rules.colours)
                     if cat.kinds[c * top].colour not in present
                 ]
-            bound = [new_var(1) for _ in options]
+            bound = [new_var() for _ in options]
             for k, var in zip(options, bound):
-                jokers_at.setdefault(k, []).append((var, 1))
+                jokers_at.setdefault(k, []).append(var)
             keep = kept_var.get(meld_index)
             if keep is not None:
                 # A kept meld keeps its joker where it stood.
-                k = cat.kind_of(stands)
-                constraints.append(_linear([bound[options.index(k)], keep], [1, -1], 0, _INF))
+                constraints.append(_linear([bound[options.index(cat.kind_of(stands))], keep], [1, -1], 0, _INF))
             replacements = [k for k in options if counts.rack[k]]
-            hosts = [
-                s
-                for s, base in enumerate(cat.sets)
-                if ub[s]
-                and len(base.kinds) >= 3
-                and sum(1 for k in base.kinds if counts.rack[k]) + min(rack_jokers, len(base.kinds)) >= 2
-            ]
             if not replacements or not hosts:
                 constraints.append(_linear(bound, [1] * len(bound), 1, 1))  # cannot be freed
                 continue
-            # freed = 1 - sum(bound) = sum(rp) = sum(y) = sum(q)
-            rp = [new_var(1) for _ in replacements]
+            rp = [new_var() for _ in replacements]
             for k, var in zip(replacements, rp):
-                played_at.setdefault(k, []).append((var, 1))
-            constraints.append(_linear(bound + rp, [1] * (len(bound) + len(rp)), 1, 1))
-            ys = [new_var(1) for _ in hosts]
-            record: dict[str, list[tuple[int, int]]] = {"y": list(zip(hosts, ys)), "q": [], "r": [], "rr": []}
-            built.freed.append(record)
-            for s, var in zip(hosts, ys):
-                designated.setdefault(s, []).append(var)
-            constraints.append(_linear(bound + ys, [1] * (len(bound) + len(ys)), 1, 1))
-            host_kinds = sorted({k for s in hosts for k in cat.sets[s].kinds})
-            qs, rs, rrs = [], [], []
-            for k in host_kinds:
-                in_host = [y for s, y in zip(hosts, ys) if k in cat.sets[s].kinds]
-                q = new_var(1)
-                qs.append(q)
-                record["q"].append((k, q))
-                jokers_at.setdefault(k, []).append((q, 1))
-                slot_vars = [q]
-                if counts.rack[k]:
-                    r = new_var(1)
-                    rs.append(r)
-                    record["r"].append((k, r))
-                    played_at.setdefault(k, []).append((r, 1))
-                    slot_vars.append(r)
-                if rack_jokers:
-                    rr = new_var(1)
-                    rrs.append(rr)
-                    record["rr"].append((k, rr))
-                    rack_joker_uses.append(rr)
-                    jokers_at.setdefault(k, []).append((rr, 1))
-                    slot_vars.append(rr)
-                # a slot is used at most once, and only inside the designated copy
-                constraints.append(_linear(slot_vars + in_host, [1] * len(slot_vars) + [-1] * len(in_host), -_INF, 0))
-            constraints.append(_linear(bound + qs, [1] * (len(bound) + len(qs)), 1, 1))
-            # at least two further rack tiles in the joker's meld: sum(r) + sum(rr) >= 2 * freed
-            helpers = rs + rrs
-            constraints.append(_linear(helpers + bound, [1] * len(helpers) + [2] * len(bound), 2, _INF))
-    for s, ys in designated.items():
-        # designated copies are new melds: together with kept melds at most x[s]
+                played_at.setdefault(k, []).append(var)
+            constraints.append(_linear(bound + rp, [1] * (len(bound) + len(rp)), 1, 1))  # freed = sum(rp)
+            freeable.append(bound)
+    host_kinds = sorted({k for s in hosts for k in cat.sets[s].kinds})
+    assign = [[new_var() for _ in freeable] for _ in freeable]  # assign[c][j]; empty if none is freeable
+    designated: dict[int, list[int]] = {}  # set -> w vars
+    rack_joker_uses: list[int] = []
+    previous_used: list[int] | None = None
+    for members in assign:
+        ws = [new_var() for _ in hosts]
+        for s, w in zip(hosts, ws):
+            designated.setdefault(s, []).append(w)
+        built.freed.append({"w": list(zip(hosts, ws)), "q": [], "r": [], "rr": []})
+        record = built.freed[-1]
+        # used(c) = sum(w) <= 1, used(c) <= jokers assigned, each assigned joker needs used(c)
+        constraints.append(_linear(ws, [1] * len(ws), 0, 1))
+        constraints.append(_linear(ws + members, [1] * len(ws) + [-1] * len(members), -_INF, 0))
+        for member in members:
+            constraints.append(_linear([member] + ws, [1] + [-1] * len(ws), -_INF, 0))
+        if previous_used is not None:  # designated melds are used in order (no symmetric copies)
+            constraints.append(_linear(ws + previous_used, [1] * len(ws) + [-1] * len(previous_used), -_INF, 0))
+        previous_used = ws
+        qs, helpers, real_helpers = [], [], []
+        for k in host_kinds:
+            in_host = [w for s, w in zip(hosts, ws) if k in cat.sets[s].kinds]
+            q = new_var()
+            qs.append(q)
+            record["q"].append((k, q))
+            jokers_at.setdefault(k, []).append(q)
+            slot_vars = [q]
+            if counts.rack[k]:
+                r = new_var()
+                record["r"].append((k, r))
+                played_at.setdefault(k, []).append(r)
+                helpers.append(r)
+                real_helpers.append(r)
+                slot_vars.append(r)
+            if rack_jokers:
+                rr = new_var()
+                record["rr"].append((k, rr))
+                rack_joker_uses.append(rr)
+                jokers_at.setdefault(k, []).append(rr)
+                helpers.append(rr)
+                slot_vars.append(rr)
+            # a slot holds one thing, and only inside the designated meld's set
+            constraints.append(_linear(slot_vars + in_host, [1] * len(slot_vars) + [-1] * len(in_host), -_INF, 0))
+        # the freed jokers assigned to c sit in its joker slots: sum(q) = sum(assign)
+        constraints.append(_linear(qs + members, [1] * len(qs) + [-1] * len(members), 0, 0))
+        # at least two further rack tiles: sum(r) + sum(rr) >= 2 used(c)
+        constraints.append(_linear(helpers + ws, [1] * len(helpers) + [-2] * len(ws), 0, _INF))
+        doubled = [w for s, w in zip(hosts, ws) if anchored.get(s, 0) >= 2]
+        if doubled:  # a run that would read as a group: two real tiles
+            constraints.append(_linear(real_helpers + doubled, [1] * len(real_helpers) + [-2] * len(doubled), 0, _INF))
+    # each freeable joker: bound, or assigned to exactly one designated meld
+    for j, bound in enumerate(freeable):
+        column = [assign[c][j] for c in range(len(assign))]
+        constraints.append(_linear(bound + column, [1] * (len(bound) + len(column)), 1, 1))
+    for s, ws in designated.items():
+        # designated melds are new melds: together with kept melds at most x[s]
         kept = built.keep_terms.get(s, [])
-        vs = ys + [v for v, _ in kept] + [off + s]
-        constraints.append(_linear(vs, [1] * len(ys) + [c for _, c in kept] + [-1], -_INF, 0))
+        vs = ws + [v for v, _ in kept] + [off + s]
+        constraints.append(_linear(vs, [1] * len(ws) + [c for _, c in kept] + [-1], -_INF, 0))
     for k, items in jokers_at.items():
         # jokers required at kind k <= jk[k]
-        constraints.append(_linear([v for v, _ in items] + [off + n_sets + k], [c for _, c in items] + [-1], -_INF, 0))
+        constraints.append(_linear(items + [off + n_sets + k], [1] * len(items) + [-1], -_INF, 0))
     for k, items in played_at.items():
         # reserved rack tiles of kind k <= p[k] = u[k] - jk[k] - table[k]
         holders = cat.sets_by_kind[k]
-        vs = [v for v, _ in items] + [off + s for s in holders] + [off + n_sets + k]
-        cs = [c for _, c in items] + [-1] * len(holders) + [1]
+        vs = items + [off + s for s in holders] + [off + n_sets + k]
+        cs = [1] * len(items) + [-1] * len(holders) + [1]
         constraints.append(_linear(vs, cs, -_INF, -counts.table[k]))
     if rack_joker_uses:
-        # rack jokers in designated copies <= rack jokers played = sum(jk) - table jokers
+        # rack jokers in designated melds <= rack jokers played = sum(jk) - table jokers
         jk = list(range(off + n_sets, off + n_sets + len(cat.kinds)))
         constraints.append(
             _linear(rack_joker_uses + jk, [1] * len(rack_joker_uses) + [-1] * len(jk), -_INF, -counts.table_jokers)
@@ -544,11 +568,12 @@ def _anchor(
     cat: Catalogue,
     offset: int,
     real_available: list[int],
-    sets: frozenset[int],
+    sets: dict[int, int],
     variables: list,
     constraints: list,
 ) -> None:
-    """Every copy of the given sets that is not a kept meld gets one real tile (no meld of jokers only)."""
+    """Every copy of the given sets that is not a kept meld gets ``sets[s]`` real tiles of
+    different kinds (one: no meld of jokers only; two: a run that cannot read as a group)."""
     n_sets = len(cat.sets)
     protos = _protos(cat)
     index = len(variables)
@@ -578,10 +603,15 @@ def _anchor(
                 supply.setdefault(k, []).append(index)
                 index += 1
         kept = kept_per_set.get(s, [])
-        # sum_k z[s,k] = x[s] - kept copies of s
+        need = sets[s]
+        # sum_k z[s,k] = need * (x[s] - kept copies of s)
         vs = zs + [offset + s] + [v for v, _ in kept]
-        cs = [1] * len(zs) + [-1] + [c for _, c in kept]
+        cs = [1] * len(zs) + [-need] + [need * c for _, c in kept]
         constraints.append(_linear(vs, cs, 0, 0))
+        if need > 1:  # one real tile per kind and copy: z[s,k] <= x[s] - kept copies
+            for z in zs:
+                vs = [z, offset + s] + [v for v, _ in kept]
+                constraints.append(_linear(vs, [1, -1] + [c for _, c in kept], -_INF, 0))
     for k, zs in supply.items():
         # anchors + kept real slots <= real tiles of kind k = u[k] - jk[k]
         holders = cat.sets_by_kind[k]
