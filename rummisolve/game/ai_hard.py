@@ -17,11 +17,12 @@ later turn, when it must then draw. So each turn the hard AI:
 Optionally (``trickle=True``) it plays a single tile per turn when one fits, holding everything
 else; measured no stronger than banking, so off by default.
 
-Defence: when an opponent holds one or two tiles, the AI estimates for each candidate table the
-chance that the opponent's tiles all fit on it (tiles drawn from what it has not seen; a tile that
-would have fitted on the table the opponent last drew on is ruled out), and draws on purpose when
-its play would hand the opponent the round. Going out is checked before anything else. Three
-solver calls per move at most; the risk estimate needs none.
+Defence: when an opponent holds three tiles or fewer, the AI estimates for the table its move
+would leave the chance that the opponent's tiles all fit on it (tiles drawn from what it has not
+seen; a tile that would have fitted on the table the opponent last drew on is ruled out). If the
+move raises that chance, it tries a one-tile play that does not, and otherwise draws on purpose.
+Going out is checked before anything else. About three solver calls per move; the risk estimate
+needs none.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def out_risk(table: Sequence[Meld], unseen: Counter, size: int, excluded: Counte
     (each tile independently; ``excluded`` tiles are known not to be on that rack)."""
     pool = unseen - excluded if excluded else unseen
     total = sum(pool.values())
-    if total == 0 or size > 2:
+    if total == 0 or size > 3:
         return 0.0
     fitting = sum(n for tile, n in pool.items() if fits(tile, table))
     return (fitting / total) ** size
@@ -107,9 +108,13 @@ class HardPlayer:
         seed: int | None = None,
         bank: bool = True,
         lean_opening: bool = True,
-        defend: float | None = 0.1,
+        defend: float | None = 0.0,
         trickle: bool = False,
+        defend_size: int = 3,
+        defend_alternatives: bool = True,
     ) -> None:
+        self.defend_size = defend_size
+        self.defend_alternatives = defend_alternatives
         self.rng = random.Random(seed)
         self.trickle = trickle
         self.bank = bank
@@ -123,16 +128,22 @@ class HardPlayer:
             return action
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
         size = view.rack_sizes[threat]
-        if size > 2 or len(view.rack) <= 2:
+        if size > self.defend_size or len(view.rack) <= 2:
             return action
         new_table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in action.table)
         if sum(len(m) for m in new_table) == sum(len(m) for m in view.table) + len(view.rack):
             return action  # going out
         unseen = view.unseen()
         excluded = _ruled_out(view, threat)
-        if out_risk(new_table, unseen, size, excluded) > out_risk(view.table, unseen, size, excluded) + self.defend:
-            return Draw()
-        return action
+        limit = out_risk(view.table, unseen, size, excluded) + self.defend
+        if out_risk(new_table, unseen, size, excluded) <= limit:
+            return action
+        if self.defend_alternatives:
+            for tile in sorted(view.rack, key=lambda t: (t.is_joker, -(t.number or 0)))[:4]:
+                single = self._one_tile(view, (tile,))
+                if single is not None and out_risk(single, unseen, size, excluded) <= limit:
+                    return Play(single)
+        return Draw()
 
     def _one_tile(self, view: PlayerView, candidates) -> tuple[Meld, ...] | None:
         """A new table that adds exactly one rack tile (the highest-numbered that fits), or ``None``."""
