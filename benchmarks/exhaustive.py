@@ -127,6 +127,8 @@ def exhaustive_optimum(position: Position, objective: str = "tiles") -> int | No
             continue
         if best is not None and score(played) <= best:
             continue
+        if not position.opened and not rules.joker_in_initial_meld and JOKER in played:
+            continue  # no rack joker at all on an opening turn that forbids them
         if position.opened:
             ok = best_partition(tuple(sorted(table + played))) is not None
         elif not rules.open_then_manipulate:

@@ -11,6 +11,8 @@ integer multiplicity per candidate is chosen by HiGHS subject to tile counts:
 * not opened: new melds from rack tiles only (the table is kept as it is), worth at least
   ``rules.initial_threshold`` with jokers worth what they stand for; with
   ``open_then_manipulate`` a second arrangement over table + every played tile must exist too;
+  with ``joker_in_initial_meld`` false no rack joker is played on that turn at all (RULES.md as
+  the referee reads it: the ban covers the melds after the initial meld too);
 * at least one rack tile is played, else there is no move (``None``).
 
 Runs longer than ``2m-1`` are never needed: such a run's tiles always re-split into valid runs
@@ -292,6 +294,8 @@ def solve(position: Position, objective: str = "tiles") -> OracleAnswer:
     else:
         allowed = rules.joker_in_initial_meld
         rack_pool = rack if allowed else Counter({t: n for t, n in rack.items() if not t.is_joker})
+        if not allowed and JOKER in y:
+            model.upper[y[JOKER]] = 0.0  # no rack joker at all on the opening turn
         if rules.open_then_manipulate:
             # opening melds o (from the rack, worth >= threshold) and a final arrangement of
             # table + all played tiles; the opening tiles are a part of the played ones.
