@@ -116,7 +116,7 @@ def test_fits_and_out_risk():
     unseen = Counter(parse_tiles("R4 K13"))
     assert out_risk(table, unseen, 1) == 0.5 and out_risk(table, unseen, 2) == 0.25
     assert out_risk(table, unseen, 1, Counter(parse_tiles("R4"))) == 0.0
-    assert out_risk(table, unseen, 3) == 0.0
+    assert out_risk(table, unseen, 3) == 0.125 and out_risk(table, unseen, 4) == 0.0
 
 
 def test_hard_draws_rather_than_hand_the_opponent_the_round():
