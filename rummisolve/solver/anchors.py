@@ -1,0 +1,73 @@
+"""Anchors: real tiles that copies of some base sets must hold (no meld of jokers only; no run
+that reads as a group), added to the model only for the sets a solution needed them for."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rummisolve.solver import pieces
+from rummisolve.solver.candidates import Catalogue
+from rummisolve.solver.pieces import INF, linear
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rummisolve.solver.model import PositionModel
+
+__all__ = ["anchor_copies"]
+
+
+def anchor_copies(
+    built: PositionModel,
+    cat: Catalogue,
+    offset: int,
+    real_available: list[int],
+    sets: dict[int, int],
+    variables: list,
+    constraints: list,
+) -> None:
+    """Every copy of the given sets that is not a kept meld gets ``sets[s]`` real tiles of
+    different kinds (one: no meld of jokers only; two: a run that cannot read as a group)."""
+    n_sets = len(cat.sets)
+    protos = pieces.protos(cat)
+    index = len(variables)
+    kept_per_set: dict[int, list[tuple[int, int]]] = {}
+    kept_real: dict[int, list[tuple[int, int]]] = {}
+    if offset == built.final_offset and not built.kept_by_rule:
+        for s, (var, _) in built.simple_keep.items():
+            kept_per_set.setdefault(s, []).append((var, 1))
+            for k in cat.sets[s].kinds:
+                kept_real.setdefault(k, []).append((var, 1))
+        for meld in built.complex_keep:
+            for s in meld.pieces:
+                kept_per_set.setdefault(s, []).append((meld.var, 1))
+            for k in meld.real_kinds:
+                kept_real.setdefault(k, []).append((meld.var, 1))
+    supply: dict[int, list[int]] = {}
+    for s in sorted(sets):
+        base = cat.sets[s]
+        if variables[offset + s].domain[1] == 0:
+            continue
+        zs = []
+        for k in base.kinds:
+            if real_available[k]:
+                variables.append(protos.domain(0, real_available[k]))
+                built.anchors[(offset + s, k)] = index
+                zs.append(index)
+                supply.setdefault(k, []).append(index)
+                index += 1
+        kept = kept_per_set.get(s, [])
+        need = sets[s]
+        # sum_k z[s,k] = need * (x[s] - kept copies of s)
+        vs = zs + [offset + s] + [v for v, _ in kept]
+        cs = [1] * len(zs) + [-need] + [need * c for _, c in kept]
+        constraints.append(linear(vs, cs, 0, 0))
+        if need > 1:  # one real tile per kind and copy: z[s,k] <= x[s] - kept copies
+            for z in zs:
+                vs = [z, offset + s] + [v for v, _ in kept]
+                constraints.append(linear(vs, [1, -1] + [c for _, c in kept], -INF, 0))
+    for k, zs in supply.items():
+        # anchors + kept real slots <= real tiles of kind k = u[k] - jk[k]
+        holders = cat.sets_by_kind[k]
+        kept = kept_real.get(k, [])
+        vs = zs + [v for v, _ in kept] + [offset + s for s in holders] + [offset + n_sets + k]
+        cs = [1] * len(zs) + [c for _, c in kept] + [-1] * len(holders) + [1]
+        constraints.append(linear(vs, cs, -INF, 0))

@@ -1,0 +1,93 @@
+"""Reusable pieces of CP-SAT model protos, built once per rule set and copied into models."""
+
+from __future__ import annotations
+
+import numpy as np
+from ortools.sat.python import cp_model_helper as cmh
+
+from rummisolve.solver.candidates import Catalogue
+
+__all__ = ["INF", "Protos", "linear", "protos"]
+
+INF = 1 << 40
+"""Stands for an unbounded side of a linear constraint."""
+
+
+class Protos:
+    """Reusable proto pieces of one catalogue (each built once, copied into models by ``extend``)."""
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        n_kinds = len(cat.kinds)
+        width = max(len(base.kinds) for base in cat.sets) if cat.sets else 1
+        # Set kinds padded with a sentinel kind (index n_kinds) that is always "available".
+        self.set_kinds = np.array(
+            [list(base.kinds) + [n_kinds] * (width - len(base.kinds)) for base in cat.sets] or [[n_kinds]],
+            dtype=np.int64,
+        )
+        self.padding = self.set_kinds == n_kinds
+        self.set_sizes = np.array([len(base.kinds) for base in cat.sets] or [1], dtype=np.int64)
+        self.incidence = np.zeros((n_kinds, max(len(cat.sets), 1)), dtype=np.int64)
+        for s, base in enumerate(cat.sets):
+            for k in base.kinds:
+                self.incidence[k, s] = 1
+        self.zero_based: list[cmh.IntegerVariableProto] = []
+        self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
+        self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
+        self.linear: dict[tuple, cmh.ConstraintProto] = {}
+        self.objectives: dict[tuple, tuple[list[int], list[int]]] = {}
+
+    def domain(self, lo: int, hi: int) -> cmh.IntegerVariableProto:
+        key = (lo, hi)
+        proto = self.domains.get(key)
+        if proto is None:
+            proto = cmh.IntegerVariableProto()
+            proto.domain.extend([lo, hi])
+            self.domains[key] = proto
+        return proto
+
+    def domains_up_to(self, hi: int) -> list[cmh.IntegerVariableProto]:
+        """The domains ``[0, 0], [0, 1], ..., [0, hi]`` (at least), indexed by their upper bound."""
+        cache = self.zero_based
+        for value in range(len(cache), hi + 1):
+            cache.append(self.domain(0, value))
+        return cache
+
+    def kind(self, offset: int, k: int, lo: int, hi: int) -> cmh.ConstraintProto:
+        """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset``."""
+        key = (offset, k, lo, hi)
+        proto = self.kind_constraints.get(key)
+        if proto is None:
+            cat = self.cat
+            sets = cat.sets_by_kind[k]
+            proto = linear([offset + s for s in sets] + [offset + len(cat.sets) + k], [1] * len(sets) + [-1], lo, hi)
+            self.kind_constraints[key] = proto
+        return proto
+
+    def cachedlinear(
+        self, key: tuple, variables: list[int], coeffs: list[int], lo: int, hi: int
+    ) -> cmh.ConstraintProto:
+        proto = self.linear.get(key)
+        if proto is None:
+            proto = linear(variables, coeffs, lo, hi)
+            self.linear[key] = proto
+        return proto
+
+
+def linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.ConstraintProto:
+    proto = cmh.ConstraintProto()
+    linear = proto.linear
+    linear.vars.extend(variables)
+    linear.coeffs.extend(coeffs)
+    linear.domain.extend([lo, hi])
+    return proto
+
+
+_PROTOS: dict[int, Protos] = {}
+
+
+def protos(cat: Catalogue) -> Protos:
+    protos = _PROTOS.get(id(cat))
+    if protos is None or protos.cat is not cat:
+        protos = _PROTOS[id(cat)] = Protos(cat)
+    return protos
