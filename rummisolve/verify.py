@@ -79,9 +79,9 @@ new-table joker and either
 New-table jokers not matched to old ones are played rack jokers. Old jokers beyond the number
 of new jokers are already ``tile_vanished`` and are not judged again. When several jokers make
 the matching ambiguous, the turn is legal if ANY matching and choice of replacement tiles
-satisfies the rule (the interpretation most favourable to the player); rack tiles in the freed
-jokers' melds are counted greedily, meld by meld. Where the replacement tile ends up on the
-table is not checked (copies are interchangeable and the table may be rearranged).
+satisfies the rule (the interpretation most favourable to the player); the played rack tiles
+are shared out among the freed jokers' melds in every possible way (each copy counts once).
+Where the replacement tile ends up on the table is not checked (copies are interchangeable and the table may be rearranged).
 """
 
 from __future__ import annotations
@@ -636,27 +636,42 @@ def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
     ]
     meld_counts: dict[int, dict] = {}
 
-    def rack_tiles_in(i: int, left: dict, used: list[bool]) -> int:
-        """Consume from ``left`` and count the tiles of new meld ``i`` that can be played rack tiles."""
-        counts = meld_counts.get(i)
-        if counts is None:
-            counts = meld_counts[i] = _count(k for k in table[i].keys if k != _JOKER_KEY)
-        n = 0
-        for k, c in counts.items():
-            take = min(c, left.get(k, 0))
-            if take:
-                left[k] -= take
-                n += take
-        return n + sum(1 for j, (mi, _) in enumerate(new_jokers) if mi == i and not used[j])
-
     def solve(jokers: list, deficit: int) -> bool:
         used = [False] * len(new_jokers)
         left = {k: n for k, n in played_counts.items() if k != _JOKER_KEY}
         freed: list[int] = []
 
         def freed_ok() -> bool:
-            rest = dict(left)
-            return all(rack_tiles_in(i, rest, used) >= 2 for i in sorted({new_jokers[j][0] for j in freed}))
+            melds = sorted({new_jokers[j][0] for j in freed})
+            return allocate(melds, 0, dict(left))
+
+        def allocate(melds: list[int], at: int, rest: dict) -> bool:
+            """Can every freed joker's meld get two played rack tiles, each copy used once?"""
+            if at == len(melds):
+                return True
+            i = melds[at]
+            counts = meld_counts.get(i)
+            if counts is None:
+                counts = meld_counts[i] = _count(k for k in table[i].keys if k != _JOKER_KEY)
+            rack_jokers = sum(1 for j, (mi, _) in enumerate(new_jokers) if mi == i and not used[j])
+            need = max(0, 2 - rack_jokers)
+            kinds = [k for k in counts if rest.get(k, 0) > 0]
+
+            def take(start: int, need: int) -> bool:
+                if need == 0:
+                    return allocate(melds, at + 1, rest)
+                for n in range(start, len(kinds)):
+                    k = kinds[n]
+                    limit = min(counts[k], rest[k], need)
+                    for amount in range(limit, 0, -1):
+                        rest[k] -= amount
+                        ok = take(n + 1, need - amount)
+                        rest[k] += amount
+                        if ok:
+                            return True
+                return False
+
+            return take(0, need)
 
         def rec(k: int, deficit: int) -> bool:
             if k == len(jokers):
