@@ -873,3 +873,15 @@ def test_package_attribute_verify_is_callable_after_the_module_is_imported():
     p = pos(["R1 R2 R3"], "R4")
     assert rummisolve.verify(p, ["R1 R2 R3 R4"]).legal
     assert not rummisolve.verify(p, ["R1 R2 R3"])
+
+
+def test_strict_freed_jokers_share_the_played_rack_tiles_exactly():
+    # B4 and B5 from the rack free both jokers of B3 J J. Each freed joker's meld needs two more
+    # played rack tiles; K3 K3 K5 K6 are played: K3 + K5 for one meld and K3 + K6 for the other
+    # works, although the first meld alone could hold three of them (a greedy count fails here).
+    rules = RuleSet(joker_retrieval="strict")
+    p = Position.from_notation(["K4 K5 K6", "B3 J J"], "K3 K3 K5 K6 B4 B5", opened=True, rules=rules)
+    assert verify(p, ["K3 J K5 K6", "K3 K4 K5 K6 J", "B3 B4 B5"]).legal
+    # Only one meld's worth of rack tiles besides the replacements: illegal.
+    verdict = verify(p, ["K3 J K5", "K4 K5 K6 J", "B3 B4 B5"])
+    assert not verdict.legal and "joker_retrieval" in {r.code for r in verdict.reasons}
