@@ -130,3 +130,12 @@ def test_hard_draws_rather_than_hand_the_opponent_the_round():
 def test_make_player_rejects_unknown():
     with pytest.raises(UnknownPlayerError, match="wizard"):
         make_player("wizard")
+
+
+def test_match_of_rounds_adds_up_and_rotates_the_first_player():
+    from rummisolve.game import play_match
+
+    match = play_match([make_player("medium"), make_player("easy")], 3, rules=SMALL, seed=4)
+    assert [r.first for r in match.rounds] == [0, 1, 0]
+    assert match.totals == tuple(sum(r.scores[s] for r in match.rounds) for s in range(2))
+    assert sum(match.totals) == 0 and match.leaders

@@ -13,7 +13,7 @@ from __future__ import annotations
 from rummisolve.game.engine import ConservationError, Game, GameStateError, IllegalMoveError, shuffled_deck
 from rummisolve.game.events import Deal, DrawEvent, PlayEvent, TimeoutEvent
 from rummisolve.game.players import PLAYER_KINDS, Draw, Play, Player, make_player
-from rummisolve.game.runner import GameRecord, TurnInfo, play_game
+from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_match
 from rummisolve.game.scoring import blocked_winner, match_totals, round_scores
 from rummisolve.game.state import GameState, PlayerView
 
@@ -35,6 +35,8 @@ __all__ = [
     "PLAYER_KINDS",
     "make_player",
     "play_game",
+    "play_match",
+    "MatchRecord",
     "GameRecord",
     "TurnInfo",
     "round_scores",

@@ -12,7 +12,7 @@ from rummisolve.game.players import Draw, Play, Player
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 
-__all__ = ["GameRecord", "TurnInfo", "play_game"]
+__all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_match"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,32 @@ def play_game(
         first=first,
     )
     return game, record
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match of several rounds: each round's record and each seat's total (highest total wins)."""
+
+    rounds: tuple[GameRecord, ...]
+    totals: tuple[int, ...]
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seats with the highest total (several on a tie)."""
+        best = max(self.totals)
+        return tuple(s for s, t in enumerate(self.totals) if t == best)
+
+
+def play_match(
+    players: Sequence[Player], rounds: int, *, rules: RuleSet = STANDARD, seed: int = 0, **kwargs: Any
+) -> MatchRecord:
+    """Play ``rounds`` rounds (the first player moves one seat on each round; round ``r`` is dealt
+    from seed ``seed + r``) and add up the round scores."""
+    from rummisolve.game.scoring import match_totals
+
+    if rounds < 1:
+        raise ValueError(f"a match needs at least one round, not {rounds}")
+    records = tuple(
+        play_game(players, rules=rules, seed=seed + r, first=r % len(players), **kwargs)[1] for r in range(rounds)
+    )
+    return MatchRecord(records, match_totals([rec.scores for rec in records], len(players)))
