@@ -147,7 +147,12 @@ def decode(
             s = cat.index_of(tuple(k for k, _ in run), True)
             raise NeedAnchors({s: 2})
         new.append(meld)
-    new += [_meld(cat, _group_order(group), rules) for group in sorted(groups, key=_group_key)]
+    for group in sorted(groups, key=_group_key):
+        meld = _group_meld(cat, group, rules)
+        if meld is None:
+            # Every order of this group's tiles reads as a run: give its copies two real tiles.
+            raise NeedAnchors({cat.index_of(tuple(k for k, _ in group), False): 2})
+        new.append(meld)
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
 
@@ -215,12 +220,25 @@ def _group_key(slots: list[Slot]) -> tuple[int, ...]:
     return tuple(k for k, _ in slots)
 
 
-def _group_order(slots: list[Slot]) -> list[Slot]:
-    """Real tiles in colour order, then jokers; jokers first when only one tile is real, so that
-    the sequence cannot read as a (higher-valued) run such as ``K10 J J`` = K10 K11 K12."""
+def _group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
+    """The group as a meld: real tiles in colour order, then jokers.
+
+    A group with one real tile can also read as a (higher-valued) run, e.g. ``K10 J J`` as
+    K10 K11 K12; then the real tile moves until the sequence reads as a group (``J J K10``,
+    ``J K1 J`` with wraparound). Only strict joker retrieval cares what a joker stands for, so
+    elsewhere any valid reading is kept; under strict retrieval ``None`` when no order reads as
+    a group."""
     real = sorted(slot for slot in slots if slot[1] is REAL_SLOT)
     jokers = [slot for slot in slots if slot[1] is JOKER_SLOT]
-    return jokers + real if len(real) == 1 else real + jokers
+    meld = _meld(cat, real + jokers, rules)
+    if len(real) != 1 or meld.kind.value == "group":
+        return meld
+    for at in range(len(slots) - 1, -1, -1):
+        order = jokers[:at] + real + jokers[at:]
+        candidate = _meld(cat, order, rules)
+        if candidate.kind.value == "group":
+            return candidate
+    return None if rules.joker_retrieval == "strict" else meld
 
 
 def _meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:
