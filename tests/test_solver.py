@@ -739,3 +739,15 @@ def test_strict_retrieval_matches_brute_force(position):
     for objective in ("tiles", "value"):
         s = solved(position, objective)
         assert primary(s) == _brute_force(position, objective), repr(position)
+
+
+def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
+    # Strict + wraparound: the jokers of "J J K1 B1" stand for O1 or R1. When B1 moves into the
+    # new run B1 B2 B3, the group left is K1 with two jokers; "J J K1" would read as the run
+    # K12 K13 K1 (jokers no longer 1s), so the solver must write it as a group ("J K1 J").
+    rules = STANDARD.replace(wraparound=True, open_then_manipulate=True, joker_retrieval="strict")
+    p = pos(["O1 K1 R1 B1", "J J K1 B1", "B2 B3 B4 B5"], "B2 B3 K6", rules=rules)
+    s = solved(p)
+    assert s.status == "optimal" and len(s.played) == 2
+    groups = [m for m in s.table if m.joker_count == 2]
+    assert groups and all(m.kind.value == "group" for m in groups)
