@@ -261,8 +261,8 @@ def test_render_command(tmp_path):
         ('{"rack": ["Z1"]}', "position.rack[0]: unknown tile code 'Z1'"),
         ('{"rack": []}\n{"rack": []}', "expected one JSON document, found 2"),
         ("", "expected one JSON document, found 0"),
-        ('{"rack": [], "opened": 1' + "0" * 5000 + "}", "not decodable JSON"),
-        ("[" * 100_000, "not decodable JSON"),
+        ('{"rack": [], "opened": 1' + "0" * 5000 + "}", "line 1: not acceptable JSON"),
+        ("[" * 100_000, "line 1: JSON nested too deeply"),
     ],
 )
 def test_render_command_bad_input(stdin, message):
