@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
             if err.name == f"rummisolve.commands.{name}":
                 continue  # not built (yet)
             raise
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        text = module.HELP.replace("%", "%%")  # argparse formats help strings with %
+        command = sub.add_parser(name, help=text, description=text)
         module.configure(command)
         command.set_defaults(_run=module.run)
     return parser

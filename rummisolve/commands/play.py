@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-HELP = "play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
+HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
 
 _KINDS = ("human", "easy", "medium", "hard")
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-HELP = "play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
+HELP = "Play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
 
 _AI_KINDS = ("easy", "medium", "hard")
 

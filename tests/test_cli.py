@@ -1,0 +1,44 @@
+"""The ``rummisolve`` command itself: help for every subcommand, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rummisolve.cli import COMMANDS, build_parser, main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rummisolve", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_every_command_is_built():
+    parser = build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    assert set(choices) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("args", [(), ("--help",), *[(name, "--help") for name in COMMANDS]])
+def test_help_never_fails(args):
+    done = run(*args)
+    assert "Traceback" not in done.stderr
+    assert done.returncode in (0, 2), done.stderr
+    assert "usage: rummisolve" in done.stdout + done.stderr
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().out
+
+
+def test_version():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.startswith("rummisolve ")
