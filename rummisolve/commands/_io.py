@@ -1,4 +1,4 @@
-"""Input and output shared by the JSON commands (``solve``, ``verify``)."""
+"""Input, output and option parsing shared by the commands."""
 
 from __future__ import annotations
 
@@ -17,6 +17,18 @@ def read_text(path: str) -> tuple[str | None, str | None]:
             return handle.read(), None
     except (OSError, UnicodeDecodeError) as err:
         return None, f"cannot read {name}: {err}"
+
+
+def rules_option(text: str):
+    """A ``--rules`` value: a preset name or a JSON object of options; errors name ``--rules``."""
+    from rummisolve.errors import RuleSetError
+    from rummisolve.jsonio import rules_from_json
+
+    text = text.strip()
+    try:
+        return rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
+    except json.JSONDecodeError as err:
+        raise RuleSetError(f"--rules: not valid JSON ({err.msg})") from None
 
 
 def json_line(obj: Any) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -43,8 +42,8 @@ def _seat_names(kinds: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rummisolve.commands._io import rules_option
     from rummisolve.errors import RummisolveError
-    from rummisolve.jsonio import rules_from_json
 
     spec = args.players or ("medium,hard" if args.watch else "human,medium")
     kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
@@ -54,10 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.watch and "human" in kinds:
         return _fail("--watch is for AI players only; remove 'human' from --players")
     try:
-        text = args.rules.strip()
-        rules = rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
-    except json.JSONDecodeError as err:
-        return _fail(f"--rules: not valid JSON ({err.msg})")
+        rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
     colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())

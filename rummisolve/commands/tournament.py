@@ -31,18 +31,15 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rummisolve.commands._io import rules_option
     from rummisolve.errors import RummisolveError
-    from rummisolve.jsonio import rules_from_json
 
     kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
     bad = [k for k in kinds if k not in _AI_KINDS]
     if bad:
         return _fail(f"--players: unknown AI level {bad[0]!r} (choose from {', '.join(_AI_KINDS)})")
     try:
-        text = args.rules.strip()
-        rules = rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
-    except json.JSONDecodeError as err:
-        return _fail(f"--rules: not valid JSON ({err.msg})")
+        rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
     if not rules.min_players <= len(kinds) <= rules.max_players:
