@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-STANDALONE = ["best_move.py", "referee.py"]  # client.py / client.js need a running server (tests/test_server.py)
+STANDALONE = ["best_move.py", "referee.py"]  # client.py and client.js run against a server in test_server.py
 
 
 @pytest.mark.parametrize("name", STANDALONE)

@@ -573,3 +573,17 @@ def test_several_workers(tmp_path):
     finally:
         srv.client.close()
         srv.stop()
+
+
+@pytest.mark.parametrize("client", ["client.py", "client.js"])
+def test_example_clients_talk_to_the_service(server, client, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / client
+    runtime = sys.executable if client.endswith(".py") else shutil.which("node")
+    if runtime is None:
+        pytest.skip("node is not installed")
+    done = subprocess.run([runtime, str(script), server.url], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "optimal" in done.stdout
