@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rummisolve.solver.solution import Solution
 
 __all__ = [
     "OBJECTIVES",
@@ -27,6 +30,7 @@ __all__ = [
     "position_to_json",
     "objective_from_json",
     "read_documents",
+    "solution_to_json",
     "error_message",
 ]
 
@@ -139,6 +143,22 @@ def objective_from_json(obj: Any, path: str = "objective") -> str:
     if not isinstance(obj, str) or obj not in OBJECTIVES:
         raise JsonInputError(f"{path}: expected one of {', '.join(map(repr, OBJECTIVES))}, got {obj!r}")
     return obj
+
+
+def solution_to_json(solution: Solution) -> dict[str, Any]:
+    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
+    return {
+        "status": solution.status,
+        "played": [str(t) for t in solution.played],
+        "table": [[str(t) for t in meld.tiles] for meld in solution.table],
+        "value": solution.value,
+        "tiles_played": len(solution.played),
+        "objective": solution.objective,
+        "proven": solution.proven,
+        "kept": list(solution.kept),
+        "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
+        "timings": {name: round(seconds, 6) for name, seconds in solution.timings.items()},
+    }
 
 
 def read_documents(text: str) -> Iterator[Any]:

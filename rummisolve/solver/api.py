@@ -9,6 +9,7 @@ from typing import Any
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.errors import OptionError, RefereeRejectedError, RummisolveError
+from rummisolve.jsonio import OBJECTIVES
 from rummisolve.position import Position
 from rummisolve.solver.candidates import catalogue
 from rummisolve.solver.decode import NeedAnchors, decode, primary_value
@@ -16,8 +17,6 @@ from rummisolve.solver.model import build_model
 from rummisolve.solver.solution import Solution
 
 __all__ = ["solve", "solve_json", "OBJECTIVES"]
-
-OBJECTIVES = ("tiles", "value")
 
 
 def _check_options(objective: Any, time_limit: Any) -> float | None:
@@ -154,29 +153,13 @@ def _referee(position: Position, table) -> None:
         )
 
 
-def solution_to_json(solution: Solution) -> dict[str, Any]:
-    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
-    return {
-        "status": solution.status,
-        "played": [str(t) for t in solution.played],
-        "table": [[str(t) for t in meld.tiles] for meld in solution.table],
-        "value": solution.value,
-        "tiles_played": len(solution.played),
-        "objective": solution.objective,
-        "proven": solution.proven,
-        "kept": list(solution.kept),
-        "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
-        "timings": {name: round(seconds, 6) for name, seconds in solution.timings.items()},
-    }
-
-
 def solve_json(obj: Any) -> dict[str, Any]:
     """Solve one position given in DESIGN.md's JSON contract; return the result object.
 
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
     Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds).
     """
-    from rummisolve.jsonio import error_message, objective_from_json, position_from_json
+    from rummisolve.jsonio import error_message, objective_from_json, position_from_json, solution_to_json
 
     start = time.perf_counter()
     try:
