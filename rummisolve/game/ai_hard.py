@@ -14,15 +14,21 @@ later turn, when it must then draw. So each turn the hard AI:
 5. opens with the fewest tiles that reach the threshold, banking the rest;
 6. when the pool is empty (the lowest rack will win a blocked round) it sheds the most points.
 
-Optionally (``trickle=True``) it plays a single tile per turn when one fits, holding everything
-else; measured no stronger than banking, so off by default.
+Guard (the default defence): most rounds between solver players end in a long stand-off in
+which each side holds a few tiles that fit nowhere, and a player usually goes out right after
+the *other* player's move opened the table it needed. So before a play (other than going out)
+while the nearest opponent holds ``guard_size`` tiles or fewer, the AI samples that opponent's
+rack from the tiles it has not seen (Monte Carlo, :mod:`rummisolve.game.montecarlo`), weighting
+by the public history: a tile the opponent kept after its last play, or held when it drew, most
+likely did not fit the table of that moment. Racks that could already go out on the current table
+are dropped (the opponent would have gone out). The solver then checks, for each sampled rack,
+whether it goes out on the table the play would leave. If some do, the AI compares one-tile plays
+(the same check) and drawing (worth ``1 - draw_cost``) and takes the safest. Going out is checked
+before anything else. Only the AI's own view is used; the sampling is seeded from ``seed`` and
+the turn, so a seed fixes every decision.
 
-Defence: when an opponent holds three tiles or fewer, the AI estimates for the table its move
-would leave the chance that the opponent's tiles all fit on it (tiles drawn from what it has not
-seen; a tile that would have fitted on the table the opponent last drew on is ruled out). If the
-move raises that chance, it tries a one-tile play that does not, and otherwise draws on purpose.
-Going out is checked before anything else. About three solver calls per move; the risk estimate
-needs none.
+The older defence (``guard=False``: a per-tile estimate for opponents at <= 3 tiles) and
+``trickle=True`` (one tile per turn) remain as options; both measured weaker.
 """
 
 from __future__ import annotations
@@ -31,6 +37,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from rummisolve.game.montecarlo import (
+    World,
+    fitting_tiles,
+    opponent_groups,
+    single_tile_tables,
+)
 from rummisolve.game.players import Action, Draw, Play
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld, MeldKind
@@ -112,7 +124,18 @@ class HardPlayer:
         trickle: bool = False,
         defend_size: int = 3,
         defend_alternatives: bool = True,
+        guard: bool = True,
+        guard_size: int = 6,
+        guard_samples: int = 10,
+        draw_cost: float = 0.1,
+        guard_alternatives: int = 4,
     ) -> None:
+        self.guard = guard
+        self.guard_size = guard_size
+        self.guard_samples = guard_samples
+        self.draw_cost = draw_cost
+        self.guard_alternatives = guard_alternatives
+        self.seed = seed
         self.defend_size = defend_size
         self.defend_alternatives = defend_alternatives
         self.rng = random.Random(seed)
@@ -126,6 +149,8 @@ class HardPlayer:
         action = self._choose(view)
         if self.defend is None or not isinstance(action, Play) or not view.opened or view.pool_size == 0:
             return action
+        if self.guard:
+            return self._guard(view, action)
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
         size = view.rack_sizes[threat]
         if size > self.defend_size or len(view.rack) <= 2:
@@ -144,6 +169,73 @@ class HardPlayer:
                 if single is not None and out_risk(single, unseen, size, excluded) <= limit:
                     return Play(single)
         return Draw()
+
+    def _guard(self, view: PlayerView, action: Play) -> Action:
+        """Solver-checked defence: estimate, over sampled opponent racks, the chance that the table
+        ``action`` leaves lets the nearest opponent go out; if it is not zero, compare one-tile plays
+        and drawing."""
+        from rummisolve import solve, verify
+
+        rules = view.rules
+        threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
+        size = view.rack_sizes[threat]
+        if size > self.guard_size or not view.players_opened[threat] or size == 0:
+            return action
+        new_table = tuple(m if isinstance(m, Meld) else Meld.of(m, rules) for m in action.table)
+        table = tuple(view.table)
+        added = sum(len(m) for m in new_table) - sum(len(m) for m in table)
+        if added == len(view.rack):
+            return action  # going out
+        cache: dict = {}
+
+        def fitsets(table_json):
+            key = tuple(tuple(m) for m in table_json)
+            if key not in cache:
+                cache[key] = fitting_tiles(tuple(Meld.of(m, rules) for m in table_json))
+            return cache[key]
+
+        groups = opponent_groups(view, threat, fitsets)
+        rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
+        world = World(rng, view.unseen(), groups, self.guard_samples, next_count=0)
+        outs: dict = {}
+
+        def goes_out(tbl: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
+            key = (_table_key(tbl), rack)
+            if key not in outs:
+                move = solve(Position(tbl, rack, True, rules), objective="tiles")
+                outs[key] = move.status != "no_move" and len(move.played) == len(rack)
+            return outs[key]
+
+        racks = [tuple(sorted(r)) for r in world.opponent_racks()]
+        consistent = [r for r in racks if r and not goes_out(table, r)]
+        if not consistent:
+            return action
+
+        def risk(tbl: tuple[Meld, ...]) -> float:
+            return sum(goes_out(tbl, r) for r in consistent) / len(consistent)
+
+        r0 = risk(new_table)
+        if r0 <= 0.0:
+            return action
+        best_value, best = 1.0 - r0, action
+        live = fitting_tiles(table)
+        tried = 0
+        for tile in sorted(set(view.rack), key=lambda t: (t.is_joker, -(t.number or 0))):
+            if tried >= self.guard_alternatives:
+                break
+            if tile.is_joker or tile not in live:
+                continue
+            options = single_tile_tables(table, tile)
+            if not options:
+                continue
+            tried += 1
+            option = options[0]
+            value = 1.0 - risk(option)
+            if value > best_value and verify(view.position, option).legal:
+                best_value, best = value, Play(option)
+        if 1.0 - self.draw_cost > best_value:
+            return Draw()
+        return best
 
     def _one_tile(self, view: PlayerView, candidates) -> tuple[Meld, ...] | None:
         """A new table that adds exactly one rack tile (the highest-numbered that fits), or ``None``."""
@@ -214,3 +306,7 @@ def _ruled_out(view: PlayerView, seat: int) -> Counter:
         return Counter()
     melds = [Meld.of(m, view.rules) for m in table_then]
     return Counter({t: n for t, n in view.unseen().items() if fits(t, melds)})
+
+
+def _table_key(table) -> tuple:
+    return tuple(m.tiles for m in table)
