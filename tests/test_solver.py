@@ -558,6 +558,38 @@ def test_deterministic(seed):
         assert a.status == b.status == c.status
 
 
+def _score(solution: Solution, objective: str) -> tuple:
+    return solution.status, len(solution.played) if objective == "tiles" else solution.value, len(solution.kept)
+
+
+def test_both_search_stages_agree(monkeypatch):
+    """The quick stage (no cuts, capped work) and the full stage find equally good turns."""
+    from rummisolve.solver import api
+
+    rng = random.Random("stages")
+    sample = [
+        random_position(rng, STANDARD, table_size=t, rack_size=r, opened=True) for t, r in [(30, 8), (55, 14)] * 3
+    ]
+    sample += [small_position(rng, STANDARD) for _ in range(6)]
+    stages = Counter()
+    real_parameters = api._parameters
+
+    def spy(seed, limit, quick):
+        stages[quick] += 1
+        return real_parameters(seed, limit, quick)
+
+    monkeypatch.setattr(api, "_parameters", spy)
+    default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
+    assert stages[True] > 0
+    monkeypatch.setattr(api, "QUICK_EFFORT", 1e-9)  # the quick stage proves nothing: the full stage decides
+    stages.clear()
+    for s, objective in default:
+        full = solve(s.position, objective)
+        assert_sound(s.position, full, objective)
+        assert _score(full, objective) == _score(s, objective)
+    assert stages[False] > 0
+
+
 # -- 5. status and limits ---------------------------------------------------------------------------
 
 
