@@ -69,9 +69,10 @@ def decode(
     played: list[Tile] = []
     for k in range(n_kinds):
         extra = real[k] - table[k]
-        if extra < 0 or extra > counts.rack[k]:
-            raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
-        played.extend([cat.kinds[k]] * extra)
+        if extra:
+            if extra < 0 or extra > counts.rack[k]:
+                raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
+            played.extend([cat.kinds[k]] * extra)
     played_jokers = sum(jokers) - (0 if built.kept_by_rule else counts.table_jokers)
     if not 0 <= played_jokers <= counts.rack_jokers:
         raise DecodeError(f"{played_jokers} jokers played of {counts.rack_jokers}")
@@ -116,10 +117,11 @@ def decode(
         copies[host] -= 1
         layout.append((host, [(k, filled.get(k)) for k in cat.sets[host].kinds]))
     for s, n in enumerate(copies):
-        if n < 0:
-            raise DecodeError(f"set {s}: {n} copies")
-        kinds = cat.sets[s].kinds
-        layout.extend((s, [(k, None) for k in kinds]) for _ in range(n))
+        if n:
+            if n < 0:
+                raise DecodeError(f"set {s}: {n} copies")
+            kinds = cat.sets[s].kinds
+            layout.extend((s, [(k, None) for k in kinds]) for _ in range(n))
 
     # Copies that need real tiles get them first (no meld of jokers only; no run read as a
     # group), then every open slot takes a real tile while there are any, else a joker.
