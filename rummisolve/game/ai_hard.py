@@ -111,7 +111,14 @@ def fewest_tiles_reaching(melds: tuple[Meld, ...], threshold: int) -> tuple[Meld
 
 
 class HardPlayer:
-    """Banks its own melds, plays loose tiles, opens lean; goes out as soon as it can."""
+    """Banks its own melds, plays loose tiles, opens lean, guards against handing a nearly-out
+    opponent the table it needs (see the module docstring); goes out as soon as it can.
+
+    ``defend=None`` turns every defence off; ``guard=False`` falls back to the older per-tile
+    estimate (``defend``, ``defend_size``, ``defend_alternatives``). Guard knobs: ``guard_size``
+    (opponent rack sizes it watches), ``guard_samples`` (sampled racks per turn), ``draw_cost``
+    (how much safer than the best play a draw must be), ``guard_alternatives`` (one-tile plays tried).
+    """
 
     name = "hard"
 
