@@ -478,27 +478,22 @@ def _quick_requests(server: Server, with_solve: bool) -> list[int]:
     return codes
 
 
-def test_slow_solve_does_not_block_other_requests(server):
-    threads, first_done, responses = _start_slow_solves(server, 1)
-    codes = _quick_requests(server, with_solve=True)
+@pytest.mark.parametrize(
+    "slow, with_solve",
+    [
+        (1, True),  # one slow solve: /health, /verify, /render and another /solve still answer
+        (4, False),  # as many slow solves as the server has solver threads: the rest still answer
+    ],
+)
+def test_slow_solves_do_not_block_other_requests(server, slow, with_solve):
+    threads, first_done, responses = _start_slow_solves(server, slow)
+    codes = _quick_requests(server, with_solve=with_solve)
     answered_first = not first_done.is_set()
     for thread in threads:
         thread.join(60)
-    assert codes == [200, 200, 200, 200]
-    assert answered_first, "quick requests waited for the slow solve"
-    assert [r.status_code for r in responses] == [200]
-
-
-def test_busy_solver_threads_do_not_block_verify_and_render(server):
-    # As many slow solves as the server has solver threads: /health, /verify and /render still answer.
-    threads, first_done, responses = _start_slow_solves(server, 4)
-    codes = _quick_requests(server, with_solve=False)
-    answered_first = not first_done.is_set()
-    for thread in threads:
-        thread.join(60)
-    assert codes == [200, 200, 200]
-    assert answered_first, "verify/render waited for the solver threads"
-    assert [r.status_code for r in responses] == [200] * 4
+    assert codes == [200] * (4 if with_solve else 3)
+    assert answered_first, "quick requests waited for the slow solves"
+    assert [r.status_code for r in responses] == [200] * slow
 
 
 def test_concurrent_requests_all_answered(server):
