@@ -563,7 +563,7 @@ def _score(solution: Solution, objective: str) -> tuple:
 
 
 def test_both_search_stages_agree(monkeypatch):
-    """The quick stage (no cuts, capped work) and the full stage find equally good turns."""
+    """The quick stage (no cuts, capped work) and the full stage (eager or lazy LP) find equally good turns."""
     from rummisolve.solver import api
 
     rng = random.Random("stages")
@@ -574,20 +574,22 @@ def test_both_search_stages_agree(monkeypatch):
     stages = Counter()
     real_parameters = api._parameters
 
-    def spy(seed, limit, quick):
-        stages[quick] += 1
-        return real_parameters(seed, limit, quick)
+    def spy(seed, limit, quick, eager=False):
+        stages[quick, eager] += 1
+        return real_parameters(seed, limit, quick, eager)
 
     monkeypatch.setattr(api, "_parameters", spy)
     default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
-    assert stages[True] > 0
+    assert stages[True, False] > 0
     monkeypatch.setattr(api, "QUICK_EFFORT", 1e-9)  # the quick stage proves nothing: the full stage decides
-    stages.clear()
-    for s, objective in default:
-        full = solve(s.position, objective)
-        assert_sound(s.position, full, objective)
-        assert _score(full, objective) == _score(s, objective)
-    assert stages[False] > 0
+    for eager_up_to in (api.EAGER_FALLBACK_SETS, 0):  # the full stage with an eager LP, then a lazy one
+        monkeypatch.setattr(api, "EAGER_FALLBACK_SETS", eager_up_to)
+        stages.clear()
+        for s, objective in default:
+            full = solve(s.position, objective)
+            assert_sound(s.position, full, objective)
+            assert _score(full, objective) == _score(s, objective)
+        assert stages[False, eager_up_to > 0] > 0 and stages[False, eager_up_to == 0] == 0
 
 
 # -- 5. status and limits ---------------------------------------------------------------------------

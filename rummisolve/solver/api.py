@@ -60,7 +60,7 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
             return _no_move(position, objective, timings, proven=True)
 
         start = time.perf_counter()
-        response = _search(built.proto, seed, deadline)
+        response = _search(built.proto, seed, deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS)
         status = response.status
         timings["solve"] += time.perf_counter() - start
 
@@ -102,21 +102,25 @@ _OPTIMAL = cmh.CpSolverStatus.OPTIMAL
 _FEASIBLE = cmh.CpSolverStatus.FEASIBLE
 _INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
 _PROVEN = (_OPTIMAL, _INFEASIBLE)
-_PARAMETERS: dict[tuple[int, float | None, float | None], cmh.SatParameters] = {}
+_PARAMETERS: dict[tuple[int, float | None, float | None, bool], cmh.SatParameters] = {}
 _CACHED_LIMITS = 64
 _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
 QUICK_EFFORT = 0.008
 """Deterministic-time budget of the quick search (CP-SAT's work units, not seconds)."""
+EAGER_FALLBACK_SETS = 800
+"""Up to this many candidate sets (standard: 185, ``xp``: 713) the fallback search puts the whole
+linear relaxation into the LP at once."""
 
 
-def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None) -> cmh.CpSolverResponse:
+def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool) -> cmh.CpSolverResponse:
     """Solve ``proto`` in two deterministic stages.
 
     First a quick search without cutting planes, its work capped by :data:`QUICK_EFFORT`: on game
     positions it proves most answers faster (its nodes are several times cheaper) but on a few it
     wanders. An answer it has not proven is thrown away and the default search (with cuts) starts
-    afresh. Only a proven answer (optimal or infeasible) of the quick stage is kept, so both
-    stages give the same, exact result; caps in work units keep the answer deterministic."""
+    afresh (with the whole relaxation in the LP from the start when ``eager``). Only a proven
+    answer (optimal or infeasible) of the quick stage is kept, so both stages give the same, exact
+    result; caps in work units keep the answer deterministic."""
     remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
     wrapper = cmh.SolveWrapper()
     wrapper.set_parameters(_parameters(seed, remaining, quick=True))
@@ -127,7 +131,7 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None) -> cmh.C
     if remaining is not None and remaining <= 0:
         return response  # the caller's time limit, not the work cap, stopped the quick stage
     wrapper = cmh.SolveWrapper()
-    wrapper.set_parameters(_parameters(seed, remaining, quick=False))
+    wrapper.set_parameters(_parameters(seed, remaining, quick=False, eager=eager))
     second = wrapper.solve(proto)
     if second.status not in (_OPTIMAL, _FEASIBLE) and response.status == _FEASIBLE:
         return response
@@ -136,15 +140,17 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None) -> cmh.C
     return second
 
 
-def _parameters(seed: int, limit: float | None, quick: bool) -> cmh.SatParameters:
+def _parameters(seed: int, limit: float | None, quick: bool, eager: bool = False) -> cmh.SatParameters:
     """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
 
     Presolve, probing, SAT inprocessing and symmetry detection are off: on game positions they
     cost more than they save (measured on self-play positions: p90 of the solve 13 ms -> 5 ms).
     The quick stage puts the whole linear relaxation into the LP at once (not lazily), adds no cuts
-    and stops after :data:`QUICK_EFFORT`; the full stage keeps CP-SAT's defaults for both (on very
-    large models the eager relaxation with root cuts overran time limits several times over)."""
-    key = (seed, limit, QUICK_EFFORT if quick else None)
+    and stops after :data:`QUICK_EFFORT`. The full stage keeps CP-SAT's cuts; it loads the LP
+    eagerly only when ``eager`` (models of up to :data:`EAGER_FALLBACK_SETS` candidate sets: on
+    game positions the fallback took 40% less time; on very large models an eager relaxation with
+    root cuts overran time limits several times over)."""
+    key = (seed, limit, QUICK_EFFORT if quick else None, eager)
     params = _PARAMETERS.get(key)
     if params is None:
         params = cmh.SatParameters()
@@ -154,8 +160,9 @@ def _parameters(seed: int, limit: float | None, quick: bool) -> cmh.SatParameter
         params.cp_model_probing_level = 0
         params.use_sat_inprocessing = False
         params.symmetry_level = 0
-        if quick:
+        if quick or eager:
             params.add_lp_constraints_lazily = False
+        if quick:
             for name in _CUTS:
                 setattr(params, name, False)
             params.max_deterministic_time = QUICK_EFFORT
