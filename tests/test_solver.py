@@ -562,8 +562,9 @@ def _score(solution: Solution, objective: str) -> tuple:
     return solution.status, len(solution.played) if objective == "tiles" else solution.value, len(solution.kept)
 
 
-def test_both_search_stages_agree(monkeypatch):
-    """The quick stage (no cuts, capped work) and the full stage (eager or lazy LP) find equally good turns."""
+def test_every_search_stage_agrees(monkeypatch):
+    """The quick stage (no cuts, capped work), the target stage (objective pinned to the bound) and
+    the full stage (eager or lazy LP) find equally good turns."""
     from rummisolve.solver import api
 
     rng = random.Random("stages")
@@ -571,25 +572,53 @@ def test_both_search_stages_agree(monkeypatch):
         random_position(rng, STANDARD, table_size=t, rack_size=r, opened=True) for t, r in [(30, 8), (55, 14)] * 3
     ]
     sample += [small_position(rng, STANDARD) for _ in range(6)]
-    stages = Counter()
-    real_parameters = api._parameters
+    calls = Counter()
+    shortened = []
+    real_run = api._run
 
-    def spy(seed, limit, quick, eager=False):
-        stages[quick, eager] += 1
-        return real_parameters(seed, limit, quick, eager)
+    def spy(proto, params, shorten=False):
+        if len(proto.objective.domain):
+            stage = "target"
+        elif params.max_deterministic_time < 1:
+            stage = "quick"
+        else:
+            stage = "full, eager" if not params.add_lp_constraints_lazily else "full, lazy"
+        calls[stage] += 1
+        response = real_run(proto, params)
+        if shorten and stage == "quick" and response.status == api._OPTIMAL:
+            # Stop the quick stage one step short of its proof: its bound one below the
+            # optimum, no solution kept.
+            shortened.append(response.objective_value)
+            short = type(response)()
+            short.status = api.cmh.CpSolverStatus.UNKNOWN
+            short.best_objective_bound = response.objective_value - 1
+            return short
+        return response
 
-    monkeypatch.setattr(api, "_parameters", spy)
+    monkeypatch.setattr(api, "_run", spy)
     default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
-    assert stages[True, False] > 0
-    monkeypatch.setattr(api, "QUICK_EFFORT", 1e-9)  # the quick stage proves nothing: the full stage decides
-    for eager_up_to in (api.EAGER_FALLBACK_SETS, 0):  # the full stage with an eager LP, then a lazy one
-        monkeypatch.setattr(api, "EAGER_FALLBACK_SETS", eager_up_to)
-        stages.clear()
+    assert calls["quick"] > 0
+
+    def check(expected_stages):
+        calls.clear()
         for s, objective in default:
-            full = solve(s.position, objective)
-            assert_sound(s.position, full, objective)
-            assert _score(full, objective) == _score(s, objective)
-        assert stages[False, eager_up_to > 0] > 0 and stages[False, eager_up_to == 0] == 0
+            other = solve(s.position, objective)
+            assert_sound(s.position, other, objective)
+            assert _score(other, objective) == _score(s, objective)
+        assert set(calls) == expected_stages, calls
+
+    # The target stage must rule out the quick stage's bound, then find the optimum one above it.
+    monkeypatch.setattr(api, "TARGET_STEPS", 2)
+    monkeypatch.setattr(api, "_run", lambda proto, params: spy(proto, params, shorten=True))
+    check({"quick", "target"})
+    assert shortened and calls["target"] == 2 * len(shortened)
+    monkeypatch.setattr(api, "_run", spy)
+    # Neither proves anything: the full stage decides, with an eager LP and then a lazy one.
+    monkeypatch.setattr(api, "QUICK_EFFORT", 1e-9)
+    monkeypatch.setattr(api, "TARGET_EFFORT", 1e-9)
+    check({"quick", "target", "full, eager"})
+    monkeypatch.setattr(api, "EAGER_FALLBACK_SETS", 0)
+    check({"quick", "target", "full, lazy"})
 
 
 # -- 5. status and limits ---------------------------------------------------------------------------
