@@ -77,8 +77,13 @@ def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[
     """An array of tile codes; with ``rules``, each tile must exist under them."""
     if not isinstance(obj, list):
         raise JsonInputError(f"{path}: expected an array of tile codes, got {_type_name(obj)}")
+    known = rules.tiles_by_code if rules is not None else {}
     tiles = []
     for i, code in enumerate(obj):
+        tile = known.get(code) if type(code) is str else None
+        if tile is not None:  # a canonical code of a tile these rules have
+            tiles.append(tile)
+            continue
         if not isinstance(code, str):
             raise JsonInputError(f"{path}[{i}]: expected a tile code string, got {_type_name(code)}")
         try:

@@ -62,12 +62,13 @@ class Position:
         counts = Counter(rack)
         for meld in melds:
             counts.update(meld.tiles)
-        for tile, count in sorted(counts.items()):
-            if count > rules.copies_of(tile):
-                what = "jokers" if tile.is_joker else f"copies of {tile}"
-                raise TileCountError(
-                    f"{count} {what} across table and rack, but the set has only {rules.copies_of(tile)}"
-                )
+        too_many = sorted(tile for tile, count in counts.items() if count > rules.copies_of(tile))
+        if too_many:
+            tile = too_many[0]
+            what = "jokers" if tile.is_joker else f"copies of {tile}"
+            raise TileCountError(
+                f"{counts[tile]} {what} across table and rack, but the set has only {rules.copies_of(tile)}"
+            )
 
     @classmethod
     def from_notation(

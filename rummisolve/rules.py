@@ -177,6 +177,12 @@ class RuleSet:
         """Every distinct non-joker tile, in canonical order."""
         return tuple(Tile(c, n) for c in self.colour_list for n in range(1, self.numbers + 1))
 
+    @cached_property
+    def tiles_by_code(self) -> dict[str, Tile]:
+        """Every tile that exists under these rules, by its canonical code (``"R7"``, ``"J"``)."""
+        tiles = self.tile_kinds + ((JOKER,) if self.jokers else ())
+        return {str(tile): tile for tile in tiles}
+
     @property
     def total_tiles(self) -> int:
         """Tiles in the full set, jokers included."""
