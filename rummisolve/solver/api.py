@@ -118,7 +118,8 @@ linear relaxation into the LP at once."""
 
 
 def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool) -> cmh.CpSolverResponse:
-    """Solve ``proto`` in up to three deterministic stages; every answer kept is proven.
+    """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
+    returned is proven).
 
     1. A quick search without cutting planes, its work capped by :data:`QUICK_EFFORT`: on game
        positions it proves most answers (its nodes are several times cheaper than with cuts).
