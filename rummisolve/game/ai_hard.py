@@ -45,7 +45,7 @@ from rummisolve.game.montecarlo import (
 )
 from rummisolve.game.players import Action, Draw, Play
 from rummisolve.game.state import PlayerView
-from rummisolve.melds import Meld, MeldKind
+from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
@@ -57,28 +57,7 @@ def fits(tile: Tile, table: Sequence[Meld]) -> bool:
     long run, replace a joker. A fast estimate for the AI (the referee still judges every move)."""
     if tile.is_joker:
         return bool(table)
-    for meld in table:
-        rep = meld.represents
-        if tile in rep and any(t.is_joker and r == tile for t, r in zip(meld.tiles, rep)):
-            return True
-        if meld.kind is MeldKind.GROUP:
-            if (
-                rep[0].number == tile.number
-                and len(meld) < meld.rules.colours
-                and tile.colour not in {r.colour for r in rep}
-            ):
-                return True
-            continue
-        if rep[0].colour is not tile.colour:
-            continue
-        numbers = [r.number for r in rep]
-        if tile.number in (numbers[0] - 1, numbers[-1] + 1):
-            return True
-        if tile.number in numbers:
-            i = numbers.index(tile.number)
-            if i >= 2 and len(numbers) - i >= 3:
-                return True
-    return False
+    return tile in fitting_tiles(table)
 
 
 def out_risk(table: Sequence[Meld], unseen: Counter, size: int, excluded: Counter | None = None) -> float:
@@ -88,7 +67,8 @@ def out_risk(table: Sequence[Meld], unseen: Counter, size: int, excluded: Counte
     total = sum(pool.values())
     if total == 0 or size > 3:
         return 0.0
-    fitting = sum(n for tile, n in pool.items() if fits(tile, table))
+    live = fitting_tiles(table)
+    fitting = sum(n for tile, n in pool.items() if (bool(table) if tile.is_joker else tile in live))
     return (fitting / total) ** size
 
 
@@ -203,7 +183,7 @@ class HardPlayer:
 
         groups = opponent_groups(view, threat, fitsets)
         rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
-        world = World(rng, view.unseen(), groups, self.guard_samples, next_count=0)
+        world = World(rng, view.unseen(), groups, self.guard_samples)
         outs: dict = {}
 
         def goes_out(tbl: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
@@ -312,7 +292,8 @@ def _ruled_out(view: PlayerView, seat: int) -> Counter:
     if table_then is None:
         return Counter()
     melds = [Meld.of(m, view.rules) for m in table_then]
-    return Counter({t: n for t, n in view.unseen().items() if fits(t, melds)})
+    live = fitting_tiles(melds)
+    return Counter({t: n for t, n in view.unseen().items() if (bool(melds) if t.is_joker else t in live)})
 
 
 def _table_key(table) -> tuple:

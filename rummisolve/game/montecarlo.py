@@ -4,7 +4,7 @@ A player cannot see the other racks or the pool, but the public history says a l
 opponent's rack: a solver-driven player plays whatever it can, so a tile it kept after a play, or
 held when it drew, most likely fitted nowhere on the table of that moment. :func:`opponent_groups`
 reads those constraints from the history and :class:`World` draws weighted guesses at the
-opponent's rack (and the next pool tiles) from the unseen tiles. :func:`fitting_tiles` and
+opponent's rack from the unseen tiles. :func:`fitting_tiles` and
 :func:`single_tile_tables` are quick "simple move" helpers (run ends, groups, run splits, joker
 slots); every move the AI makes still goes through the referee.
 """
@@ -25,7 +25,7 @@ __all__ = ["fitting_tiles", "opponent_groups", "World", "single_tile_tables"]
 
 def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
     """The (non-joker) tiles that can join ``table`` by a simple move: extend a run at either end,
-    join a group, split a long run, or replace a joker (same rules as ``ai_hard.fits``)."""
+    join a group, split a long run, or replace a joker."""
     out: set[Tile] = set()
     for meld in table:
         rep = meld.represents
@@ -91,8 +91,7 @@ class World:
     (common random numbers keep the comparison between candidates fair).
 
     ``groups`` describe the opponent's rack (see :func:`opponent_groups`); a tile that fitted a
-    table the group most likely did not fit keeps ``penalty`` of its weight for each such table.
-    Each sample also draws the next ``next_count`` pool tiles."""
+    table the group most likely did not fit keeps ``penalty`` of its weight for each such table."""
 
     def __init__(
         self,
@@ -101,7 +100,6 @@ class World:
         groups: list[tuple[int, list[frozenset[Tile]]]],
         samples: int,
         penalty: float = 0.05,
-        next_count: int = 2,
     ) -> None:
         self.tiles: list[Tile] = sorted(unseen.elements())
         n = len(self.tiles)
@@ -116,7 +114,8 @@ class World:
                             x *= penalty
                 w.append(x)
             weights.append((count, w))
-        self.samples: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        self.samples: list[tuple[int, ...]] = []
+        """Each sample: indices into :attr:`tiles` of one guessed opponent rack."""
         rand = rng.random
         for _ in range(samples):
             taken: set[int] = set()
@@ -126,12 +125,10 @@ class World:
                 for _, i in keys:
                     taken.add(i)
                     rack.append(i)
-            rest = [i for i in range(n) if i not in taken]
-            nxt = tuple(rng.sample(rest, min(next_count, len(rest))))
-            self.samples.append((tuple(rack), nxt))
+            self.samples.append(tuple(rack))
 
     def opponent_racks(self) -> list[tuple[Tile, ...]]:
-        return [tuple(self.tiles[i] for i in rack) for rack, _ in self.samples]
+        return [tuple(self.tiles[i] for i in rack) for rack in self.samples]
 
 
 def single_tile_tables(table: Sequence[Meld], tile: Tile) -> list[tuple[Meld, ...]]:
