@@ -71,6 +71,10 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'rummisolve' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except AttributeError as err:
+        # Left as is, ``from rummisolve import solve`` would report only "cannot import name".
+        raise ImportError(f"rummisolve.{name} could not be loaded: {err}") from err
     globals()[name] = value
     return value

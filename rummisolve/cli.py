@@ -51,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ImportError as err:  # a missing or too old dependency: say which, without a traceback
+        print(f"rummisolve {args.command}: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
