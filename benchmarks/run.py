@@ -1,19 +1,22 @@
 """The benchmark runner: rummisolve and rummikub-solver on the same stored positions, in one run.
 
-    python -m benchmarks.run [--quick] [--sets game,random,traps] [--no-peer] [--out DIR]
+    python -m benchmarks.run [--quick] [--sets game,random,traps] [--no-peer] [--repeat N] [--out DIR]
 
 For every position and both objectives it times ``rummisolve.solve_json`` end to end (wall clock
 around the call; the parse/build/solve/decode/verify/encode split comes from the result's
 ``timings``), judges the answer with the referee (``rummisolve.verify``) and against the stored
 optimum (proved by the independent oracle), and does the same for rummikub-solver (if installed)
 with its default backend, in a second pass over the same positions (interleaved, each solver
-slowed the other). Writes ``report.json``, ``report.md`` and ``latency.png`` to ``--out``
+slowed the other). ``--repeat N`` runs each solver's pass N times (all of ours first) and keeps
+each solve's median time (the answers of the first pass are judged; ours must not change between
+repeats). Writes ``report.json``, ``report.md`` and ``latency.png`` to ``--out``
 (default ``benchmarks/results``). Exit status 1 if any rummisolve answer is not optimal and legal.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import platform
@@ -96,6 +99,8 @@ def _ours(record: dict, objective: str) -> dict[str, Any]:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     row: dict[str, Any] = {"ms": wall * 1000, "cpu_ms": cpu * 1000, "status": result["status"]}
     row["timings_ms"] = {k: v * 1000 for k, v in result.get("timings", {}).items()}
+    answer = json.dumps([result.get("played"), result.get("table")], sort_keys=True)
+    row["answer"] = hashlib.sha1(answer.encode()).hexdigest()[:12]
     if result["status"] == "error":
         row.update(outcome="error", detail=result.get("error", ""))
         return row
@@ -130,8 +135,27 @@ def _peer(peers: dict, record: dict, objective: str) -> dict[str, Any]:
     return row
 
 
-def run(records: list[dict], peer: bool = True, progress: bool = True) -> dict[str, Any]:
-    """Solve every record for both objectives with both solvers; return per-position rows and setup costs."""
+def _merge_repeats(runs: list[dict[str, Any]], deterministic: bool) -> dict[str, Any]:
+    """One row from the repeats of a solve: the first one's answer, the median of the times."""
+    row = dict(runs[0])
+    if len(runs) == 1 or row.get("ms") is None:
+        return row
+    row["ms_runs"] = [r["ms"] for r in runs]
+    row["ms"] = statistics.median(row["ms_runs"])
+    row["cpu_ms"] = statistics.median(r["cpu_ms"] for r in runs)
+    if "timings_ms" in row:
+        row["timings_ms"] = {k: statistics.median(r["timings_ms"].get(k, 0.0) for r in runs) for k in row["timings_ms"]}
+    if deterministic and len({r.get("answer") for r in runs}) > 1:
+        row.update(outcome="error", detail="the answer changed between repeats (not deterministic)")
+    return row
+
+
+def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: int = 1) -> dict[str, Any]:
+    """Solve every record for both objectives with both solvers; return per-position rows and setup costs.
+
+    ``repeat``: how many times each solver's pass runs (ours all first); each solve keeps its median time."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, not {repeat}")
     from rummisolve import solve_json
 
     start = time.perf_counter()
@@ -155,29 +179,37 @@ def run(records: list[dict], peer: bool = True, progress: bool = True) -> dict[s
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=sum(len(j) for _, j in passes), desc="benchmark", unit="solve", file=sys.stderr)
-    for record, objective in jobs:
-        rows.append(
-            {
-                "id": record["id"],
-                "set": record.get("set", "?"),
-                "source": record.get("source", ""),
-                "tiles_in_play": record["tiles_in_play"],
-                "opened": record.get("opened", True),
-                "objective": objective,
-                "optimum": record["optimum"][objective],
-                "ours": _ours(record, objective),
-            }
-        )
-        if bar is not None:
-            bar.update()
-    if use_peer:
-        for row, (record, objective) in zip(rows, jobs):
-            row["peer"] = _peer(peers, record, objective)
+        total = repeat * sum(len(j) for _, j in passes)
+        bar = tqdm(total=total, desc="benchmark", unit="solve", file=sys.stderr)
+    ours_runs: list[list[dict]] = [[] for _ in jobs]
+    peer_runs: list[list[dict]] = [[] for _ in jobs]
+    # All of our repeats first, then the peer's: once loaded, the peer's libraries slow ours (see above).
+    for _ in range(repeat):
+        for runs, (record, objective) in zip(ours_runs, jobs):
+            runs.append(_ours(record, objective))
+            if bar is not None:
+                bar.update()
+    for _ in range(repeat if use_peer else 0):
+        for runs, (record, objective) in zip(peer_runs, jobs):
+            runs.append(_peer(peers, record, objective))
             if bar is not None:
                 bar.update()
     if bar is not None:
         bar.close()
+    for (record, objective), ours, theirs in zip(jobs, ours_runs, peer_runs):
+        row = {
+            "id": record["id"],
+            "set": record.get("set", "?"),
+            "source": record.get("source", ""),
+            "tiles_in_play": record["tiles_in_play"],
+            "opened": record.get("opened", True),
+            "objective": objective,
+            "optimum": record["optimum"][objective],
+            "ours": _merge_repeats(ours, deterministic=True),
+        }
+        if use_peer:
+            row["peer"] = _merge_repeats(theirs, deterministic=False)
+        rows.append(row)
     setup = {"ours_first_call_s": warmup_ours}
     if use_peer and peers:
         from benchmarks import peer as peer_mod
@@ -186,7 +218,7 @@ def run(records: list[dict], peer: bool = True, progress: bool = True) -> dict[s
         setup["peer_backend"] = next(iter(peers.values())).backend
         setup["peer_setup_s"] = {repr(r): p.setup_seconds for r, p in peers.items()}
         setup["peer_warmup_s"] = {repr(r): p.warmup_seconds for r, p in peers.items()}
-    return {"rows": rows, "setup": setup, "peer": use_peer}
+    return {"rows": rows, "setup": setup, "peer": use_peer, "repeat": repeat}
 
 
 # -- summaries ------------------------------------------------------------------------------------
@@ -290,7 +322,9 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; command: `{meta['command']}`; "
         f"1-min load average before/after: {meta.get('load_average_before_after')}",
         "",
-        "Latency per solve in ms (wall clock, end to end; both objectives; one core):",
+        "Latency per solve in ms (wall clock, end to end; both objectives; one core"
+        + (f"; median of {meta['repeat']} repeats per solve" if meta.get("repeat", 1) > 1 else "")
+        + "):",
         "",
         "| solver | positions | set | n | p50 | p95 | p99 | max |",
         "|---|---|---|---|---|---|---|---|",
@@ -412,6 +446,16 @@ def load_average() -> float | None:
         return None
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"about {QUICK_PER_SET} positions per set")
@@ -421,12 +465,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peer", action="store_true", help="skip rummikub-solver")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument(
+        "--repeat",
+        type=_positive,
+        default=1,
+        help="run each solver's pass N times (ours first); keep each solve's median time",
+    )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
     names = [n for n in args.sets.split(",") if n]
     records = load(names, args.data, args.quick, args.limit)
     load_before = load_average()
-    result = run(records, peer=not args.no_peer, progress=not args.no_progress)
+    result = run(records, peer=not args.no_peer, progress=not args.no_progress, repeat=args.repeat)
     summary = summarise(result)
     meta = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -435,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:]),
         "positions": len(records),
         "load_average_before_after": [load_before, load_average()],
+        "repeat": args.repeat,
         **result["setup"],
     }
     args.out.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,47 @@ def test_runner_smoke(tmp_path):
         assert {"build", "solve", "verify"} <= set(row["ours"]["timings_ms"])
         if "peer" in row:
             assert row["peer"]["outcome"] in {"optimal", "suboptimal", "illegal", "unsupported", "error"}
+
+
+def test_runner_repeats_keep_each_solves_median():
+    records = bench_run.load(["traps"], limit=2)
+    result = bench_run.run(records, peer=False, progress=False, repeat=3)
+    assert result["repeat"] == 3
+    assert len(result["rows"]) == 4
+    for row in result["rows"]:
+        runs = row["ours"]["ms_runs"]
+        assert len(runs) == 3
+        assert row["ours"]["ms"] == statistics.median(runs)
+        assert row["ours"]["outcome"] == "optimal"
+
+
+def test_runner_flags_an_answer_that_changes_between_repeats(monkeypatch):
+    answers = iter(["a", "b"])
+
+    def flaky(record, objective):
+        return {
+            "ms": 1.0,
+            "cpu_ms": 1.0,
+            "status": "optimal",
+            "timings_ms": {},
+            "answer": next(answers),
+            "outcome": "optimal",
+            "detail": "",
+        }
+
+    monkeypatch.setattr(bench_run, "_ours", flaky)
+    records = bench_run.load(["traps"], limit=1)[:1]
+    monkeypatch.setattr(bench_run, "OBJECTIVES", ("tiles",))
+    row = bench_run.run(records, peer=False, progress=False, repeat=2)["rows"][0]
+    assert row["ours"]["outcome"] == "error"
+    assert "changed between repeats" in row["ours"]["detail"]
+
+
+def test_runner_refuses_a_repeat_below_one(capsys):
+    with pytest.raises(SystemExit) as done:
+        bench_run.main(["--repeat", "0", "--no-peer"])
+    assert done.value.code == 2
+    assert "--repeat: must be at least 1, not 0" in capsys.readouterr().err
 
 
 def test_judge_catches_bad_answers():
