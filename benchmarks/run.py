@@ -6,8 +6,8 @@ For every position and both objectives it times ``rummisolve.solve_json`` end to
 around the call; the parse/build/solve/decode/verify/encode split comes from the result's
 ``timings``), judges the answer with the referee (``rummisolve.verify``) and against the stored
 optimum (proved by the independent oracle), and does the same for rummikub-solver (if installed)
-with its default backend, in a second pass over the same positions (interleaved, each solver
-slowed the other). ``--repeat N`` runs each solver's pass N times (all of ours first) and keeps
+with its default backend, in a second pass over the same positions (not interleaved with ours:
+the peer's libraries slowed our solves). ``--repeat N`` runs each solver's pass N times (all of ours first) and keeps
 each solve's median time (the answers of the first pass are judged; ours must not change between
 repeats). Writes ``report.json``, ``report.md`` and ``latency.png`` to ``--out``
 (default ``benchmarks/results``). Exit status 1 if any rummisolve answer is not optimal and legal.
@@ -174,12 +174,11 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
     # ours by about 20% at the median (measured on the game positions: p50 4.1-4.2 ms alone,
     # 5.0-5.2 ms interleaved, 5.6-5.8 ms with the peer in a separate process), so each solver
     # runs its pass alone, as a user would run it.
-    passes = [("ours", jobs)] + ([("peer", jobs)] if use_peer else [])
     bar = None
     if progress:
         from tqdm import tqdm
 
-        total = repeat * sum(len(j) for _, j in passes)
+        total = repeat * len(jobs) * (2 if use_peer else 1)
         bar = tqdm(total=total, desc="benchmark", unit="solve", file=sys.stderr)
     ours_runs: list[list[dict]] = [[] for _ in jobs]
     peer_runs: list[list[dict]] = [[] for _ in jobs]
