@@ -62,7 +62,7 @@ class Tile:
 
     Build them with :meth:`parse` (``Tile.parse("r7")``) or ``Tile(Colour.RED, 7)``; the joker is
     :data:`JOKER` (``Tile.parse("J")``). Tiles are hashable, ordered (colour, then number, joker
-    last) and interned, so equal tiles are usually the same object.
+    last) and interned: equal tiles are always the same object.
     """
 
     __slots__ = ("colour", "number", "_key", "_code")
@@ -87,8 +87,8 @@ class Tile:
         object.__setattr__(tile, "number", number)
         object.__setattr__(tile, "_key", key)
         object.__setattr__(tile, "_code", code)
-        _INTERNED[(colour, number)] = tile
-        return tile
+        # setdefault: two threads creating the same new tile still end up with one object.
+        return _INTERNED.setdefault((colour, number), tile)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
@@ -144,13 +144,8 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile.parse({self._code!r})"
 
-    def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Tile):
-            return self._key == other._key
-        return NotImplemented
+    # Equality and hashing are object identity (inherited from ``object``, and fast): every tile
+    # is interned, so equal tiles are always the same object.
 
     def __lt__(self, other: Tile) -> bool:
         if isinstance(other, Tile):

@@ -814,3 +814,31 @@ def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
     assert s.status == "optimal" and len(s.played) == 2
     groups = [m for m in s.table if m.joker_count == 2]
     assert groups and all(m.kind.value == "group" for m in groups)
+
+
+def test_solution_values_reads_every_value_of_a_real_response():
+    from rummisolve.solver.api import _parameters, _run, solution_values
+    from rummisolve.solver.candidates import catalogue
+    from rummisolve.solver.model import build_model
+
+    position = pos(["R1 R2 R3", "K7 B7 O7", "J B8 B9"], "R4 K7 O8 O9 J")
+    built = build_model(position, catalogue(position.rules), "tiles")
+    response = _run(built.proto, _parameters(0, None))
+    values = solution_values(response)
+    assert values == list(response.solution)
+    assert len(values) == len(built.proto.variables) > 100
+    assert any(values)
+
+
+@pytest.mark.parametrize("printed", ["[1, 2.5, 3]", "[1, 2]", "1 2 3", "[1, NaN, 3]", "{}", "[1, 2, 3, 4]"])
+def test_solution_values_falls_back_when_the_printed_form_is_not_the_values(printed):
+    from rummisolve.solver.api import solution_values
+
+    class Field(list):
+        def __str__(self) -> str:
+            return printed
+
+    class Response:
+        solution = Field([7, 8, 9])
+
+    assert solution_values(Response()) == [7, 8, 9]

@@ -236,3 +236,26 @@ def test_immutable():
     with pytest.raises(AttributeError):
         JOKER.number = 1
     assert str(tile) == "R7"
+
+
+def test_tiles_made_at_once_in_many_threads_are_one_object():
+    # Equality is identity, so interning must hold even when threads race to make a new tile.
+    import threading
+
+    numbers = range(900, 940)  # not made anywhere else in the tests
+    barrier = threading.Barrier(8)
+    made: list[list[Tile]] = []
+
+    def make() -> None:
+        barrier.wait()
+        made.append([Tile(Colour.RED, n) for n in numbers])
+
+    threads = [threading.Thread(target=make) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 8
+    for tiles in made:
+        assert all(a is b for a, b in zip(tiles, made[0]))
+        assert tiles == made[0]

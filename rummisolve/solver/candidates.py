@@ -44,6 +44,10 @@ class Catalogue:
     """Set index by its kinds (runs in play order, groups ascending)."""
     kind_index: dict[Tile, int]
     """Kind index of every non-joker tile of the rule set."""
+    set_sizes: tuple[int, ...]
+    """Tiles in each set."""
+    set_values: tuple[int, ...]
+    """Value of each set (its ``BaseSet.value``)."""
 
     def index_of(self, kinds: tuple[int, ...], is_run: bool) -> int:
         return self.index[kinds if is_run else tuple(sorted(kinds))]
@@ -82,4 +86,14 @@ def catalogue(rules: RuleSet) -> Catalogue:
             by_kind[k].append(index)
     index = {base.kinds: i for i, base in enumerate(sets)}
     kind_index = {tile: k for k, tile in enumerate(kinds)}
-    return Catalogue(rules, kinds, numbers, tuple(sets), tuple(tuple(s) for s in by_kind), index, kind_index)
+    return Catalogue(
+        rules,
+        kinds,
+        numbers,
+        tuple(sets),
+        tuple(tuple(s) for s in by_kind),
+        index,
+        kind_index,
+        tuple(len(base.kinds) for base in sets),
+        tuple(base.value for base in sets),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import mul
 
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -37,14 +38,15 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     off = built.final_offset
     n_sets = len(cat.sets)
     counts = built.counts
-    slots = sum(len(base.kinds) * sol[off + s] for s, base in enumerate(cat.sets) if sol[off + s])
+    copies = sol[off : off + n_sets]
     if objective == "tiles":
+        slots = sum(map(mul, cat.set_sizes, copies))
         return slots - (0 if built.kept_by_rule else sum(counts.table) + counts.table_jokers)
-    value = sum(base.value * sol[off + s] for s, base in enumerate(cat.sets) if sol[off + s])
+    value = sum(map(mul, cat.set_values, copies))
     penalty = cat.rules.joker_penalty
-    value += sum((penalty - n) * sol[off + n_sets + k] for k, n in enumerate(cat.numbers) if sol[off + n_sets + k])
+    value += sum((penalty - n) * j for n, j in zip(cat.numbers, sol[off + n_sets : off + n_sets + len(cat.kinds)]) if j)
     if not built.kept_by_rule:
-        value -= sum(n * c for n, c in zip(cat.numbers, counts.table)) + penalty * counts.table_jokers
+        value -= sum(map(mul, cat.numbers, counts.table)) + penalty * counts.table_jokers
     return value
 
 
@@ -56,8 +58,8 @@ def decode(
     n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
     counts = built.counts
-    copies = [sol[off + s] for s in range(n_sets)]
-    jokers = [sol[off + n_sets + k] for k in range(n_kinds)]
+    copies = list(sol[off : off + n_sets])
+    jokers = list(sol[off + n_sets : off + n_sets + n_kinds])
     real = [0] * n_kinds
     for s, n in enumerate(copies):
         if n:

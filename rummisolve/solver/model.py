@@ -217,21 +217,21 @@ def _layer(
 
     Returns each set's upper bound on copies (0: unusable) and, per kind, whether a usable set
     holds it; ``None`` when no set is usable at all."""
-    counts = np.array(available + [INF], dtype=np.int64)[protos.set_kinds]  # sets x slots (padding: INF)
+    n_kinds = len(table)
+    padded = np.array(available + [INF, 0], dtype=np.int64)  # padding slots: INF, or 0 to sum
+    counts = padded[protos.set_kinds]  # sets x slots
     empty = counts == 0
     missing = empty.sum(axis=1)
-    usable = (missing <= jokers) & (missing < protos.set_sizes)
-    if not usable.any():
-        return None
-    low = np.where(empty, INF, counts).min(axis=1)
-    total = np.where(protos.padding, 0, counts).sum(axis=1) + jokers
-    by_size = total // protos.set_sizes
-    with_jokers = jokers // np.maximum(missing, 1)
-    bound = np.where(missing == 0, np.minimum(low + jokers, by_size), np.minimum(with_jokers, by_size))
-    bound = np.where(usable, bound, 0)
+    by_size = (padded[protos.set_kinds_zero_padded].sum(axis=1) + jokers) // protos.set_sizes
+    counts[empty] = INF
+    low = counts.min(axis=1)
+    bound = np.minimum(np.where(missing == 0, low + jokers, jokers // np.maximum(missing, 1)), by_size)
+    bound[(missing > jokers) | (missing >= protos.set_sizes)] = 0  # unusable
     if not bound.any():
         return None
-    fits = (protos.incidence @ (bound > 0)) > 0
+    covered = np.zeros(n_kinds + 1, dtype=bool)
+    covered[protos.set_kinds[bound > 0]] = True
+    fits = covered[:n_kinds]
     ub = bound.tolist()
     fit_list = fits.tolist()
     domains = protos.domains_up_to(max(max(ub), jokers))
