@@ -162,3 +162,25 @@ def test_scale_smoke(tmp_path):
     assert len(data["rows"]) == 2 * len(scale.FRACTIONS) * 2
     assert max(r["tiles_in_play"] for r in data["rows"] if r["rules"] == "xp") > 140
     assert set(data["summary"]) == {"standard", "xp"}
+
+
+def test_floor_smoke(tmp_path, capsys):
+    from benchmarks import floor
+
+    out = tmp_path / "floor.json"
+    assert floor.main(["--sets", "game", "--limit", "4", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert rows, "the first game positions reach CP-SAT"
+    for row in rows:
+        assert 0 < row["load"] and 0 < row["search"] and 0 < row["hinted"]
+        assert row["python"] == pytest.approx(sum(row[p] for p in floor.PHASES))
+    report = capsys.readouterr().out
+    assert "| load |" in report and "perfect first guess" in report
+
+
+def test_floor_names_a_missing_set(capsys):
+    from benchmarks import floor
+
+    with pytest.raises(SystemExit):
+        floor.main(["--sets", "nosuchset"])
+    assert "nosuchset" in capsys.readouterr().err

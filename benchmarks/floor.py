@@ -1,0 +1,151 @@
+"""Headroom: how fast could rummisolve's CP-SAT solve be on stored positions, at best?
+
+    python -m benchmarks.floor [--sets game] [--limit N] [--out FILE]
+
+For each position and objective that reaches CP-SAT it times, in CPU milliseconds (best of two
+runs, the three measures in alternating order so that none always runs first):
+
+- ``search``: the shipped search (``rummisolve.solver.api._search``) on the built model;
+- ``hinted``: the same search on the same model, given the optimal solution found by ``search``
+  as a complete hint, so it only has to confirm and prove it (what a perfect heuristic could
+  give);
+- ``load``: CP-SAT stopped at once (deterministic-time limit ~0): loading the model, no search.
+
+Beside them, the median Python phases of ``solve_json`` on the same positions (parse, build,
+decode, verify, encode). ``load`` + Python is the end-to-end time no search strategy can go
+below with this model; ``hinted`` + Python is what a perfect first guess would give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.build import CONTRACT_KEYS, position_of
+from rummisolve.solver import api
+from rummisolve.solver.candidates import catalogue
+from rummisolve.solver.model import build_model
+
+__all__ = ["measure", "summarise", "main"]
+
+HERE = Path(__file__).resolve().parent
+MEASURES = ("search", "hinted", "load")
+PHASES = ("parse", "build", "decode", "verify", "encode")
+
+
+def _cpu_ms(function, *args) -> tuple[float, Any]:
+    start = time.process_time()
+    result = function(*args)
+    return (time.process_time() - start) * 1e3, result
+
+
+def _load_parameters():
+    from ortools.sat.python import cp_model_helper as cmh
+
+    params = cmh.SatParameters()
+    params.copy_from(api._parameters(0, None, effort=api.QUICK_EFFORT))
+    params.max_deterministic_time = 1e-9
+    return params
+
+
+def measure(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (position, objective) whose model reaches CP-SAT."""
+    from ortools.sat.python import cp_model_helper as cmh
+
+    load = _load_parameters()
+    rows = []
+    for record in records:
+        position = position_of(record)
+        cat = catalogue(position.rules)
+        eager = len(cat.sets) <= api.EAGER_FALLBACK_SETS
+        for objective in ("tiles", "value"):
+            built = build_model(position, cat, objective)
+            if built is None:
+                continue
+            proto = built.proto
+            first = api._search(proto, 0, None, eager)
+            hinted = cmh.CpModelProto()
+            hinted.copy_from(proto)
+            values = api.solution_values(first)
+            hinted.solution_hint.vars.extend(range(len(values)))
+            hinted.solution_hint.values.extend(values)
+            calls = {
+                "search": (api._search, proto, 0, None, eager),
+                "hinted": (api._search, hinted, 0, None, eager),
+                "load": (api._run, proto, load),
+            }
+            best = dict.fromkeys(MEASURES, float("inf"))
+            order = list(MEASURES) if len(rows) % 2 == 0 else list(reversed(MEASURES))
+            for _ in range(2):
+                for name in order:
+                    ms, response = _cpu_ms(*calls[name])
+                    best[name] = min(best[name], ms)
+                    if name == "hinted" and round(response.objective_value) != round(first.objective_value):
+                        raise AssertionError(f"{record['id']} {objective}: the hinted search found another optimum")
+            contract = {k: record[k] for k in CONTRACT_KEYS if k in record}
+            phases = dict.fromkeys(PHASES, float("inf"))
+            for _ in range(2):
+                timings = api.solve_json({**contract, "objective": objective})["timings"]
+                for phase in PHASES:
+                    phases[phase] = min(phases[phase], timings[phase] * 1e3)
+            rows.append({"id": record["id"], "objective": objective, **best, "python": sum(phases.values()), **phases})
+    return rows
+
+
+def _quantiles(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+    n = len(ordered)
+    return statistics.median(ordered), ordered[int(0.9 * (n - 1))], ordered[int(0.99 * (n - 1))]
+
+
+def summarise(rows: list[dict[str, Any]]) -> str:
+    """A markdown table of p50 / p90 / p99 per measure, and the two end-to-end floors."""
+    if not rows:
+        return "No position reached CP-SAT.\n"
+    lines = [
+        f"{len(rows)} solves that reach CP-SAT; CPU ms, best of two runs each.",
+        "",
+        "| measure | p50 | p90 | p99 |",
+        "|---|---|---|---|",
+    ]
+    for name in (*MEASURES, "python", *PHASES):
+        p50, p90, p99 = _quantiles([row[name] for row in rows])
+        lines.append(f"| {name} | {p50:.2f} | {p90:.2f} | {p99:.2f} |")
+    python = statistics.median(row["python"] for row in rows)
+    lines.append("")
+    for name, what in (("load", "no search at all"), ("hinted", "a perfect first guess")):
+        total = statistics.median(row[name] + row["python"] for row in rows)
+        lines.append(f"- End-to-end median with {what} ({name} + Python): {total:.2f} ms (Python alone {python:.2f}).")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.floor", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="game", help="comma-separated stored sets (default: game)")
+    parser.add_argument("--limit", type=int, default=None, help="positions per set (the first N)")
+    parser.add_argument("--data", default=str(HERE), help="directory of the .jsonl sets")
+    parser.add_argument("--out", default=None, help="also write the rows as JSON to this file")
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit must be at least 1, not {args.limit}")
+    records = []
+    for name in args.sets.split(","):
+        path = Path(args.data) / f"{name}.jsonl"
+        if not path.is_file():
+            parser.error(f"--sets: no stored set {name!r} ({path} does not exist)")
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        records.extend(json.loads(line) for line in lines[: args.limit])
+    rows = measure(records)
+    sys.stdout.write(summarise(rows))
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
