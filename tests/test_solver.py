@@ -842,3 +842,46 @@ def test_solution_values_falls_back_when_the_printed_form_is_not_the_values(prin
         solution = Field([7, 8, 9])
 
     assert solution_values(Response()) == [7, 8, 9]
+
+
+def _keep_variables(position: Position):
+    from rummisolve.solver.candidates import catalogue
+    from rummisolve.solver.model import build_model
+
+    cat = catalogue(position.rules)
+    built = build_model(position, cat, "tiles")
+    by_meld = {}
+    for s, (var, melds) in built.simple_keep.items():
+        for m in melds:
+            by_meld[m] = "x" if var == built.final_offset + s else "kc"
+    return by_meld
+
+
+def test_a_meld_the_solution_can_use_only_once_is_counted_by_its_set_variable():
+    # R1 R2 R3: no other R1-R3 in play, so every copy used is this meld kept. K7 B7 O7 with a
+    # second copy of each tile on the rack could be used twice: it needs its own keep variable.
+    position = pos(["R1 R2 R3", "K7 B7 O7"], "K7 B7 O7 R9")
+    assert _keep_variables(position) == {0: "x", 1: "kc"}
+    s = solve(position)
+    assert_sound(position, s)
+    assert len(s.played) == 3 and s.kept == (0, 1)
+    assert sorted(melds(s)) == sorted(["R1 R2 R3", "K7 B7 O7", "K7 B7 O7"])
+
+
+def test_two_equal_melds_on_the_table_are_both_counted_when_kept():
+    position = pos(["R1 R2 R3", "R1 R2 R3", "K5 K6 K7"], "R4 K8")
+    assert _keep_variables(position) == {0: "x", 1: "x", 2: "x"}
+    s = solve(position)
+    assert_sound(position, s)
+    # R4 and K8 extend one R1-R3 and the K run: one R1-R3 meld stays as it was.
+    assert len(s.played) == 2 and len(s.kept) == 1
+
+
+def test_strict_retrieval_with_table_jokers_keeps_the_keep_variables():
+    position = pos(["R1 R2 R3", "K5 J K7"], "R4 K6", rules=STRICT)
+    assert _keep_variables(position) == {0: "kc"}
+    s = solve(position)
+    assert_sound(position, s)
+    # K6 could free the joker only if the joker then went into a new meld with two more rack
+    # tiles, and there are none: R4 alone is played, the joker meld stays.
+    assert [str(t) for t in s.played] == ["R4"] and s.kept == (1,)

@@ -9,7 +9,9 @@ pieces can be built once per rule set and reused:
 
 Per position, after the layers:
 
-- ``kc[s]``: how many of the table's joker-free melds with the shape of base set ``s`` stay as they were;
+- ``kc[s]``: how many of the table's joker-free melds with the shape of base set ``s`` stay as they were
+  (no variable where ``x[s]`` itself counts them: when the table holds at least as many melds of that
+  shape as ``x[s]`` can take, every copy used can be one of them);
 - ``km[m]``: whether table meld ``m`` (a long run, or a meld with jokers) stays exactly as it was;
 - ``z[s,k]`` (:mod:`~rummisolve.solver.anchors`, only for the sets a solution needed it for):
   real tiles of kind ``k`` in copies of ``s`` that are not kept melds, so that no meld is made of
@@ -78,7 +80,8 @@ class PositionModel:
     kept_by_rule: bool
     """Official opening: the table stays as it is, the layer holds the new melds only."""
     simple_keep: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
-    """Base set -> (kc variable, indices of the table melds of that shape)."""
+    """Base set -> (keep variable, indices of the table melds of that shape). The keep variable is
+    ``kc[s]``, or ``x[s]`` itself where every copy of ``s`` can be a kept meld."""
     complex_keep: list[KeptMeld] = field(default_factory=list)
     anchors: dict[tuple[int, int], int] = field(default_factory=dict)
     """(set, kind) -> z variable."""
@@ -303,10 +306,20 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
         else:
             built.complex_keep.append(meld)
     protos = pieces.protos(cat)
+    # Where the table holds at least as many melds of shape s as the solution can use copies of s
+    # (and no long run or joker meld takes a copy of s), every copy used can be one of those melds
+    # kept as it was: kc[s] = x[s], so x[s] itself counts them (no variable, no row). Not under
+    # strict joker retrieval with jokers on the table, whose melds for freed jokers take copies of
+    # s beside the kept ones.
+    in_complex = {s for meld in built.complex_keep for s in meld.pieces}
+    strict = cat.rules.joker_retrieval == "strict" and built.counts.table_jokers
     # kc[s] + sum_m mult(m, s) km[m] <= x[s]
     terms: dict[int, list[tuple[int, int]]] = {}
     index = first
     for s, melds in by_shape.items():
+        if ub[s] <= len(melds) and s not in in_complex and not strict:
+            built.simple_keep[s] = (s, melds)
+            continue
         variables.append(protos.domain(0, min(len(melds), ub[s])))
         built.simple_keep[s] = (index, melds)
         terms.setdefault(s, []).append((index, 1))
@@ -348,10 +361,20 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     protos = pieces.protos(cat)
     terms = protos.objectives.get(key)
     if terms is None:
-        terms = protos.objectives[key] = _primary_terms(cat, objective, weight, scale, built.final_offset)
+        variables, values = _primary_terms(cat, objective, weight, scale, built.final_offset)
+        terms = protos.objectives[key] = (variables, values, {v: i for i, v in enumerate(variables)})
+    variables, values, position = terms
+    coeffs = list(values)
+    extra = []
+    for var in keep_vars:
+        at = position.get(var)
+        if at is None:
+            extra.append(var)
+        else:  # x[s] counting kept melds itself: one term, not two
+            coeffs[at] -= 1
     obj = built.proto.objective
-    obj.vars.extend(terms[0] + keep_vars)
-    obj.coeffs.extend(terms[1] + [-1] * len(keep_vars))
+    obj.vars.extend(variables + extra)
+    obj.coeffs.extend(coeffs + [-1] * len(extra))
 
 
 def _primary_terms(cat: Catalogue, objective: str, weight: int, scale: int, offset: int) -> tuple[list, list]:

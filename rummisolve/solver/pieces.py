@@ -33,7 +33,7 @@ class Protos:
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
         self.linear: dict[tuple, cmh.ConstraintProto] = {}
-        self.objectives: dict[tuple, tuple[list[int], list[int]]] = {}
+        self.objectives: dict[tuple, tuple[list[int], list[int], dict[int, int]]] = {}
 
     def domain(self, lo: int, hi: int) -> cmh.IntegerVariableProto:
         key = (lo, hi)
