@@ -25,10 +25,9 @@ class Protos:
             [list(base.kinds) + [n_kinds] * (width - len(base.kinds)) for base in cat.sets] or [[n_kinds]],
             dtype=np.int64,
         )
-        self.padding = self.set_kinds == n_kinds
-        self.set_kinds_zero_padded = np.where(self.padding, n_kinds + 1, self.set_kinds)
+        self.set_kinds_zero_padded = np.where(self.set_kinds == n_kinds, n_kinds + 1, self.set_kinds)
         """The same, padded with kind index ``n_kinds + 1`` (always 0 available)."""
-        self.set_sizes = np.array([len(base.kinds) for base in cat.sets] or [1], dtype=np.int64)
+        self.set_sizes = np.array(cat.set_sizes or (1,), dtype=np.int64)
         self.zero_based: list[cmh.IntegerVariableProto] = []
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
