@@ -318,7 +318,8 @@ def _fmt(value: float) -> str:
 def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     """The markdown tables the README and RESULTS.md quote."""
     lines = [
-        f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; command: `{meta['command']}`; "
+        f"Machine: {meta['machine']}; Python {meta['python']}; {meta['date']}; "
+        f"code: {meta.get('code') or 'unknown'}, OR-Tools {meta.get('ortools', '?')}; command: `{meta['command']}`; "
         f"1-min load average before/after: {meta.get('load_average_before_after')}",
         "",
         "Latency per solve in ms (wall clock, end to end; both objectives; one core"
@@ -435,6 +436,23 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
+def code_version(directory: Path = HERE) -> str | None:
+    """The checkout's commit (``abc1234``, ``+changes`` if files differ from it); ``None`` outside git."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=directory, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        changed = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + (" +changes" if changed else "")
+
+
 def load_average() -> float | None:
     """The 1-minute load average (other work on the machine inflates latencies)."""
     import os
@@ -443,6 +461,12 @@ def load_average() -> float | None:
         return round(os.getloadavg()[0], 2)
     except OSError:
         return None
+
+
+def _ortools_version() -> str:
+    from importlib.metadata import version
+
+    return version("ortools")
 
 
 def _positive(text: str) -> int:
@@ -481,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "python": platform.python_version(),
+        "code": code_version(),
+        "ortools": _ortools_version(),
         "command": "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:]),
         "positions": len(records),
         "load_average_before_after": [load_before, load_average()],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import statistics
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,9 @@ def test_runner_smoke(tmp_path):
     assert len(report["rows"]) == 12  # 6 positions x 2 objectives
     assert report["summary"]["ours"]["outcomes"]["all"] == {"optimal": 12}
     assert (tmp_path / "report.md").read_text().startswith("Machine:")
+    assert report["meta"]["ortools"].count(".") >= 2
+    code = report["meta"]["code"]  # which commit produced the figures (None outside a git checkout)
+    assert code is None or re.fullmatch(r"[0-9a-f]{7,40}( \+changes)?", code), code
     if plotting:
         assert (tmp_path / "latency.png").stat().st_size > 1000
     for row in report["rows"]:
@@ -79,6 +84,22 @@ def test_runner_smoke(tmp_path):
         assert {"build", "solve", "verify"} <= set(row["ours"]["timings_ms"])
         if "peer" in row:
             assert row["peer"]["outcome"] in {"optimal", "suboptimal", "illegal", "unsupported", "error"}
+
+
+def test_code_version_names_the_commit_and_local_changes(tmp_path):
+    assert bench_run.code_version(tmp_path) is None  # not a git checkout
+    try:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("git is not available")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    (tmp_path / "a.txt").write_text("one\n")
+    subprocess.run([*git, "add", "a.txt"], check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-q", "-m", "one"], check=True, capture_output=True)
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], check=True, capture_output=True, text=True)
+    assert bench_run.code_version(tmp_path) == head.stdout.strip()
+    (tmp_path / "a.txt").write_text("two\n")
+    assert bench_run.code_version(tmp_path) == head.stdout.strip() + " +changes"
 
 
 def test_runner_repeats_keep_each_solves_median():
