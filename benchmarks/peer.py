@@ -31,12 +31,11 @@ __all__ = ["available", "version", "PeerAnswer", "PeerSolver", "unsupported_reas
 
 
 def available() -> bool:
-    """Whether rummikub-solver is installed."""
-    try:
-        import rummikub_solver  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether rummikub-solver is installed (found without importing it: its numerical libraries
+    must not load into a process that times rummisolve)."""
+    from importlib.util import find_spec
+
+    return find_spec("rummikub_solver") is not None
 
 
 def version() -> str | None:

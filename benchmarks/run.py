@@ -6,11 +6,14 @@ For every position and both objectives it times ``rummisolve.solve_json`` end to
 around the call; the parse/build/solve/decode/verify/encode split comes from the result's
 ``timings``), judges the answer with the referee (``rummisolve.verify``) and against the stored
 optimum (proved by the independent oracle), and does the same for rummikub-solver (if installed)
-with its default backend, in a second pass over the same positions (not interleaved with ours:
-the peer's libraries slowed our solves). ``--repeat N`` runs each solver's pass N times (all of ours first) and keeps
-each solve's median time (the answers of the first pass are judged; ours must not change between
-repeats). Writes ``report.json``, ``report.md`` and ``latency.png`` to ``--out``
-(default ``benchmarks/results``). Exit status 1 if any rummisolve answer is not optimal and legal.
+with its default backend. The two solvers take turns by blocks of :data:`BLOCK` solves (ours, then
+the peer's on the same positions), the peer in a child process of its own: the machine's speed
+drifts over minutes, and alternating at a scale of seconds makes both solvers meet the same drift,
+while the peer's libraries never load into the process that times ours. ``--repeat N`` goes
+through all the blocks N times and keeps each solve's median time (the answers of the first
+round are judged; ours must not change between repeats). Writes ``report.json``, ``report.md``
+and ``latency.png`` to ``--out`` (default ``benchmarks/results``). Exit status 1 if any
+rummisolve answer is not optimal and legal.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ SET_NAMES = ("game", "random", "traps")
 OBJECTIVES = ("tiles", "value")
 BUCKETS = ((0, 19), (20, 39), (40, 59), (60, 79), (80, 106), (107, 10_000))
 QUICK_PER_SET = 12
+BLOCK = 40
+"""Solves per turn when the two solvers alternate (about 0.2 s of ours, 1.5 s of the peer's)."""
 
 
 def bucket_of(tiles: int) -> str:
@@ -150,10 +155,100 @@ def _merge_repeats(runs: list[dict[str, Any]], deterministic: bool) -> dict[str,
     return row
 
 
+class PeerProcess:
+    """rummikub-solver in a child process of its own, fed blocks of solves over a pipe.
+
+    Its numerical libraries (and their threads) never load into the process that times
+    rummisolve; while it waits for the next block it takes no CPU."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter, not a copy of ours
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_peer_worker, args=(child,), name="rummikub-solver", daemon=True)
+        self._process.start()
+        child.close()
+        # Wait until it has loaded its libraries: the machine's two cores may share one physical
+        # core, so a child still starting up beside our first solves slowed them 2-3x.
+        self._receive()
+
+    def _receive(self) -> Any:
+        try:
+            kind, reply = self._conn.recv()
+        except EOFError:
+            raise RuntimeError(f"the peer's process ended unexpectedly (exit code {self._process.exitcode})") from None
+        if kind == "error":
+            raise RuntimeError(f"the peer's process failed:\n{reply}")
+        return reply
+
+    def _ask(self, request: tuple[str, Any]) -> Any:
+        self._conn.send(request)
+        return self._receive()
+
+    def solve(self, jobs: Sequence[tuple[dict, str]]) -> list[dict[str, Any]]:
+        """One row per (record, objective), as :func:`_peer` makes them."""
+        return self._ask(("solve", list(jobs)))
+
+    def setup(self) -> dict[str, Any]:
+        """The peer's version, backend and one-off costs (model set-up, first solves)."""
+        return self._ask(("setup", None))
+
+    def close(self) -> None:
+        if self._process.is_alive():
+            try:
+                self._conn.send(None)
+            except OSError:
+                pass
+            self._process.join(timeout=10)
+            if self._process.is_alive():
+                self._process.kill()
+        self._conn.close()
+
+
+def _peer_worker(conn) -> None:
+    """The child process's loop: solve the blocks it is sent until it is sent ``None``."""
+    import traceback
+
+    try:
+        import rummikub_solver  # noqa: F401  (load it now, not during our first solves)
+    except Exception:
+        conn.send(("error", traceback.format_exc()))
+        return
+    conn.send(("ok", "ready"))
+    peers: dict = {}
+    while (request := conn.recv()) is not None:
+        kind, payload = request
+        try:
+            if kind == "solve":
+                reply: Any = [_peer(peers, record, objective) for record, objective in payload]
+            else:
+                reply = _peer_setup(peers)
+        except Exception:  # a bug in the adapter: report it, do not hang the parent
+            conn.send(("error", traceback.format_exc()))
+            continue
+        conn.send(("ok", reply))
+    conn.close()
+
+
+def _peer_setup(peers: dict) -> dict[str, Any]:
+    if not peers:
+        return {}
+    from benchmarks import peer as peer_mod
+
+    return {
+        "peer_version": peer_mod.version(),
+        "peer_backend": next(iter(peers.values())).backend,
+        "peer_setup_s": {repr(r): p.setup_seconds for r, p in peers.items()},
+        "peer_warmup_s": {repr(r): p.warmup_seconds for r, p in peers.items()},
+    }
+
+
 def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: int = 1) -> dict[str, Any]:
     """Solve every record for both objectives with both solvers; return per-position rows and setup costs.
 
-    ``repeat``: how many times each solver's pass runs (ours all first); each solve keeps its median time."""
+    The solvers alternate by blocks of :data:`BLOCK` solves, the peer in a :class:`PeerProcess`.
+    ``repeat``: how many times to go through all the blocks; each solve keeps its median time."""
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, not {repeat}")
     from rummisolve import solve_json
@@ -161,7 +256,6 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
     start = time.perf_counter()
     solve_json({"table": [], "rack": ["R1", "R2", "R3"]})  # imports OR-Tools, first model
     warmup_ours = time.perf_counter() - start
-    peers: dict = {}
     use_peer = peer
     if peer:
         from benchmarks import peer as peer_mod
@@ -169,11 +263,6 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
         use_peer = peer_mod.available()
     rows = []
     jobs = [(r, o) for r in records for o in OBJECTIVES]
-    # Two passes over the same jobs, not one interleaved pass: run between our solves, the peer's
-    # numerical libraries (threads that sometimes keep spinning, a far larger working set) slowed
-    # ours by about 20% at the median (measured on the game positions: p50 4.1-4.2 ms alone,
-    # 5.0-5.2 ms interleaved, 5.6-5.8 ms with the peer in a separate process), so each solver
-    # runs its pass alone, as a user would run it.
     bar = None
     if progress:
         from tqdm import tqdm
@@ -182,19 +271,35 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
         bar = tqdm(total=total, desc="benchmark", unit="solve", file=sys.stderr)
     ours_runs: list[list[dict]] = [[] for _ in jobs]
     peer_runs: list[list[dict]] = [[] for _ in jobs]
-    # All of our repeats first, then the peer's: once loaded, the peer's libraries slow ours (see above).
-    for _ in range(repeat):
-        for runs, (record, objective) in zip(ours_runs, jobs):
-            runs.append(_ours(record, objective))
-            if bar is not None:
-                bar.update()
-    for _ in range(repeat if use_peer else 0):
-        for runs, (record, objective) in zip(peer_runs, jobs):
-            runs.append(_peer(peers, record, objective))
-            if bar is not None:
-                bar.update()
-    if bar is not None:
-        bar.close()
+    setup: dict[str, Any] = {"ours_first_call_s": warmup_ours}
+    # Why blocks, and why two processes: a pass of either solver takes minutes, over which the
+    # machine's own speed drifts by 15% or more, so one solver's pass after the other's compared
+    # two different machines (speed-ups of 6.5x-9.8x from the same code). Solve by solve in one
+    # process, the peer's libraries (threads that sometimes keep spinning, a far larger working
+    # set) slowed ours by about 20%; fed solve by solve over a pipe, by as much. In turns of 40
+    # solves with the peer in its own process, our median stayed within the spread of our
+    # passes alone (see benchmarks/RESULTS.md, "Why the solvers take turns").
+    peers = PeerProcess() if use_peer else None
+    try:
+        for _ in range(repeat):
+            for first in range(0, len(jobs), BLOCK):
+                block = range(first, min(first + BLOCK, len(jobs)))
+                for i in block:
+                    ours_runs[i].append(_ours(*jobs[i]))
+                    if bar is not None:
+                        bar.update()
+                if peers is not None:
+                    for i, row in zip(block, peers.solve([jobs[i] for i in block]), strict=True):
+                        peer_runs[i].append(row)
+                    if bar is not None:
+                        bar.update(len(block))
+        if peers is not None:
+            setup.update(peers.setup())
+    finally:
+        if peers is not None:
+            peers.close()
+        if bar is not None:
+            bar.close()
     for (record, objective), ours, theirs in zip(jobs, ours_runs, peer_runs):
         row = {
             "id": record["id"],
@@ -209,14 +314,6 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
         if use_peer:
             row["peer"] = _merge_repeats(theirs, deterministic=False)
         rows.append(row)
-    setup = {"ours_first_call_s": warmup_ours}
-    if use_peer and peers:
-        from benchmarks import peer as peer_mod
-
-        setup["peer_version"] = peer_mod.version()
-        setup["peer_backend"] = next(iter(peers.values())).backend
-        setup["peer_setup_s"] = {repr(r): p.setup_seconds for r, p in peers.items()}
-        setup["peer_warmup_s"] = {repr(r): p.warmup_seconds for r, p in peers.items()}
     return {"rows": rows, "setup": setup, "peer": use_peer, "repeat": repeat}
 
 
@@ -492,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat",
         type=_positive,
         default=1,
-        help="run each solver's pass N times (ours first); keep each solve's median time",
+        help="go through all the positions N times (the solvers taking turns); keep each solve's median time",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)

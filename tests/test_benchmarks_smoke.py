@@ -136,6 +136,55 @@ def test_runner_flags_an_answer_that_changes_between_repeats(monkeypatch):
     assert "changed between repeats" in row["ours"]["detail"]
 
 
+def test_runner_lets_the_solvers_take_turns_by_blocks(monkeypatch):
+    calls = []
+
+    def ours(record, objective):
+        calls.append(("ours", record["id"], objective))
+        return {"ms": 1.0, "cpu_ms": 1.0, "status": "optimal", "timings_ms": {}, "answer": "a", "outcome": "optimal"}
+
+    class FakePeer:
+        def __init__(self):
+            calls.append(("start",))
+
+        def solve(self, jobs):
+            calls.append(("peer", len(jobs)))
+            return [{"ms": 9.0, "cpu_ms": 9.0, "status": "move", "outcome": "optimal", "id": r["id"]} for r, _ in jobs]
+
+        def setup(self):
+            return {"peer_version": "fake"}
+
+        def close(self):
+            calls.append(("close",))
+
+    monkeypatch.setattr(bench_run, "_ours", ours)
+    monkeypatch.setattr(bench_run, "PeerProcess", FakePeer)
+    monkeypatch.setattr(bench_run, "BLOCK", 3)
+    monkeypatch.setattr("benchmarks.peer.available", lambda: True)
+    records = bench_run.load(["traps"], limit=4)  # 8 solves: blocks of 3, 3 and 2
+    result = bench_run.run(records, peer=True, progress=False, repeat=2)
+    kinds = [c[0] if c[0] != "peer" else f"peer{c[1]}" for c in calls]
+    once = ["ours"] * 3 + ["peer3"] + ["ours"] * 3 + ["peer3"] + ["ours"] * 2 + ["peer2"]
+    assert kinds == ["start", *once, *once, "close"]
+    assert result["setup"]["peer_version"] == "fake"
+    for row in result["rows"]:
+        assert row["peer"]["id"] == row["id"]  # each block's answers go back to their own positions
+        assert row["peer"]["ms_runs"] == [9.0, 9.0]
+
+
+@pytest.mark.skipif(not peer_available(), reason="rummikub-solver is not installed")
+def test_peer_process_reports_a_failure_and_keeps_serving():
+    peers = bench_run.PeerProcess()
+    try:
+        with pytest.raises(RuntimeError, match="KeyError"):
+            peers.solve([({"no": "position"}, "tiles")])
+        record = bench_run.load(["traps"], limit=1)[0]
+        (row,) = peers.solve([(record, "tiles")])
+        assert row["outcome"] in {"optimal", "suboptimal", "unsupported"}
+    finally:
+        peers.close()
+
+
 def test_runner_refuses_a_repeat_below_one(capsys):
     with pytest.raises(SystemExit) as done:
         bench_run.main(["--repeat", "0", "--no-peer"])
