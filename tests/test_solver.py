@@ -885,3 +885,25 @@ def test_strict_retrieval_with_table_jokers_keeps_the_keep_variables():
     # K6 could free the joker only if the joker then went into a new meld with two more rack
     # tiles, and there are none: R4 alone is played, the joker meld stays.
     assert [str(t) for t in s.played] == ["R4"] and s.kept == (1,)
+
+
+def test_a_solve_leaves_ctrl_c_to_the_host_program():
+    """CP-SAT's own SIGINT handler reset SIGINT to the system default after each solve, so Ctrl-C
+    killed the host outright (exit by signal) instead of raising KeyboardInterrupt."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, time\n"
+        "from rummisolve import Position, solve\n"
+        "solve(Position.from_notation(['R1 R2 R3'], 'R4 K9 J'))\n"
+        "solve(Position.from_notation(['R1 R2 R3', 'K5 K6 K7'], 'R4 K8 J', opened=True), 'value')\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert done.stdout.strip() == "interrupted"

@@ -213,7 +213,11 @@ def _parameters(seed: int, limit: float | None, effort: float | None = None, eag
     and stops after :data:`QUICK_EFFORT`. The full stage keeps CP-SAT's cuts; it loads the LP
     eagerly only when ``eager`` (models of up to :data:`EAGER_FALLBACK_SETS` candidate sets: on
     game positions the fallback took 40% less time; on very large models an eager relaxation with
-    root cuts overran time limits several times over)."""
+    root cuts overran time limits several times over).
+
+    CP-SAT's own Ctrl-C handler is off: with it, every solve left SIGINT at the system default,
+    so a later Ctrl-C killed the host program (the CLI, a server, a notebook) outright instead
+    of raising ``KeyboardInterrupt`` and running its clean-up."""
     key = (seed, limit, effort, eager)
     params = _PARAMETERS.get(key)
     if params is None:
@@ -224,6 +228,7 @@ def _parameters(seed: int, limit: float | None, effort: float | None = None, eag
         params.cp_model_probing_level = 0
         params.use_sat_inprocessing = False
         params.symmetry_level = 0
+        params.catch_sigint_signal = False
         quick = effort is not None
         if quick or eager:
             params.add_lp_constraints_lazily = False
