@@ -30,6 +30,7 @@ __all__ = [
     "position_to_json",
     "objective_from_json",
     "read_documents",
+    "stream_documents",
     "solution_to_json",
     "error_message",
 ]
@@ -181,16 +182,46 @@ def read_documents(text: str) -> Iterator[Any]:
     except (ValueError, RecursionError):  # JSONDecodeError, an over-long number, absurd nesting
         pass
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as err:
-            yield JsonInputError(f"line {number}: not valid JSON ({err.msg} at column {err.colno})")
-        except ValueError as err:
-            yield JsonInputError(f"line {number}: not acceptable JSON ({err})")
-        except RecursionError:
-            yield JsonInputError(f"line {number}: JSON nested too deeply")
+        if line.strip():
+            yield _line_document(number, line)
+
+
+def stream_documents(lines: Iterable[str]) -> Iterator[Any]:
+    """:func:`read_documents` over lines as they arrive (each with its line break).
+
+    If the first non-blank line is a JSON value on its own, the input is JSON Lines: each line is
+    decoded as soon as it has been read, so a program that writes one position and waits for its
+    answer gets it. Otherwise (one JSON value spread over lines) the input is read to its end and
+    decoded as :func:`read_documents` does."""
+    lines = iter(lines)
+    consumed: list[str] = []
+    for line in lines:
+        consumed.append(line)
+        if line.strip():
+            break
+    else:
+        return
+    try:
+        first = json.loads(consumed[-1])
+    except (ValueError, RecursionError):
+        yield from read_documents("".join(consumed) + "".join(lines))
+        return
+    yield first
+    for number, line in enumerate(lines, start=len(consumed) + 1):
+        if line.strip():
+            yield _line_document(number, line.rstrip("\r\n"))
+
+
+def _line_document(number: int, line: str) -> Any:
+    """One line's JSON value, or a :class:`JsonInputError` naming the line."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as err:
+        return JsonInputError(f"line {number}: not valid JSON ({err.msg} at column {err.colno})")
+    except ValueError as err:
+        return JsonInputError(f"line {number}: not acceptable JSON ({err})")
+    except RecursionError:
+        return JsonInputError(f"line {number}: JSON nested too deeply")
 
 
 def error_message(err: BaseException) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import queue
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -230,3 +232,44 @@ def test_demo_position_answer_is_legal():
         p = Position.from_notation(table, rack, opened=opened)
         s = solve(p)
         assert s.status == "optimal" and verify(p, s.table).legal
+
+
+def converse(command: str, documents: list) -> list[dict]:
+    """Write one JSON line at a time to the real command and wait for its answer before the next
+    (as a frontend driving it over a pipe does); fails instead of hanging if no answer comes."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", command, "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    answers: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [answers.put(line) for line in iter(proc.stdout.readline, "")], daemon=True).start()
+    try:
+        got = []
+        for document in documents:
+            proc.stdin.write(json.dumps(document) + "\n")
+            proc.stdin.flush()
+            try:
+                got.append(json.loads(answers.get(timeout=60)))
+            except queue.Empty:
+                pytest.fail(f"no answer to {document} while the input stayed open")
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+        return got
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_each_json_line_is_answered_while_the_input_stays_open():
+    got = converse("solve", [EXTEND, NO_MOVE, OPENING])
+    assert [r["status"] for r in got] == ["optimal", "no_move", "optimal"]
+    assert got[0]["played"] == ["R4"]
+
+
+def test_verify_answers_each_json_line_while_the_input_stays_open():
+    move = {"position": EXTEND, "table": [["R1", "R2", "R3", "R4"]]}
+    wrong = {"position": EXTEND, "table": [["R1", "R2", "R3"], ["R4"]]}
+    assert [r["legal"] for r in converse("verify", [move, wrong, move])] == [True, False, True]

@@ -24,6 +24,7 @@ from rummisolve.jsonio import (
     read_documents,
     rules_from_json,
     rules_to_json,
+    stream_documents,
     table_from_json,
     table_to_json,
     tiles_from_json,
@@ -255,3 +256,72 @@ def test_read_json_lines_with_bad_lines():
 def test_read_single_bad_document():
     out = docs("hello")
     assert len(out) == 1 and isinstance(out[0], JsonInputError) and str(out[0]).startswith("line 1: ")
+
+
+# -- stream_documents: the same documents, read as the lines arrive -------------------------------
+
+
+def _same(a, b):
+    """Equal values, or errors of the same type and message."""
+    if isinstance(a, Exception) or isinstance(b, Exception):
+        return type(a) is type(b) and str(a) == str(b)
+    return a == b
+
+
+def _streamed(text):
+    return list(stream_documents(text.splitlines(keepends=True)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  \n\n ",
+        '{"a": 1}',
+        '\n  {"a": 1}  \n',
+        json.dumps({"position": {"rack": ["R1"]}, "table": [["R1", "R2", "R3"]]}, indent=2),
+        '{"n": 1}\n{"n": 2,\n\n   \n{"n": 4}\nnot json\n{"n": 6}',
+        "hello",
+        '{"n": 1}\r\n{"n": 2}\r\n',
+        '\n\n{"n": 1}\nnot json\n',
+        "[1,\n2]\n",
+        "[1,\n2]\n[3]\n",
+    ],
+)
+def test_stream_reads_what_read_documents_reads(text):
+    expected, got = docs(text), _streamed(text)
+    assert len(got) == len(expected)
+    assert all(_same(a, b) for a, b in zip(expected, got)), (expected, got)
+
+
+_LINES = st.one_of(
+    st.just(""),
+    st.just("   "),
+    st.builds(json.dumps, st.dictionaries(st.sampled_from("abc"), st.integers(-5, 5), max_size=2)),
+    st.builds(json.dumps, st.lists(st.integers(0, 9), max_size=3)),
+    st.sampled_from(["{", "}", "[1,", "2]", "not json", '{"a":', "1}", '"x"']),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_stream_matches_read_documents_on_any_lines(lines, newline):
+    text = newline.join(lines) + (newline if lines else "")
+    expected, got = docs(text), _streamed(text)
+    assert len(got) == len(expected)
+    assert all(_same(a, b) for a, b in zip(expected, got)), (text, expected, got)
+
+
+def test_stream_answers_a_json_line_before_the_next_one_arrives():
+    read = []
+
+    def arriving():
+        for line in ['{"n": 1}\n', '{"n": 2}\n']:
+            read.append(line)
+            yield line
+        raise AssertionError("read past the lines the caller asked for")
+
+    documents = stream_documents(arriving())
+    assert next(documents) == {"n": 1}
+    assert read == ['{"n": 1}\n']  # the second line has not been waited for
+    assert next(documents) == {"n": 2}

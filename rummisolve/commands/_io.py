@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -17,6 +18,34 @@ def read_text(path: str) -> tuple[str | None, str | None]:
             return handle.read(), None
     except (OSError, UnicodeDecodeError) as err:
         return None, f"cannot read {name}: {err}"
+
+
+class UnreadableInput(Exception):
+    """Reading the input failed (a missing file, bytes that are not UTF-8, ...); the message says so."""
+
+
+def input_lines(path: str) -> Iterator[str]:
+    """The lines of a file, or of standard input for ``-``, each as soon as it has been read.
+
+    Raises :class:`UnreadableInput` (naming the input) if opening or reading fails, so that a
+    caller can tell it from errors of its own output."""
+    name = "standard input" if path == "-" else path
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError as err:
+        raise UnreadableInput(f"cannot read {name}: {err}") from None
+    try:
+        while True:
+            try:
+                line = handle.readline()
+            except (OSError, UnicodeDecodeError) as err:
+                raise UnreadableInput(f"cannot read {name}: {err}") from None
+            if not line:
+                return
+            yield line
+    finally:
+        if handle is not sys.stdin:
+            handle.close()
 
 
 def rules_option(text: str):

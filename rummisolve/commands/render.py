@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rummisolve.commands._io import read_text
+
 HELP = "Draw a position or a solve result (JSON) as SVG."
 
 
@@ -19,14 +21,9 @@ def run(args: argparse.Namespace) -> int:
     from rummisolve.render import render_json
 
     name = "standard input" if args.file == "-" else args.file
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"rummisolve render: cannot read {name}: {err}", file=sys.stderr)
+    text, problem = read_text(args.file)
+    if text is None:
+        print(f"rummisolve render: {problem}", file=sys.stderr)
         return 1
     try:
         documents = list(read_documents(text))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rummisolve.commands._io import json_line, read_text
+from rummisolve.commands._io import UnreadableInput, input_lines, json_line
 
 HELP = "Find the best move for each position (JSON or JSON Lines) and prove it optimal."
 
@@ -28,30 +28,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rummisolve.jsonio import error_message, read_documents
+    from rummisolve.jsonio import error_message, stream_documents
     from rummisolve.solver import solve_json
 
-    text, problem = read_text(args.file)
-    if text is None:
-        print(json_line({"status": "error", "error": problem}), flush=True)
-        return 1
     status = 0
-    for document in read_documents(text):
-        if isinstance(document, Exception):
-            result = {"status": "error", "error": error_message(document)}
-        else:
-            if isinstance(document, dict):
-                if args.objective is not None:
-                    document = {**document, "objective": args.objective}
-                if args.time_limit is not None:
-                    document = {**document, "time_limit": args.time_limit}
-            try:
-                result = solve_json(document)
-            except Exception as err:  # never a traceback: report it and answer the next position
-                result = {"status": "error", "error": f"internal error: {error_message(err)}"}
-        if result["status"] == "error":
-            status = 1
-        print(_text(result) if args.text else json_line(result), flush=True)
+    try:
+        for document in stream_documents(input_lines(args.file)):
+            if isinstance(document, Exception):
+                result = {"status": "error", "error": error_message(document)}
+            else:
+                if isinstance(document, dict):
+                    if args.objective is not None:
+                        document = {**document, "objective": args.objective}
+                    if args.time_limit is not None:
+                        document = {**document, "time_limit": args.time_limit}
+                try:
+                    result = solve_json(document)
+                except Exception as err:  # never a traceback: report it and answer the next position
+                    result = {"status": "error", "error": f"internal error: {error_message(err)}"}
+            if result["status"] == "error":
+                status = 1
+            print(_text(result) if args.text else json_line(result), flush=True)
+    except UnreadableInput as err:
+        print(json_line({"status": "error", "error": str(err)}), flush=True)
+        return 1
     return status
 
 

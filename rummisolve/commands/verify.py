@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rummisolve.commands._io import json_line, read_text
+from rummisolve.commands._io import UnreadableInput, input_lines, json_line
 
 HELP = "Referee turns: is each {position, table} (JSON or JSON Lines) a legal move, and if not, why."
 
@@ -23,22 +23,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rummisolve.jsonio import error_message, read_documents, verify_json
+    from rummisolve.jsonio import error_message, stream_documents, verify_json
 
-    text, problem = read_text(args.file)
-    if text is None:
-        print(json_line({"error": problem}), flush=True)
-        return 1
     status = 0
-    for document in read_documents(text):
-        if isinstance(document, Exception):
-            result = {"error": error_message(document)}
-        else:
-            try:
-                result = verify_json(document)
-            except Exception as err:  # never a traceback: report and go on with the next input
-                result = {"error": f"internal error: {error_message(err)}"}
-        if "error" in result:
-            status = 1
-        print(json_line(result), flush=True)
+    try:
+        for document in stream_documents(input_lines(args.file)):
+            if isinstance(document, Exception):
+                result = {"error": error_message(document)}
+            else:
+                try:
+                    result = verify_json(document)
+                except Exception as err:  # never a traceback: report and go on with the next input
+                    result = {"error": f"internal error: {error_message(err)}"}
+            if "error" in result:
+                status = 1
+            print(json_line(result), flush=True)
+    except UnreadableInput as err:
+        print(json_line({"error": str(err)}), flush=True)
+        return 1
     return status
