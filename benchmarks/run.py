@@ -164,9 +164,13 @@ class PeerProcess:
     def __init__(self) -> None:
         import multiprocessing
 
+        from benchmarks import run as importable  # not __main__: the child must be able to import the target
+
         context = multiprocessing.get_context("spawn")  # a fresh interpreter, not a copy of ours
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_peer_worker, args=(child,), name="rummikub-solver", daemon=True)
+        self._process = context.Process(
+            target=importable._peer_worker, args=(child,), name="rummikub-solver", daemon=True
+        )
         self._process.start()
         child.close()
         # Wait until it has loaded its libraries: the machine's two cores may share one physical
@@ -207,7 +211,22 @@ class PeerProcess:
 
 
 def _peer_worker(conn) -> None:
-    """The child process's loop: solve the blocks it is sent until it is sent ``None``."""
+    """The child process's loop: solve the blocks it is sent until it is sent ``None``.
+
+    It ignores Ctrl-C (the parent handles it and closes the child) and ends quietly if the parent
+    is gone."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve(conn)
+    except (EOFError, BrokenPipeError):
+        pass
+    finally:
+        conn.close()
+
+
+def _serve(conn) -> None:
     import traceback
 
     try:
@@ -228,7 +247,6 @@ def _peer_worker(conn) -> None:
             conn.send(("error", traceback.format_exc()))
             continue
         conn.send(("ok", reply))
-    conn.close()
 
 
 def _peer_setup(peers: dict) -> dict[str, Any]:
@@ -242,6 +260,16 @@ def _peer_setup(peers: dict) -> dict[str, Any]:
         "peer_setup_s": {repr(r): p.setup_seconds for r, p in peers.items()},
         "peer_warmup_s": {repr(r): p.warmup_seconds for r, p in peers.items()},
     }
+
+
+def _start_peer() -> PeerProcess | None:
+    """The peer's process, or ``None`` (with a warning) if rummikub-solver is installed but fails to load."""
+    try:
+        return PeerProcess()
+    except RuntimeError as err:
+        reason = str(err).strip().splitlines()[-1]
+        print(f"rummikub-solver could not be loaded ({reason}); timing rummisolve alone", file=sys.stderr)
+        return None
 
 
 def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: int = 1) -> dict[str, Any]:
@@ -261,6 +289,8 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
         from benchmarks import peer as peer_mod
 
         use_peer = peer_mod.available()
+    peers = _start_peer() if use_peer else None
+    use_peer = peers is not None
     rows = []
     jobs = [(r, o) for r in records for o in OBJECTIVES]
     bar = None
@@ -276,10 +306,9 @@ def run(records: list[dict], peer: bool = True, progress: bool = True, repeat: i
     # machine's own speed drifts by 15% or more, so one solver's pass after the other's compared
     # two different machines (speed-ups of 6.5x-9.8x from the same code). Solve by solve in one
     # process, the peer's libraries (threads that sometimes keep spinning, a far larger working
-    # set) slowed ours by about 20%; fed solve by solve over a pipe, by as much. In turns of 40
+    # set) slowed ours by about 20%; fed solve by solve over a pipe, by about 35%. In turns of 40
     # solves with the peer in its own process, our median stayed within the spread of our
     # passes alone (see benchmarks/RESULTS.md, "Why the solvers take turns").
-    peers = PeerProcess() if use_peer else None
     try:
         for _ in range(repeat):
             for first in range(0, len(jobs), BLOCK):
@@ -596,7 +625,11 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in args.sets.split(",") if n]
     records = load(names, args.data, args.quick, args.limit)
     load_before = load_average()
-    result = run(records, peer=not args.no_peer, progress=not args.no_progress, repeat=args.repeat)
+    try:
+        result = run(records, peer=not args.no_peer, progress=not args.no_progress, repeat=args.repeat)
+    except KeyboardInterrupt:
+        print("interrupted: no report written", file=sys.stderr)
+        return 130
     summary = summarise(result)
     meta = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

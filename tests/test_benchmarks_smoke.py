@@ -172,6 +172,18 @@ def test_runner_lets_the_solvers_take_turns_by_blocks(monkeypatch):
         assert row["peer"]["ms_runs"] == [9.0, 9.0]
 
 
+def test_runner_goes_on_alone_when_the_peer_fails_to_load(monkeypatch, capsys):
+    def broken():
+        raise RuntimeError("the peer's process failed:\nTraceback ...\nImportError: libhighs.so: cannot open")
+
+    monkeypatch.setattr(bench_run, "PeerProcess", broken)
+    monkeypatch.setattr("benchmarks.peer.available", lambda: True)
+    result = bench_run.run(bench_run.load(["traps"], limit=1), peer=True, progress=False)
+    assert result["peer"] is False
+    assert all("peer" not in row for row in result["rows"])
+    assert "could not be loaded (ImportError: libhighs.so: cannot open)" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(not peer_available(), reason="rummikub-solver is not installed")
 def test_peer_process_reports_a_failure_and_keeps_serving():
     peers = bench_run.PeerProcess()
