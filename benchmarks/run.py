@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.build import CONTRACT_KEYS, position_of
+from benchmarks.judge import judge
+from benchmarks.peer_process import PeerProcess
 
 __all__ = ["load", "judge", "run", "summarise", "markdown", "plot", "main", "BUCKETS"]
 
@@ -69,31 +71,6 @@ def load(names: Iterable[str], directory: Path = HERE, quick: bool = False, limi
     return records
 
 
-def score(position, objective: str, played: Sequence) -> int:
-    return len(played) if objective == "tiles" else position.rules.rack_value(played)
-
-
-def judge(position, objective: str, optimum: int | None, moved: bool, played, table) -> tuple[str, str]:
-    """``(outcome, detail)``: outcome is ``optimal``, ``suboptimal``, ``illegal`` or ``beats_oracle``."""
-    from rummisolve import verify
-    from rummisolve.tiles import parse_tiles
-
-    if not moved:
-        return ("optimal", "") if optimum is None else ("suboptimal", f"no move; optimum {optimum}")
-    played = parse_tiles(played)
-    verdict = verify(position, table)
-    if not verdict.legal:
-        return "illegal", "; ".join(f"{r.code}: {r.message}" for r in verdict.reasons)[:300]
-    if Counter(verdict.played) != Counter(played):
-        return "illegal", "claimed played tiles differ from the referee's"
-    got = score(position, objective, played)
-    if optimum is None or got > optimum:
-        return "beats_oracle", f"{got} > stored optimum {optimum}"
-    if got < optimum:
-        return "suboptimal", f"{got} < optimum {optimum}"
-    return "optimal", ""
-
-
 def _ours(record: dict, objective: str) -> dict[str, Any]:
     from rummisolve import solve_json
 
@@ -117,29 +94,6 @@ def _ours(record: dict, objective: str) -> dict[str, Any]:
     return row
 
 
-def _peer(peers: dict, record: dict, objective: str) -> dict[str, Any]:
-    from benchmarks.peer import PeerSolver, unsupported_reason
-
-    position = position_of(record)
-    reason = unsupported_reason(position.rules)
-    if reason is not None:
-        return {"outcome": "unsupported", "detail": reason, "ms": None}
-    if position.rules not in peers:
-        peers[position.rules] = PeerSolver(position.rules)
-    answer = peers[position.rules].solve(position, objective)
-    row: dict[str, Any] = {"ms": answer.seconds * 1000, "cpu_ms": answer.cpu_seconds * 1000, "status": answer.status}
-    if answer.status == "error":
-        row.update(outcome="error", detail=answer.detail)
-        return row
-    moved = answer.status == "move"
-    row["outcome"], row["detail"] = judge(
-        position, objective, record["optimum"][objective], moved, answer.played, answer.table
-    )
-    if answer.detail:
-        row["detail"] = (row["detail"] + " " + answer.detail).strip()
-    return row
-
-
 def _merge_repeats(runs: list[dict[str, Any]], deterministic: bool) -> dict[str, Any]:
     """One row from the repeats of a solve: the first one's answer, the median of the times."""
     row = dict(runs[0])
@@ -153,113 +107,6 @@ def _merge_repeats(runs: list[dict[str, Any]], deterministic: bool) -> dict[str,
     if deterministic and len({r.get("answer") for r in runs}) > 1:
         row.update(outcome="error", detail="the answer changed between repeats (not deterministic)")
     return row
-
-
-class PeerProcess:
-    """rummikub-solver in a child process of its own, fed blocks of solves over a pipe.
-
-    Its numerical libraries (and their threads) never load into the process that times
-    rummisolve; while it waits for the next block it takes no CPU."""
-
-    def __init__(self) -> None:
-        import multiprocessing
-
-        from benchmarks import run as importable  # not __main__: the child must be able to import the target
-
-        context = multiprocessing.get_context("spawn")  # a fresh interpreter, not a copy of ours
-        self._conn, child = context.Pipe()
-        self._process = context.Process(
-            target=importable._peer_worker, args=(child,), name="rummikub-solver", daemon=True
-        )
-        self._process.start()
-        child.close()
-        # Wait until it has loaded its libraries: the machine's two cores may share one physical
-        # core, so a child still starting up beside our first solves slowed them 2-3x.
-        self._receive()
-
-    def _receive(self) -> Any:
-        try:
-            kind, reply = self._conn.recv()
-        except EOFError:
-            raise RuntimeError(f"the peer's process ended unexpectedly (exit code {self._process.exitcode})") from None
-        if kind == "error":
-            raise RuntimeError(f"the peer's process failed:\n{reply}")
-        return reply
-
-    def _ask(self, request: tuple[str, Any]) -> Any:
-        self._conn.send(request)
-        return self._receive()
-
-    def solve(self, jobs: Sequence[tuple[dict, str]]) -> list[dict[str, Any]]:
-        """One row per (record, objective), as :func:`_peer` makes them."""
-        return self._ask(("solve", list(jobs)))
-
-    def setup(self) -> dict[str, Any]:
-        """The peer's version, backend and one-off costs (model set-up, first solves)."""
-        return self._ask(("setup", None))
-
-    def close(self) -> None:
-        if self._process.is_alive():
-            try:
-                self._conn.send(None)
-            except OSError:
-                pass
-            self._process.join(timeout=10)
-            if self._process.is_alive():
-                self._process.kill()
-        self._conn.close()
-
-
-def _peer_worker(conn) -> None:
-    """The child process's loop: solve the blocks it is sent until it is sent ``None``.
-
-    It ignores Ctrl-C (the parent handles it and closes the child) and ends quietly if the parent
-    is gone."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        _serve(conn)
-    except (EOFError, BrokenPipeError):
-        pass
-    finally:
-        conn.close()
-
-
-def _serve(conn) -> None:
-    import traceback
-
-    try:
-        import rummikub_solver  # noqa: F401  (load it now, not during our first solves)
-    except Exception:
-        conn.send(("error", traceback.format_exc()))
-        return
-    conn.send(("ok", "ready"))
-    peers: dict = {}
-    while (request := conn.recv()) is not None:
-        kind, payload = request
-        try:
-            if kind == "solve":
-                reply: Any = [_peer(peers, record, objective) for record, objective in payload]
-            else:
-                reply = _peer_setup(peers)
-        except Exception:  # a bug in the adapter: report it, do not hang the parent
-            conn.send(("error", traceback.format_exc()))
-            continue
-        conn.send(("ok", reply))
-
-
-def _peer_setup(peers: dict) -> dict[str, Any]:
-    if not peers:
-        return {}
-    from benchmarks import peer as peer_mod
-
-    return {
-        "peer_version": peer_mod.version(),
-        "peer_backend": next(iter(peers.values())).backend,
-        "peer_setup_s": {repr(r): p.setup_seconds for r, p in peers.items()},
-        "peer_warmup_s": {repr(r): p.warmup_seconds for r, p in peers.items()},
-    }
 
 
 def _start_peer() -> PeerProcess | None:
