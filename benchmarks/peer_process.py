@@ -53,7 +53,7 @@ class PeerProcess:
         self._process.start()
         child.close()
         # Wait until it has loaded its libraries: the machine's two cores may share one physical
-        # core, so a child still starting up beside our first solves slowed them 2-3x.
+        # core, so a child still starting up beside our first solves slowed them about 2x.
         self._receive()
 
     def _receive(self) -> Any:
