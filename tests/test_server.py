@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -583,3 +584,17 @@ def test_example_clients_talk_to_the_service(server, client, tmp_path):
     done = subprocess.run([runtime, str(script), server.url], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "optimal" in done.stdout
+
+
+def test_ctrl_c_after_a_solve_shuts_the_server_down_gracefully(tmp_path):
+    """CP-SAT's own SIGINT handler used to reset SIGINT to the system default after a solve, so
+    Ctrl-C killed the server by signal instead of letting it shut down."""
+    srv = Server(tmp_path)
+    try:
+        assert srv.client.post("/solve", json=MIDGAME).json()["status"] == "optimal"
+        srv.client.close()
+        srv.proc.send_signal(signal.SIGINT)
+        assert srv.proc.wait(30) == 0, srv.log()
+        assert "Traceback" not in srv.log()
+    finally:
+        srv.stop()
