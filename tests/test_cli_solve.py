@@ -170,6 +170,16 @@ def test_main_not_utf8_file(tmp_path, monkeypatch, capsys):
     assert status == 1 and out[0]["status"] == "error" and "bad.json" in out[0]["error"]
 
 
+def test_main_file_that_turns_unreadable_midway(tmp_path, monkeypatch, capsys):
+    """Lines read before the bad bytes are answered; then one error line names the file."""
+    path = tmp_path / "half.jsonl"
+    path.write_bytes(lines(EXTEND, NO_MOVE).encode() + b"\xff\xfe broken\n" + lines(EXTEND).encode())
+    status, out = run_main(monkeypatch, capsys, "", str(path))
+    assert status == 1
+    assert [r["status"] for r in out] == ["optimal", "no_move", "error"]
+    assert out[2]["error"].startswith(f"cannot read {path}: ")
+
+
 def test_main_empty_input_prints_nothing(monkeypatch, capsys):
     status, out = run_main(monkeypatch, capsys, "\n\n")
     assert status == 0 and out == []

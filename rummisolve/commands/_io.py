@@ -28,24 +28,32 @@ def input_lines(path: str) -> Iterator[str]:
     """The lines of a file, or of standard input for ``-``, each as soon as it has been read.
 
     Raises :class:`UnreadableInput` (naming the input) if opening or reading fails, so that a
-    caller can tell it from errors of its own output."""
-    name = "standard input" if path == "-" else path
+    caller can tell it from errors of its own output. A file is decoded line by line, so the
+    lines before bytes that are not UTF-8 are still given."""
+    if path == "-":
+        yield from _lines("standard input", sys.stdin.readline, lambda line: line)
+        return
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
+        handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError as err:
-        raise UnreadableInput(f"cannot read {name}: {err}") from None
-    try:
-        while True:
-            try:
-                line = handle.readline()
-            except (OSError, UnicodeDecodeError) as err:
-                raise UnreadableInput(f"cannot read {name}: {err}") from None
-            if not line:
-                return
-            yield line
-    finally:
-        if handle is not sys.stdin:
-            handle.close()
+        raise UnreadableInput(f"cannot read {path}: {err}") from None
+    with handle:
+        yield from _lines(path, handle.readline, lambda line: line.decode("utf-8"))
+
+
+def _lines(name: str, readline, decode) -> Iterator[str]:
+    number = 0
+    while True:
+        number += 1
+        try:
+            line = decode(readline())
+        except OSError as err:
+            raise UnreadableInput(f"cannot read {name}: {err}") from None
+        except UnicodeDecodeError as err:
+            raise UnreadableInput(f"cannot read {name}: line {number}: {err}") from None
+        if not line:
+            return
+        yield line
 
 
 def rules_option(text: str):
