@@ -907,3 +907,22 @@ def test_a_solve_leaves_ctrl_c_to_the_host_program():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert done.stdout.strip() == "interrupted"
+
+
+def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
+    """A long-running server sees many rule sets: the solver must not keep pieces for all of them."""
+    from rummisolve.solver import pieces
+    from rummisolve.solver.candidates import catalogue
+
+    def answer(threshold):
+        rules = RuleSet(initial_threshold=threshold)
+        solution = solve(Position.from_notation(["R1 R2 R3"], "R4 K9 J", opened=True, rules=rules))
+        return [str(t) for t in solution.played], [str(m) for m in solution.table]
+
+    first = answer(1)
+    for threshold in range(2, pieces._MAX_PROTOS + 10):
+        answer(threshold)
+    assert len(pieces._PROTOS) <= pieces._MAX_PROTOS
+    assert answer(1) == first  # rebuilt after eviction: the same answer
+    recent = catalogue(RuleSet(initial_threshold=1))
+    assert pieces.protos(recent) is pieces.protos(recent)  # the most recent one is reused

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from ortools.sat.python import cp_model_helper as cmh
 
@@ -81,10 +83,22 @@ def linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.Con
 
 
 _PROTOS: dict[int, Protos] = {}
+"""The pieces of the most recently used catalogues, least recent first."""
+_MAX_PROTOS = 32
+"""As many as :func:`~rummisolve.solver.candidates.catalogue` keeps: a long-running server that
+sees many rule sets must not keep the pieces of every one of them."""
+_PROTOS_LOCK = threading.Lock()
 
 
 def protos(cat: Catalogue) -> Protos:
-    protos = _PROTOS.get(id(cat))
-    if protos is None or protos.cat is not cat:
-        protos = _PROTOS[id(cat)] = Protos(cat)
-    return protos
+    """The reusable pieces of ``cat`` (built on first use, kept for the :data:`_MAX_PROTOS` most
+    recently used catalogues)."""
+    key = id(cat)
+    with _PROTOS_LOCK:
+        found = _PROTOS.pop(key, None)
+        if found is None or found.cat is not cat:
+            found = Protos(cat)
+            while len(_PROTOS) >= _MAX_PROTOS:
+                del _PROTOS[next(iter(_PROTOS))]
+        _PROTOS[key] = found
+    return found
