@@ -51,9 +51,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # e.g. writing to a full disk: say so, without a traceback
+        _silence_stdout()
+        print(f"rummisolve {args.command}: {err.strerror or err}", file=sys.stderr)
+        return 1
     except ImportError as err:  # a missing or too old dependency: say which, without a traceback
         print(f"rummisolve {args.command}: {err}", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that flushing it again at exit does not fail anew."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

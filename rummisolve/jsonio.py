@@ -7,6 +7,7 @@ the path of the offending part, e.g. ``position.table[1][2]: unknown tile code '
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -171,16 +172,26 @@ def read_documents(text: str) -> Iterator[Any]:
     """The JSON inputs in ``text``: one JSON value (which may span lines), or JSON Lines.
 
     Yields each decoded value in order; a line that is not JSON yields a :class:`JsonInputError`
-    (naming the line) in its place instead of stopping the stream. Blank lines are skipped.
-    """
+    (naming the line) in its place instead of stopping the stream. Blank lines are skipped, and
+    so is a byte-order mark at the start. One broken value spread over lines gets one error (its
+    first line is not a value on its own, and no other line is a JSON object on its own)."""
+    text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if not stripped:
         return
-    try:
-        yield json.loads(stripped)
-        return
-    except (ValueError, RecursionError):  # JSONDecodeError, an over-long number, absurd nesting
-        pass
+    if not _has_bad_bytes(stripped):
+        try:
+            yield json.loads(stripped)
+            return
+        except json.JSONDecodeError as err:
+            whole = err
+        except (ValueError, RecursionError):  # an over-long number, absurd nesting
+            whole = None
+        lines = text.splitlines()
+        first = next(line for line in lines if line.strip())
+        if whole is not None and _incomplete(first) and not any(_is_object(line) for line in lines if line != first):
+            yield JsonInputError(f"line {whole.lineno}: not valid JSON ({whole.msg} at column {whole.colno})")
+            return
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             yield _line_document(number, line)
@@ -189,31 +200,64 @@ def read_documents(text: str) -> Iterator[Any]:
 def stream_documents(lines: Iterable[str]) -> Iterator[Any]:
     """:func:`read_documents` over lines as they arrive (each with its line break).
 
-    If the first non-blank line is a JSON value on its own, the input is JSON Lines: each line is
-    decoded as soon as it has been read, so a program that writes one position and waits for its
-    answer gets it. Otherwise (one JSON value spread over lines) the input is read to its end and
-    decoded as :func:`read_documents` does."""
+    Unless the first non-blank line is the start of a JSON value spread over lines (a value
+    that is incomplete, not broken), the input is JSON Lines: each line is decoded as soon as it
+    has been read, so a program that writes one position and waits for its answer gets it, bad
+    lines included. A value spread over lines is read to the end of the input and decoded as
+    :func:`read_documents` does."""
     lines = iter(lines)
     consumed: list[str] = []
     for line in lines:
-        consumed.append(line)
+        consumed.append(line.removeprefix("\ufeff") if not consumed else line)
         if line.strip():
             break
     else:
         return
-    try:
-        first = json.loads(consumed[-1])
-    except (ValueError, RecursionError):
+    first = consumed[-1].rstrip("\r\n")
+    if _incomplete(first):
         yield from read_documents("".join(consumed) + "".join(lines))
         return
-    yield first
+    yield _line_document(len(consumed), first)
     for number, line in enumerate(lines, start=len(consumed) + 1):
         if line.strip():
             yield _line_document(number, line.rstrip("\r\n"))
 
 
+def _incomplete(line: str) -> bool:
+    """Whether ``line`` is the start of a JSON value that goes on after it (e.g. ``{`` or
+    ``"rack": [``), as opposed to a value or something no further line can mend."""
+    if _has_bad_bytes(line):
+        return False
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as err:
+        return err.pos >= len(line.rstrip())
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+def _is_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+"""What undecodable input bytes become when read with ``errors="surrogateescape"``."""
+
+
+def _has_bad_bytes(text: str) -> bool:
+    return _BAD_BYTE.search(text) is not None
+
+
 def _line_document(number: int, line: str) -> Any:
     """One line's JSON value, or a :class:`JsonInputError` naming the line."""
+    bad = _BAD_BYTE.search(line)
+    if bad is not None:
+        byte = ord(bad.group()) - 0xDC00
+        return JsonInputError(f"line {number}: not UTF-8 text (byte 0x{byte:02x} at column {bad.start() + 1})")
     try:
         return json.loads(line)
     except json.JSONDecodeError as err:

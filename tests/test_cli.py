@@ -42,3 +42,35 @@ def test_no_command_prints_help_and_exits_2(capsys):
 def test_version():
     done = run("--version")
     assert done.returncode == 0 and done.stdout.startswith("rummisolve ")
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("demo",), ("solve", "-")])
+def test_a_full_disk_is_one_line_not_a_traceback(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rummisolve", *args],
+            input='{"rack": ["R1", "R2", "R3"]}\n',
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"rummisolve {args[0]}: No space left on device"
+
+
+@pytest.mark.parametrize("command", ["solve", "verify"])
+def test_a_closed_standard_input_is_an_error_line(command):
+    import os
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", command, "-"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(0),  # noqa: PLW1509 (the child's stdin only)
+    )
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert "cannot read standard input: it is closed" in done.stdout

@@ -167,17 +167,50 @@ def test_main_not_utf8_file(tmp_path, monkeypatch, capsys):
     path = tmp_path / "bad.json"
     path.write_bytes(b"\xff\xfe\x00garbage")
     status, out = run_main(monkeypatch, capsys, "", str(path))
-    assert status == 1 and out[0]["status"] == "error" and "bad.json" in out[0]["error"]
+    assert status == 1 and len(out) == 1 and out[0]["status"] == "error"
+    assert out[0]["error"] == "line 1: not UTF-8 text (byte 0xff at column 1)"
 
 
-def test_main_file_that_turns_unreadable_midway(tmp_path, monkeypatch, capsys):
-    """Lines read before the bad bytes are answered; then one error line names the file."""
+def test_main_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path, monkeypatch, capsys):
+    """The line with the bad bytes gets an error naming it and the byte; every other line is answered."""
     path = tmp_path / "half.jsonl"
-    path.write_bytes(lines(EXTEND, NO_MOVE).encode() + b"\xff\xfe broken\n" + lines(EXTEND).encode())
+    path.write_bytes(lines(EXTEND, NO_MOVE).encode() + b'{"rack": ["R\xff4"]}\n' + lines(EXTEND).encode())
     status, out = run_main(monkeypatch, capsys, "", str(path))
     assert status == 1
-    assert [r["status"] for r in out] == ["optimal", "no_move", "error"]
-    assert out[2]["error"].startswith(f"cannot read {path}: ")
+    assert [r["status"] for r in out] == ["optimal", "no_move", "error", "optimal"]
+    assert out[2]["error"] == "line 3: not UTF-8 text (byte 0xff at column 13)"
+
+
+def test_subprocess_stdin_is_utf8_whatever_the_locale():
+    """Standard input is decoded as UTF-8 line by line (JSON's encoding), not by the locale."""
+    data = (lines(EXTEND) + '{"rack": ["R\xff4"]}\n'.replace("\xff", "\udcff") + lines(NO_MOVE)).encode(
+        "utf-8", "surrogateescape"
+    )
+    for env in ({"LC_ALL": "C", "PYTHONIOENCODING": "ascii"}, {"PYTHONIOENCODING": "utf-8"}):
+        proc = subprocess.run(
+            [sys.executable, "-m", "rummisolve", "solve", "-"],
+            input=data,
+            capture_output=True,
+            timeout=120,
+            env={**__import__("os").environ, **env},
+        )
+        out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+        assert [r["status"] for r in out] == ["optimal", "error", "no_move"], (env, out)
+        assert out[1]["error"] == "line 2: not UTF-8 text (byte 0xff at column 13)"
+
+
+def test_main_byte_order_mark_is_ignored(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "windows.json"
+    path.write_bytes(b"\xef\xbb\xbf" + lines(EXTEND).encode())
+    status, out = run_main(monkeypatch, capsys, "", str(path))
+    assert status == 0 and [r["status"] for r in out] == ["optimal"]
+
+
+def test_main_one_broken_document_over_lines_gets_one_error(monkeypatch, capsys):
+    text = '{\n  "table": [["R1", "R2", "R3"]],\n  "rack": ["R4", "J"],\n}\n'
+    status, out = run_main(monkeypatch, capsys, text)
+    assert status == 1 and len(out) == 1
+    assert out[0]["error"].startswith("line 4: not valid JSON (")
 
 
 def test_main_empty_input_prints_nothing(monkeypatch, capsys):
@@ -244,7 +277,7 @@ def test_demo_position_answer_is_legal():
         assert s.status == "optimal" and verify(p, s.table).legal
 
 
-def converse(command: str, documents: list) -> list[dict]:
+def converse(command: str, documents: list, status: int = 0) -> list[dict]:
     """Write one JSON line at a time to the real command and wait for its answer before the next
     (as a frontend driving it over a pipe does); fails instead of hanging if no answer comes."""
     proc = subprocess.Popen(
@@ -259,14 +292,14 @@ def converse(command: str, documents: list) -> list[dict]:
     try:
         got = []
         for document in documents:
-            proc.stdin.write(json.dumps(document) + "\n")
+            proc.stdin.write((document if isinstance(document, str) else json.dumps(document)) + "\n")
             proc.stdin.flush()
             try:
                 got.append(json.loads(answers.get(timeout=60)))
             except queue.Empty:
                 pytest.fail(f"no answer to {document} while the input stayed open")
         proc.stdin.close()
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=60) == status
         return got
     finally:
         if proc.poll() is None:
@@ -277,6 +310,13 @@ def test_each_json_line_is_answered_while_the_input_stays_open():
     got = converse("solve", [EXTEND, NO_MOVE, OPENING])
     assert [r["status"] for r in got] == ["optimal", "no_move", "optimal"]
     assert got[0]["played"] == ["R4"]
+
+
+def test_a_bad_first_line_is_answered_at_once_and_streaming_goes_on():
+    got = converse("solve", ["not json", EXTEND, '{"rack": ["R4"] x', NO_MOVE], status=1)
+    assert [r["status"] for r in got] == ["error", "optimal", "error", "no_move"]
+    assert got[0]["error"].startswith("line 1: not valid JSON")
+    assert got[2]["error"].startswith("line 3: not valid JSON")
 
 
 def test_verify_answers_each_json_line_while_the_input_stays_open():

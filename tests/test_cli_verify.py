@@ -167,4 +167,5 @@ def test_cli_non_utf8_file(monkeypatch, capsys, tmp_path):
     path = tmp_path / "bad.bin"
     path.write_bytes(b"\xff\xfe\x00garbage")
     status, out = run_main(monkeypatch, capsys, "", str(path))
-    assert status == 1 and len(out) == 1 and "bad.bin" in out[0]["error"]
+    assert status == 1 and len(out) == 1
+    assert out[0]["error"] == "line 1: not UTF-8 text (byte 0xff at column 1)"

@@ -27,30 +27,38 @@ class UnreadableInput(Exception):
 def input_lines(path: str) -> Iterator[str]:
     """The lines of a file, or of standard input for ``-``, each as soon as it has been read.
 
-    Raises :class:`UnreadableInput` (naming the input) if opening or reading fails, so that a
-    caller can tell it from errors of its own output. A file is decoded line by line, so the
-    lines before bytes that are not UTF-8 are still given."""
+    Decoded as UTF-8 line by line, bytes that are not UTF-8 kept as lone surrogates
+    (``surrogateescape``): :func:`rummisolve.jsonio.stream_documents` reports such a line as an
+    error of its own and answers the others. Raises :class:`UnreadableInput` (naming the input)
+    if opening or reading fails, so that a caller can tell it from errors of its own output."""
     if path == "-":
-        yield from _lines("standard input", sys.stdin.readline, lambda line: line)
+        stdin = sys.stdin
+        if stdin is None:
+            raise UnreadableInput("cannot read standard input: it is closed")
+        raw = getattr(stdin, "buffer", None)
+        if raw is None:  # a text stream standing in for stdin (tests, embedding)
+            yield from _lines("standard input", stdin.readline, lambda line: line)
+        else:
+            yield from _lines("standard input", raw.readline, _decode)
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError as err:
         raise UnreadableInput(f"cannot read {path}: {err}") from None
     with handle:
-        yield from _lines(path, handle.readline, lambda line: line.decode("utf-8"))
+        yield from _lines(path, handle.readline, _decode)
+
+
+def _decode(line: bytes) -> str:
+    return line.decode("utf-8", "surrogateescape").replace("\r\n", "\n")
 
 
 def _lines(name: str, readline, decode) -> Iterator[str]:
-    number = 0
     while True:
-        number += 1
         try:
             line = decode(readline())
-        except OSError as err:
+        except (OSError, ValueError) as err:  # ValueError: reading a closed stream
             raise UnreadableInput(f"cannot read {name}: {err}") from None
-        except UnicodeDecodeError as err:
-            raise UnreadableInput(f"cannot read {name}: line {number}: {err}") from None
         if not line:
             return
         yield line
