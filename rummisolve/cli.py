@@ -31,8 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
             if err.name == f"rummisolve.commands.{name}":
                 continue  # not built (yet)
             raise
-        text = module.HELP.replace("%", "%%")  # argparse formats help strings with %
-        command = sub.add_parser(name, help=text, description=text)
+        # argparse %-formats help strings, not descriptions
+        command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.configure(command)
         command.set_defaults(_run=module.run)
     return parser

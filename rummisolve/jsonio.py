@@ -268,9 +268,16 @@ def _line_document(number: int, line: str) -> Any:
         return JsonInputError(f"line {number}: JSON nested too deeply")
 
 
+_LONGEST_MESSAGE = 500
+
+
 def error_message(err: BaseException) -> str:
-    """The message a JSON ``error`` field carries for ``err``."""
-    return str(err) if isinstance(err, RummisolveError) else f"{type(err).__name__}: {err}"
+    """The message a JSON ``error`` field carries for ``err`` (at most :data:`_LONGEST_MESSAGE`
+    characters: a message that quotes a huge bad value keeps its start, which names the part)."""
+    if isinstance(err, RecursionError):
+        return "JSON nested too deeply"
+    text = str(err) if isinstance(err, RummisolveError) else f"{type(err).__name__}: {err}"
+    return text if len(text) <= _LONGEST_MESSAGE else text[: _LONGEST_MESSAGE - 1] + "\u2026"
 
 
 # -- verdicts (the referee) ----------------------------------------------------------------------
@@ -310,5 +317,5 @@ def verify_json(obj: Any) -> dict[str, Any]:
         position = position_from_json(obj["position"], "position")
         table = table_from_json(obj["table"], "table")
         return verdict_to_json(verify(position, table))
-    except RummisolveError as err:
+    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         return {"error": error_message(err)}

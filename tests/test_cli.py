@@ -74,3 +74,10 @@ def test_a_closed_standard_input_is_an_error_line(command):
     assert "Traceback" not in done.stderr
     assert done.returncode == 1
     assert "cannot read standard input: it is closed" in done.stdout
+
+
+def test_help_shows_percent_signs_once(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out

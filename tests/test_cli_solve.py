@@ -239,8 +239,8 @@ def test_main_objective_override(monkeypatch, capsys):
 def test_main_time_limit_option(monkeypatch, capsys):
     status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "5")
     assert status == 0 and out[0]["played"] == ["R4"]
-    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "-1")
-    assert status == 1 and out[0]["status"] == "error" and "time_limit" in out[0]["error"]
+    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "inf")
+    assert status == 0 and out[0]["status"] == "optimal"
 
 
 def test_main_text_output(monkeypatch, capsys):
@@ -323,3 +323,19 @@ def test_verify_answers_each_json_line_while_the_input_stays_open():
     move = {"position": EXTEND, "table": [["R1", "R2", "R3", "R4"]]}
     wrong = {"position": EXTEND, "table": [["R1", "R2", "R3"], ["R4"]]}
     assert [r["legal"] for r in converse("verify", [move, wrong, move])] == [True, False, True]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_time_limit_option_is_checked_once(value, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines(EXTEND)))
+    with pytest.raises(SystemExit) as done:
+        cli.main(["solve", "--time-limit", value])
+    assert done.value.code == 2
+    assert "argument --time-limit" in capsys.readouterr().err
+
+
+def test_an_integer_time_limit_beyond_any_float_means_no_limit():
+    from rummisolve import solve_json
+
+    result = solve_json({**EXTEND, "time_limit": 10**400})
+    assert result["status"] == "optimal", result

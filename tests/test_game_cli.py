@@ -65,6 +65,9 @@ def test_tournament_text_summary_with_pool(capsys):
         (["--rules", "{bad"], "not valid JSON"),
         (["--workers", "0"], "--workers"),
         (["--players", "human,medium"], "unknown AI level 'human'"),
+        (["--players", "easy,easy", "--rules", '{"rack_size": 200}'], "2 racks of 200 need 400 tiles"),
+        (["--rules", '{"colours": ' + "9" * 5000 + "}"], "--rules: not acceptable JSON"),
+        (["--rules", '{"colours": ' + "[" * 5000 + "]" * 5000 + "}"], "--rules: JSON nested too deeply"),
     ],
 )
 def test_tournament_bad_arguments(args, message, capsys):
@@ -85,6 +88,35 @@ def test_play_bad_arguments(capsys):
     assert main(["play", "--watch", "--players", "human,medium"]) == 2
     assert main(["play", "--load", "/nonexistent/game.json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+    assert main(["play", "--players", ""]) == 2
+    assert "--players: no players in ''" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("delay", ["inf", "nan", "-1", "soon"])
+def test_play_refuses_a_delay_it_cannot_sleep(delay, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["play", "--watch", "--players", "easy,easy", "--delay", delay])
+    assert done.value.code == 2
+    assert "argument --delay" in capsys.readouterr().err
+
+
+def test_play_load_names_what_is_wrong_with_a_saved_game(tmp_path, capsys):
+    not_utf8 = tmp_path / "binary.save"
+    not_utf8.write_bytes(b"\xff\xfe")
+    assert main(["play", "--load", str(not_utf8)]) == 2
+    assert "binary.save: not UTF-8 text" in capsys.readouterr().err
+    saved = tmp_path / "game.save"
+    assert (
+        main(["play", "--watch", "--players", "easy,easy", "--seed", "1", "--rules", SMALL, "--save", str(saved)]) == 0
+    )
+    capsys.readouterr()
+    game = json.loads(saved.read_text())
+    assert game["log"][0]["type"] == "deal"
+    game["log"][0]["seed"] = "x"
+    saved.write_text(json.dumps(game))
+    assert main(["play", "--load", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert ".seed: expected a whole number or null, got 'x'" in err and "Traceback" not in err
 
 
 def test_play_human_bad_input_and_end_of_input(monkeypatch, capsys, tmp_path):

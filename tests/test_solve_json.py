@@ -182,3 +182,18 @@ def test_round_trip_positions_are_answered_legally(p, objective):
     assert result["status"] != "error", result
     assert result["objective"] == objective
     assert_legal(obj, result)
+
+
+@pytest.mark.parametrize("depth", [50, 990, 5000])
+def test_absurdly_nested_values_get_a_short_error_naming_the_part(depth):
+    import sys
+
+    nested = json.loads("[" * depth + "]" * depth) if depth < sys.getrecursionlimit() - 50 else None
+    if nested is None:  # deeper than Python's parser goes: build it by hand
+        nested = []
+        for _ in range(depth):
+            nested = [nested]
+    result = solve_json({"rules": {"colours": nested}, "rack": ["R1"]})
+    assert result["status"] == "error"
+    assert len(result["error"]) <= 500
+    assert result["error"].startswith("position.rules") or result["error"] == "JSON nested too deeply"

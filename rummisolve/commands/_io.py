@@ -71,9 +71,17 @@ def rules_option(text: str):
 
     text = text.strip()
     try:
-        return rules_from_json(json.loads(text) if text.startswith("{") else text, "--rules")
+        obj = json.loads(text) if text.startswith("{") else text
     except json.JSONDecodeError as err:
         raise RuleSetError(f"--rules: not valid JSON ({err.msg})") from None
+    except ValueError as err:  # e.g. a number too long for Python to read
+        raise RuleSetError(f"--rules: not acceptable JSON ({err})") from None
+    except RecursionError:
+        raise RuleSetError("--rules: JSON nested too deeply") from None
+    try:
+        return rules_from_json(obj, "--rules")
+    except RecursionError:
+        raise RuleSetError("--rules: JSON nested too deeply") from None
 
 
 def json_line(obj: Any) -> str:

@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
     parser.add_argument("--rules", default="standard", help="rules preset (standard, xp) or a JSON object of options")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each AI turn")
+    parser.add_argument("--delay", type=_delay, default=0.0, help="seconds to pause after each AI turn")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game (its players and rules)")
     parser.add_argument("--save", metavar="FILE", help="save the game to FILE after every turn")
 
@@ -41,12 +41,25 @@ def _seat_names(kinds: list[str]) -> list[str]:
     return names
 
 
+def _delay(text: str) -> float:
+    """A ``--delay`` value: seconds, at least 0 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:  # also NaN and inf
+        raise argparse.ArgumentTypeError(f"must be between 0 and 3600 seconds, not {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from rummisolve.commands._io import rules_option
     from rummisolve.errors import RummisolveError
 
-    spec = args.players or ("medium,hard" if args.watch else "human,medium")
+    spec = args.players if args.players is not None else ("medium,hard" if args.watch else "human,medium")
     kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
+    if not kinds:
+        return _fail(f"--players: no players in {spec!r}")
     bad = [k for k in kinds if k not in _KINDS]
     if bad:
         return _fail(f"--players: unknown player {bad[0]!r} (choose from {', '.join(_KINDS)})")

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(document, Exception):
             raise document
         svg = render_json(document)
-    except RummisolveError as err:
+    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         print(f"rummisolve render: {name}: {error_message(err)}", file=sys.stderr)
         return 1
     if args.output == "-":

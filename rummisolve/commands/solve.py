@@ -18,13 +18,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=("tiles", "value"),
         help="override each position's objective: most tiles played, or most points shed",
     )
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="override each position's time limit")
+    parser.add_argument(
+        "--time-limit", type=_seconds, metavar="SECONDS", help="override each position's time limit (inf: none)"
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
         '"objective": "tiles"}. Prints one result line per position, in order; a bad position gets '
         '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0.'
     )
+
+
+def _seconds(text: str) -> float:
+    """A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0:  # also NaN
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:

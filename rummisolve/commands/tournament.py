@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             on_game=on_game,
             log=bool(log_file),
         )
-    except RayUnavailableError as err:
+    except (RayUnavailableError, RummisolveError) as err:  # e.g. rules whose racks the set cannot fill
         return _fail(str(err))
     finally:
         if bar is not None:

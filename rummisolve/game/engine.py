@@ -366,6 +366,10 @@ class Game:
             obj = json.loads(Path(path).read_text(encoding="utf-8"))
         except json.JSONDecodeError as err:
             raise JsonInputError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+        except UnicodeDecodeError as err:
+            raise JsonInputError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        except (ValueError, RecursionError) as err:  # a number too long for Python, absurd nesting
+            raise JsonInputError(f"{path}: not acceptable JSON ({type(err).__name__})") from None
         return cls.from_json(obj, **kwargs)
 
     # -- internals -------------------------------------------------------------------------------

@@ -110,6 +110,8 @@ def deal_from_json(obj: Any, path: str = "deal") -> Deal:
         raise JsonInputError(f"{path}.first: expected a seat number below {players}, got {first!r}")
     deck = tiles_from_json(obj.get("deck"), f"{path}.deck", rules)
     seed = obj.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise JsonInputError(f"{path}.seed: expected a whole number or null, got {seed!r}")
     names = obj.get("names")
     if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         raise JsonInputError(f"{path}.names: expected an array of strings")

@@ -27,9 +27,13 @@ def _check_options(objective: Any, time_limit: Any) -> float | None:
         return None
     if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
         raise OptionError(f"time_limit must be a number of seconds, not {time_limit!r}")
-    if math.isnan(time_limit) or time_limit <= 0:
+    try:
+        seconds = float(time_limit)
+    except OverflowError:  # an integer beyond any float: as unlimited as Infinity
+        seconds = math.inf
+    if math.isnan(seconds) or seconds <= 0:
         raise OptionError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    return None if math.isinf(time_limit) else float(time_limit)
+    return None if math.isinf(seconds) else seconds
 
 
 def solve(position: Position, objective: str = "tiles", time_limit: float | None = None, *, seed: int = 0) -> Solution:
@@ -283,7 +287,7 @@ def solve_json(obj: Any) -> dict[str, Any]:
             _check_options(objective, time_limit)
         except OptionError as err:
             raise OptionError(f"position.time_limit: {err}") from None
-    except RummisolveError as err:
+    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         return {"status": "error", "error": error_message(err)}
     parse = time.perf_counter() - start
     solution = solve(position, objective, time_limit)
