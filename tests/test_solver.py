@@ -926,3 +926,15 @@ def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
     assert answer(1) == first  # rebuilt after eviction: the same answer
     recent = catalogue(RuleSet(initial_threshold=1))
     assert pieces.protos(recent) is pieces.protos(recent)  # the most recent one is reused
+
+
+def test_open_then_manipulate_with_threshold_0_still_needs_an_initial_meld():
+    """Threshold 0 dropped the opening layer's only row: the solver rearranged the table with no
+    initial meld of rack tiles, and the referee rejected the answer (found by a review's fuzzing)."""
+    rules = RuleSet(initial_threshold=0, open_then_manipulate=True)
+    position = Position.from_notation(["J J K6"], "K6 K7 K8 B7 B9", opened=False, rules=rules)
+    for objective in ("tiles", "value"):
+        solution = solve(position, objective)
+        assert solution.status == "optimal"
+        assert sorted(map(str, solution.played)) == ["K6", "K7", "K8"]
+        assert verify(position, solution.table).legal

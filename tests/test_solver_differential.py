@@ -27,6 +27,7 @@ RULES: dict[str, RuleSet] = {
     "threshold_50": STANDARD.replace(initial_threshold=50),
     "no_joker_in_opening": STANDARD.replace(joker_in_initial_meld=False),
     "open_then_manipulate": STANDARD.replace(open_then_manipulate=True),
+    "open_then_manipulate_threshold_0": STANDARD.replace(open_then_manipulate=True, initial_threshold=0),
     "xp": XP,
     "six_colours": STANDARD.replace(colours=6),
 }

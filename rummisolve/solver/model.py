@@ -276,7 +276,9 @@ def _open_then_manipulate(
     if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
         return False
     _jokers(protos, offset, built.layer_size, 0, opening_jokers, constraints)
-    _threshold(protos, cat, offset, rules.initial_threshold, constraints)
+    # At least one opening meld even with a threshold of 0: the table may only be rearranged
+    # after an initial meld of rack tiles (every base set is worth at least 1).
+    _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
     # Rack tiles of the opening are among the rack tiles played: p0[k] <= p[k].
     for k in range(n_kinds):
         if not counts.rack[k]:
