@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rummisolve.errors import InvalidMeldError, TileCountError
-from rummisolve.melds import Meld
+from rummisolve.melds import Meld, _classify_cached
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 
@@ -45,8 +45,8 @@ class Position:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         melds = []
         for i, meld in enumerate(self.table):
-            if isinstance(meld, Meld) and meld.rules == rules:
-                melds.append(meld)
+            if isinstance(meld, Meld) and meld.rules == rules and _classify_cached(meld.tiles, rules) is meld:
+                melds.append(meld)  # made by Meld.of, so already checked (a Meld built by hand is not)
                 continue
             tiles = meld.tiles if isinstance(meld, Meld) else parse_tiles(meld)
             try:
@@ -58,6 +58,8 @@ class Position:
             rules.check_tile(tile)
         object.__setattr__(self, "table", tuple(melds))
         object.__setattr__(self, "rack", tuple(sorted(rack)))
+        if not isinstance(self.opened, bool | int) or self.opened not in (0, 1):
+            raise TypeError(f"opened must be True or False, not {self.opened!r}")
         object.__setattr__(self, "opened", bool(self.opened))
         counts = Counter(rack)
         for meld in melds:

@@ -67,6 +67,10 @@ def test_tournament_text_summary_with_pool(capsys):
         (["--players", "human,medium"], "unknown AI level 'human'"),
         (["--players", "easy,easy", "--rules", '{"rack_size": 200}'], "2 racks of 200 need 400 tiles"),
         (["--rules", '{"colours": ' + "9" * 5000 + "}"], "--rules: not acceptable JSON"),
+        (
+            ["--players", "easy,easy", "--rules", '{"jokers": 6}'],
+            "--rules: the solver supports at most 4 jokers in play",
+        ),
         (["--rules", '{"colours": ' + "[" * 5000 + "]" * 5000 + "}"], "--rules: JSON nested too deeply"),
     ],
 )

@@ -188,3 +188,22 @@ def test_generated_positions(p):
     assert unseen + table + Counter(p.rack) == full
     assert all(count > 0 for count in unseen.values())
     assert JOKER not in unseen or p.rules.jokers > 0
+
+
+def test_a_meld_built_by_hand_is_checked_like_any_other():
+    """Meld's constructor does not validate; Position must (a 2-tile 'run' made the solver fail)."""
+    from rummisolve.errors import InvalidMeldError
+    from rummisolve.melds import MeldKind
+
+    r1, r2, r3 = parse_tiles("R1 R2 R3")
+    with pytest.raises(InvalidMeldError, match="table meld 1: invalid meld 'R1 R2'"):
+        Position((Meld((r1, r2), MeldKind.RUN, (r1, r2)),), (r3,))
+    wrong_kind = Meld((r1, r2, r3), MeldKind.GROUP, (r1, r2, r3))  # the right tiles, a wrong reading
+    assert Position((wrong_kind,), ()).table[0].kind is MeldKind.RUN
+
+
+@pytest.mark.parametrize("opened", ["no", "yes", None, 2, 0.5])
+def test_opened_must_be_true_or_false(opened):
+    with pytest.raises(TypeError, match="opened must be True or False"):
+        Position((), parse_tiles("R1"), opened=opened)
+    assert Position((), parse_tiles("R1"), opened=1).opened is True

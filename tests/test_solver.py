@@ -938,3 +938,41 @@ def test_open_then_manipulate_with_threshold_0_still_needs_an_initial_meld():
         assert solution.status == "optimal"
         assert sorted(map(str, solution.played)) == ["K6", "K7", "K8"]
         assert verify(position, solution.table).legal
+
+
+@pytest.mark.parametrize(
+    "rules, rack",
+    [
+        (RuleSet(jokers=5), "R3 J J J J J"),
+        (RuleSet(jokers=6), "R1 J J J J J J"),
+        (RuleSet(jokers=3, min_meld_length=2), "B4 J J J"),
+    ],
+)
+def test_rule_sets_the_model_cannot_express_are_refused_not_answered_wrongly(rules, rack):
+    """With 2m - 1 jokers or more some melds cannot be split into base sets that each hold a real
+    tile: the solver answered 5 for 'R3 J J J J J' (the referee accepts all 6) or crashed."""
+    from rummisolve import solve_json
+    from rummisolve.errors import RuleSetError
+
+    position = Position.from_notation([], rack, opened=True, rules=rules)
+    assert verify(position, [rack]).legal  # the referee takes the whole rack as one meld
+    with pytest.raises(RuleSetError, match="the solver supports at most"):
+        solve(position)
+    result = solve_json({"rules": rules.to_dict(), "rack": rack.split()})
+    assert result["status"] == "error" and result["error"].startswith("position: the solver supports")
+
+
+def test_xp_jokers_are_within_what_the_model_expresses():
+    solution = solve(Position.from_notation([], "R3 J J J J", opened=True, rules=XP))
+    assert solution.status == "optimal" and len(solution.played) == 5
+    # a rule set with many jokers is refused only for positions with that many in play
+    few = solve(Position.from_notation(["J K9 J"], "K10 B8", opened=True, rules=RuleSet(jokers=8)))
+    assert few.status == "optimal"
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True, -1, 2**31])
+def test_a_bad_seed_is_an_option_error_naming_it(seed):
+    from rummisolve.errors import OptionError
+
+    with pytest.raises(OptionError, match="seed must be a whole number"):
+        solve(Position.from_notation([], "R1 R2 R3"), seed=seed)

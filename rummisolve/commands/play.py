@@ -69,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
+    from rummisolve.solver.limits import unsupported_rules
+
+    if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve
+        return _fail(f"--rules: {unsupported}")
     colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
 
     from rummisolve.game.engine import Game

@@ -42,6 +42,10 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
+    from rummisolve.solver.limits import unsupported_rules
+
+    if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve
+        return _fail(f"--rules: {unsupported}")
     if not rules.min_players <= len(kinds) <= rules.max_players:
         return _fail(f"--players: {len(kinds)} players; these rules allow {rules.min_players} to {rules.max_players}")
     if args.games < 1:

@@ -9,11 +9,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model_helper as cmh
 
-from rummisolve.errors import OptionError, RefereeRejectedError, RummisolveError
+from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError, RummisolveError
 from rummisolve.jsonio import OBJECTIVES
 from rummisolve.position import Position
 from rummisolve.solver.candidates import catalogue
 from rummisolve.solver.decode import NeedAnchors, decode, primary_value
+from rummisolve.solver.limits import unsupported_position
 from rummisolve.solver.model import build_model
 from rummisolve.solver.solution import Solution
 
@@ -53,6 +54,11 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
     limit = _check_options(objective, time_limit)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise OptionError(f"seed must be a whole number from 0 to 2**31 - 1, not {seed!r}")
+    unsupported = unsupported_position(position)
+    if unsupported is not None:
+        raise RuleSetError(unsupported)
     cat = catalogue(position.rules)
     timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
     deadline = None if limit is None else time.perf_counter() + limit
@@ -281,6 +287,9 @@ def solve_json(obj: Any) -> dict[str, Any]:
     start = time.perf_counter()
     try:
         position = position_from_json(obj)
+        unsupported = unsupported_position(position)
+        if unsupported is not None:
+            raise RuleSetError(f"position: {unsupported}")
         objective = objective_from_json(obj.get("objective"), "position.objective")
         time_limit = obj.get("time_limit")
         try:
