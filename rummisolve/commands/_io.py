@@ -50,7 +50,7 @@ def input_lines(path: str) -> Iterator[str]:
 
 
 def _decode(line: bytes) -> str:
-    return line.decode("utf-8", "surrogateescape").replace("\r\n", "\n")
+    return line.decode("utf-8", "surrogateescape")
 
 
 def _lines(name: str, readline, decode) -> Iterator[str]:

@@ -287,9 +287,6 @@ def solve_json(obj: Any) -> dict[str, Any]:
     start = time.perf_counter()
     try:
         position = position_from_json(obj)
-        unsupported = unsupported_position(position)
-        if unsupported is not None:
-            raise RuleSetError(f"position: {unsupported}")
         objective = objective_from_json(obj.get("objective"), "position.objective")
         time_limit = obj.get("time_limit")
         try:
@@ -299,7 +296,10 @@ def solve_json(obj: Any) -> dict[str, Any]:
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         return {"status": "error", "error": error_message(err)}
     parse = time.perf_counter() - start
-    solution = solve(position, objective, time_limit)
+    try:
+        solution = solve(position, objective, time_limit)
+    except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
+        return {"status": "error", "error": f"position: {error_message(err)}"}
     solution.timings["parse"] = parse
     start = time.perf_counter()
     result = solution_to_json(solution)

@@ -16,6 +16,8 @@ __all__ = ["unsupported_position", "unsupported_rules"]
 def unsupported_position(position: Position) -> str | None:
     """Why the solver cannot promise an optimal answer for ``position`` (``None`` if it can)."""
     rules = position.rules
+    if unsupported_rules(rules) is None:  # the standard and XP sets: no position can have too many
+        return None
     jokers = sum(t.is_joker for meld in position.table for t in meld.tiles) + sum(t.is_joker for t in position.rack)
     return _too_many(jokers, rules.min_meld_length, "jokers in play")
 
