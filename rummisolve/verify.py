@@ -91,6 +91,7 @@ import types
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rummisolve._joker_matching import JokerMatching
 from rummisolve.errors import InvalidMeldError, TileNotationError
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.position import Position
@@ -634,68 +635,14 @@ def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
         for slot, k in enumerate(new.keys)
         if k == _JOKER_KEY
     ]
-    meld_counts: dict[int, dict] = {}
+    matching = JokerMatching(
+        new_jokers,
+        {i: [k for k in table[i].keys if k != _JOKER_KEY] for i in {i for i, _ in new_jokers}},
+        {k: n for k, n in played_counts.items() if k != _JOKER_KEY},
+    )
 
     def solve(jokers: list, deficit: int) -> bool:
-        used = [False] * len(new_jokers)
-        left = {k: n for k, n in played_counts.items() if k != _JOKER_KEY}
-        freed: list[int] = []
-
-        def freed_ok() -> bool:
-            melds = sorted({new_jokers[j][0] for j in freed})
-            return allocate(melds, 0, dict(left))
-
-        def allocate(melds: list[int], at: int, rest: dict) -> bool:
-            """Can every freed joker's meld get two played rack tiles, each copy used once?"""
-            if at == len(melds):
-                return True
-            i = melds[at]
-            counts = meld_counts.get(i)
-            if counts is None:
-                counts = meld_counts[i] = _count(k for k in table[i].keys if k != _JOKER_KEY)
-            rack_jokers = sum(1 for j, (mi, _) in enumerate(new_jokers) if mi == i and not used[j])
-            need = max(0, 2 - rack_jokers)
-            kinds = [k for k in counts if rest.get(k, 0) > 0]
-
-            def take(start: int, need: int) -> bool:
-                if need == 0:
-                    return allocate(melds, at + 1, rest)
-                for n in range(start, len(kinds)):
-                    k = kinds[n]
-                    limit = min(counts[k], rest[k], need)
-                    for amount in range(limit, 0, -1):
-                        rest[k] -= amount
-                        ok = take(n + 1, need - amount)
-                        rest[k] += amount
-                        if ok:
-                            return True
-                return False
-
-            return take(0, need)
-
-        def rec(k: int, deficit: int) -> bool:
-            if k == len(jokers):
-                return freed_ok()
-            stands = jokers[k][2]
-            for n, (_, new_stands) in enumerate(new_jokers):
-                if used[n]:
-                    continue
-                used[n] = True
-                if (new_stands is None or stands & new_stands) and rec(k + 1, deficit):
-                    return True
-                for r in sorted(stands):
-                    if left.get(r, 0) > 0:
-                        left[r] -= 1
-                        freed.append(n)
-                        ok = rec(k + 1, deficit)
-                        freed.pop()
-                        left[r] += 1
-                        if ok:
-                            return True
-                used[n] = False
-            return deficit > 0 and rec(k + 1, deficit - 1)
-
-        return rec(0, deficit)
+        return matching.possible([stands for _, _, stands in jokers], deficit)
 
     deficit = max(0, len(old_jokers) - len(new_jokers))
     if solve(old_jokers, deficit):

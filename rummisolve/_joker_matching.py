@@ -1,0 +1,247 @@
+"""The referee's strict-joker question as a search that stays small: can the old table's jokers
+be matched to the new table's so that each is kept or legally freed?
+
+Part of the referee (:mod:`rummisolve.verify`, whose docstring states the rule); independent of
+the solver. Tiles are opaque hashable keys here.
+
+The question: every old joker (a set of tiles it may stand for) is matched to a distinct new
+joker slot (at most ``deficit`` old jokers may go unmatched) and is either
+
+- *kept*: the slot may stand for one of the same tiles (or its meld is invalid, which the
+  referee rejects on its own), or
+- *freed*: one played rack tile it stood for is spent as its replacement, and the slot's meld
+  must then hold two more played rack tiles (an unmatched joker slot in that meld, a played
+  rack joker, counts as one), each played copy counted once over all such melds.
+
+A plain search over matchings grows with the factorial of the jokers (eleven took 22 s). This
+one works on the numbers that matter: slots are grouped into classes (same meld, same tiles
+stood for), and a search state is how many slots of each class are taken, the replacement
+tiles left and the melds that host freed jokers, each state visited once. Two shortcuts settle
+most turns at once: if every old joker can be kept (a bipartite matching), the answer is yes;
+if no joker can be freed, it is whatever that matching says. Whether the freed jokers' melds
+can each get their two tiles is a small transport problem (augmenting paths).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+__all__ = ["JokerMatching"]
+
+Key = Hashable
+
+
+class JokerMatching:
+    """The new table's joker slots and played tiles, against which sets of old jokers are checked.
+
+    ``slots``: one ``(meld, stands)`` per new-table joker: the index of its meld and the tiles it
+    may stand for there (``None`` in an invalid meld). ``meld_tiles``: per meld index, its real
+    tiles (keys, with repeats). ``played``: played rack tiles by key (jokers excluded)."""
+
+    def __init__(
+        self,
+        slots: Sequence[tuple[int, frozenset | None]],
+        meld_tiles: Mapping[int, Sequence[Key]],
+        played: Mapping[Key, int],
+    ) -> None:
+        classes: dict[tuple, int] = {}
+        self._class_meld: list[int | None] = []
+        self._class_stands: list[frozenset | None] = []
+        self._class_size: list[int] = []
+        self._slots_in_meld: dict[int, int] = {}
+        for meld, stands in slots:
+            # Every slot of an invalid meld is one class: a joker may always stay there, and
+            # freeing a joker into it would only cost tiles, so its meld never matters.
+            key = (None, None) if stands is None else (meld, stands)
+            c = classes.get(key)
+            if c is None:
+                c = classes[key] = len(self._class_size)
+                self._class_meld.append(key[0])
+                self._class_stands.append(key[1])
+                self._class_size.append(0)
+            self._class_size[c] += 1
+            self._slots_in_meld[meld] = self._slots_in_meld.get(meld, 0) + 1
+        self._classes_of_meld: dict[int, list[int]] = {}
+        for c, meld in enumerate(self._class_meld):
+            if meld is not None:
+                self._classes_of_meld.setdefault(meld, []).append(c)
+        self._meld_tiles: dict[int, dict[Key, int]] = {}
+        for meld, tiles in meld_tiles.items():
+            counts: dict[Key, int] = {}
+            for key in tiles:
+                counts[key] = counts.get(key, 0) + 1
+            self._meld_tiles[meld] = counts
+        self._played = {k: n for k, n in played.items() if n > 0}
+
+    # -- the question ------------------------------------------------------------------------------
+
+    def possible(self, jokers: Sequence[frozenset], deficit: int = 0) -> bool:
+        """Whether the old jokers ``jokers`` (each the set of tiles it stood for) can all be kept
+        or legally freed, leaving at most ``deficit`` of them unmatched."""
+        jokers = sorted(jokers, key=sorted)  # equal jokers side by side: their states coincide
+        need = len(jokers) - deficit
+        if need <= 0:
+            return True
+        if self._kept_matching(jokers) >= need:
+            return True
+        spare = sorted({r for stands in jokers for r in stands if r in self._played}, key=repr)
+        if not spare:
+            return False  # no joker can be freed, and they cannot all be kept
+        return _Search(self, jokers, spare).run(deficit)
+
+    def _kept_matching(self, jokers: Sequence[frozenset]) -> int:
+        """How many of ``jokers`` can be kept at once (bipartite matching into slot classes)."""
+        n_classes = len(self._class_size)
+        taken: list[list[int]] = [[] for _ in range(n_classes)]  # class -> jokers in it
+
+        def fits(j: int, c: int) -> bool:
+            stands = self._class_stands[c]
+            return stands is None or not stands.isdisjoint(jokers[j])
+
+        def augment(j: int, seen: set[int]) -> bool:
+            for c in range(n_classes):
+                if c in seen or not fits(j, c):
+                    continue
+                seen.add(c)
+                if len(taken[c]) < self._class_size[c]:
+                    taken[c].append(j)
+                    return True
+                for i, other in enumerate(taken[c]):
+                    if augment(other, seen):
+                        taken[c][i] = j
+                        return True
+            return False
+
+        return sum(1 for j in range(len(jokers)) if augment(j, set()))
+
+
+def _canonical(slot_class: tuple[frozenset, int]) -> tuple:
+    stands, size = slot_class
+    return sorted(map(repr, stands)), size
+
+
+class _Search:
+    """The memoised search of :meth:`JokerMatching.possible` once its shortcuts have failed.
+
+    Melds whose joker slots stand for the same tiles and that hold the same real tiles are
+    interchangeable, so a state lists, per kind of meld, the sorted states of its melds (slots
+    taken per class, whether it hosts a freed joker): permutations of equal melds are one state."""
+
+    def __init__(self, matching: JokerMatching, jokers: Sequence[frozenset], spare: list[Key]) -> None:
+        m = matching
+        self.jokers = jokers
+        self.spare = spare
+        spare_index = {r: i for i, r in enumerate(spare)}
+        self.replacements = [sorted(spare_index[r] for r in stands if r in spare_index) for stands in jokers]
+        self.played = m._played
+        self.none_size = sum(size for c, size in enumerate(m._class_size) if m._class_meld[c] is None)
+        # Kinds of meld: their classes' stands and sizes, their real tiles, their joker slots.
+        kinds: dict[tuple, int] = {}
+        self.kind_stands: list[list[frozenset]] = []
+        self.kind_sizes: list[tuple[int, ...]] = []
+        self.kind_tiles: list[dict[Key, int]] = []
+        self.kind_slots: list[int] = []
+        counts: list[int] = []
+        for meld, classes in m._classes_of_meld.items():
+            shape = sorted(((m._class_stands[c], m._class_size[c]) for c in classes), key=_canonical)
+            tiles = m._meld_tiles.get(meld, {})
+            key = (tuple(shape), tuple(sorted(tiles.items(), key=repr)))
+            kind = kinds.get(key)
+            if kind is None:
+                kind = kinds[key] = len(counts)
+                self.kind_stands.append([stands for stands, _ in shape])
+                self.kind_sizes.append(tuple(size for _, size in shape))
+                self.kind_tiles.append(tiles)
+                self.kind_slots.append(m._slots_in_meld[meld])
+                counts.append(0)
+            counts[kind] += 1
+        self.start_melds = tuple(((0,) * len(self.kind_sizes[t]) + (False,),) * n for t, n in enumerate(counts))
+        self.seen: set[tuple] = set()
+
+    def run(self, deficit: int) -> bool:
+        left = tuple(self.played[r] for r in self.spare)
+        return self._rec(0, deficit, 0, left, self.start_melds)
+
+    def _supplied(self, melds: tuple, left: tuple) -> bool:
+        """Whether every meld hosting a freed joker can get its two further played tiles."""
+        demand: list[tuple[int, dict]] = []
+        for kind, states in enumerate(melds):
+            for state in states:
+                if state[-1]:
+                    rack_jokers = self.kind_slots[kind] - sum(state[:-1])
+                    if rack_jokers < 2:
+                        demand.append((2 - rack_jokers, self.kind_tiles[kind]))
+        if not demand:
+            return True
+        supply = dict(self.played)
+        for r, n in zip(self.spare, left):
+            supply[r] = n
+        return _transport(demand, supply)
+
+    def _rec(self, k: int, deficit: int, none_taken: int, left: tuple, melds: tuple) -> bool:
+        state = (k, deficit, none_taken, left, melds)
+        if state in self.seen:
+            return False  # visited: it failed (a success ends the search)
+        self.seen.add(state)
+        if k == len(self.jokers):
+            return self._supplied(melds, left)
+        stands = self.jokers[k]
+        if none_taken < self.none_size and self._rec(k + 1, deficit, none_taken + 1, left, melds):
+            return True  # kept in an invalid meld (never freed there: keeping it is as good)
+        for kind, states in enumerate(melds):
+            for at, meld in enumerate(states):
+                if at and meld == states[at - 1]:
+                    continue  # an equal meld was just tried
+                for c, size in enumerate(self.kind_sizes[kind]):
+                    if meld[c] == size:
+                        continue
+                    for freed, fewer in self._ways(k, stands, self.kind_stands[kind][c], left):
+                        taken = meld[:c] + (meld[c] + 1,) + meld[c + 1 : -1] + (meld[-1] or freed,)
+                        changed = tuple(sorted(states[:at] + (taken,) + states[at + 1 :]))
+                        after = melds[:kind] + (changed,) + melds[kind + 1 :]
+                        # Fewer tiles, more hosts and fewer rack jokers only make the melds harder
+                        # to supply: once they cannot be, no later choice helps.
+                        if freed and not self._supplied(after, fewer):
+                            continue
+                        if self._rec(k + 1, deficit, none_taken, fewer, after):
+                            return True
+        return deficit > 0 and self._rec(k + 1, deficit - 1, none_taken, left, melds)
+
+    def _ways(self, k: int, stands: frozenset, slot_stands: frozenset, left: tuple):
+        """How joker ``k`` can take a slot standing for ``slot_stands``: (freed?, tiles left after)."""
+        if not slot_stands.isdisjoint(stands):
+            yield False, left
+        for r in self.replacements[k]:
+            if left[r]:
+                yield True, left[:r] + (left[r] - 1,) + left[r + 1 :]
+
+
+def _transport(demand: Sequence[tuple[int, Mapping[Key, int]]], supply: Mapping[Key, int]) -> bool:
+    """Whether each meld ``(units, tiles)`` of ``demand`` can get ``units`` played tiles, at most
+    ``tiles[k]`` of tile ``k``, and at most ``supply[k]`` of ``k`` over all melds (augmenting
+    paths, one unit at a time)."""
+    flow: list[dict[Key, int]] = [{} for _ in demand]
+    used: dict[Key, int] = {}
+
+    def augment(i: int, seen_tiles: set, seen_melds: set) -> bool:
+        seen_melds.add(i)
+        for k, cap in demand[i][1].items():
+            if k in seen_tiles or flow[i].get(k, 0) >= cap or not supply.get(k, 0):
+                continue
+            seen_tiles.add(k)
+            if used.get(k, 0) < supply[k]:
+                used[k] = used.get(k, 0) + 1
+                flow[i][k] = flow[i].get(k, 0) + 1
+                return True
+            for j in range(len(demand)):
+                if j not in seen_melds and flow[j].get(k, 0) and augment(j, seen_tiles, seen_melds):
+                    flow[j][k] -= 1  # j found another tile: hand its copy of k to i
+                    flow[i][k] = flow[i].get(k, 0) + 1
+                    return True
+        return False
+
+    for i, (units, _) in enumerate(demand):
+        for _ in range(units):
+            if not augment(i, set(), set()):
+                return False
+    return True

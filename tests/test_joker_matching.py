@@ -1,0 +1,128 @@
+"""The referee's strict-joker matching (rummisolve._joker_matching) against a plain search over
+every matching (the referee's earlier algorithm, factorial in the jokers), and on inputs that
+made that one take minutes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummisolve import Position, RuleSet
+from rummisolve._joker_matching import JokerMatching, _Search
+from rummisolve.verify import verify
+
+TILES = "abcde"
+
+
+def every_matching(slots, meld_tiles, played, jokers, deficit) -> bool:
+    """Reference: try every matching of old jokers to slots, kept or freed in every way, and share
+    the played tiles out among the freed jokers' melds in every way."""
+    used = [False] * len(slots)
+    left = dict(played)
+    freed: list[int] = []
+
+    def allocate(melds: list[int], rest: dict) -> bool:
+        if not melds:
+            return True
+        meld, others = melds[0], melds[1:]
+        tiles = meld_tiles[meld]
+        rack_jokers = sum(1 for j, (m, _) in enumerate(slots) if m == meld and not used[j])
+        need = max(0, 2 - rack_jokers)
+
+        def take(kinds: list, need: int) -> bool:
+            if need == 0:
+                return allocate(others, rest)
+            for n, k in enumerate(kinds):
+                for amount in range(min(tiles.count(k), rest.get(k, 0), need), 0, -1):
+                    rest[k] -= amount
+                    ok = take(kinds[n + 1 :], need - amount)
+                    rest[k] += amount
+                    if ok:
+                        return True
+            return False
+
+        return take(sorted(set(tiles)), need)
+
+    def rec(k: int, deficit: int) -> bool:
+        if k == len(jokers):
+            return allocate(sorted({slots[j][0] for j in freed}), dict(left))
+        stands = jokers[k]
+        for n, (_, slot_stands) in enumerate(slots):
+            if used[n]:
+                continue
+            used[n] = True
+            if (slot_stands is None or stands & slot_stands) and rec(k + 1, deficit):
+                return True
+            for r in sorted(stands):
+                if left.get(r, 0) > 0:
+                    left[r] -= 1
+                    freed.append(n)
+                    ok = rec(k + 1, deficit)
+                    freed.pop()
+                    left[r] += 1
+                    if ok:
+                        return True
+            used[n] = False
+        return deficit > 0 and rec(k + 1, deficit - 1)
+
+    return rec(0, deficit)
+
+
+stands_sets = st.frozensets(st.sampled_from(TILES), min_size=1, max_size=2)
+
+
+@st.composite
+def instances(draw):
+    n_melds = draw(st.integers(1, 3))
+    meld_stands = [draw(st.one_of(st.none(), stands_sets)) for _ in range(n_melds)]
+    slots = []
+    for meld in range(n_melds):
+        for _ in range(draw(st.integers(1, 2))):
+            stands = meld_stands[meld]
+            # a valid meld's slots may stand for different tiles (a run with two jokers)
+            slots.append((meld, stands if stands is None else draw(st.one_of(st.just(stands), stands_sets))))
+    meld_tiles = {meld: draw(st.lists(st.sampled_from(TILES), max_size=4)) for meld in range(n_melds)}
+    played = {t: draw(st.integers(0, 2)) for t in TILES}
+    jokers = draw(st.lists(stands_sets, min_size=1, max_size=4))
+    deficit = max(0, len(jokers) - len(slots))
+    return slots, meld_tiles, played, jokers, deficit
+
+
+@settings(max_examples=1500, deadline=None)
+@given(instances())
+def test_agrees_with_trying_every_matching(instance):
+    slots, meld_tiles, played, jokers, deficit = instance
+    expected = every_matching(slots, meld_tiles, played, jokers, deficit)
+    assert JokerMatching(slots, meld_tiles, played).possible(jokers, deficit) == expected
+
+
+def test_equal_melds_are_searched_once():
+    # 16 equal jokers, each to be freed into one of 16 equal melds whose two further tiles come
+    # from a pool one tile short: no way, and a search over matchings would try 16! of them.
+    n = 16
+    slots = [(i, frozenset("y")) for i in range(n)]
+    meld_tiles = {i: ["a", "a"] for i in range(n)}
+    played = {"x": n, "a": 2 * n - 1}
+    jokers = [frozenset("x")] * n
+    search = _Search(JokerMatching(slots, meld_tiles, played), jokers, ["x"])
+    assert not search.run(0)
+    assert len(search.seen) < 2_000
+    played["a"] = 2 * n
+    assert JokerMatching(slots, meld_tiles, played).possible(jokers)
+
+
+@pytest.mark.parametrize("free_one", [False, True])
+def test_verify_many_strict_jokers(free_one):
+    # Eleven jokers standing for K5 in equal runs stay; the one standing for B5 moves to B8, which
+    # is legal only if B5 from the rack frees it and two more rack tiles join it.
+    rules = RuleSet(jokers=16, copies=16, joker_retrieval="strict")
+    old = ["K4 J K6"] * 11 + ["B4 J B6"]
+    rack = "B2 B3 B5 B7 B9" if free_one else "B2 B3 B7"
+    p = Position.from_notation(old, rack, opened=True, rules=rules)
+    moved = ["B2 B3 B4 B5", "B6 B7 J B9"] if free_one else ["B2 B3 B4", "B6 B7 J"]
+    v = verify(p, ["K4 J K6"] * 11 + moved)
+    if free_one:
+        assert v.legal, v
+    else:
+        assert v.codes == ("joker_retrieval",) and "stood for B5" in str(v), v
