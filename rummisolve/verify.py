@@ -55,10 +55,12 @@ with an unchanged old meld, and ``played`` as above.
   whole table (the initial meld included) like an opened player. So the turn is a legal opening
   when some of the tiles it played from the rack (``played``) can be split into one or more valid
   melds worth at least ``initial_threshold`` together; which melds those were need not be visible
-  on the new table (they may have been extended, split or joined afterwards). The referee takes
-  the most valuable such set of melds (an exact search over the played tiles, jokers worth what
-  they stand for); if tiles were played and it is below the threshold, ``opening_below_threshold``
-  (the message gives the best value). If the played tiles form no valid meld at all and some
+  on the new table (they may have been extended, split or joined afterwards). The referee
+  decides exactly whether the played tiles reach the threshold (a search over packings of them
+  into melds, jokers worth what they stand for); if tiles were played and they do not,
+  ``opening_below_threshold``. The message gives the most valuable packing, or, where finding it
+  would take long (dozens of tiles against a threshold near their worth), a bound below the
+  threshold that no packing exceeds. If the played tiles form no valid meld at all and some
   old meld is not kept unchanged, ``opening_touched_table`` (the table was rearranged without an
   initial meld).
 - With ``joker_in_initial_meld`` false, a not-opened player may not play a joker from the rack
@@ -458,7 +460,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
     else:
         best = _best_opening(table, played_counts, threshold)
         if best is None or best < threshold:
-            best = _best_initial_meld(played_counts, rules, threshold)
+            best = _initial_meld_value(played_counts, rules, threshold, best)
         if best is None and unpaired_old:
             reasons.append(
                 Reason(
@@ -552,72 +554,183 @@ def _meld_shapes(rules: RuleSet) -> dict[tuple, list[tuple[tuple, int]]]:
         value = sum(n for _, n in meld)
         for i, key in enumerate(meld):
             shapes.setdefault(key, []).append((meld[:i] + meld[i + 1 :], value))
+    for options in shapes.values():
+        options.sort(key=lambda option: -option[1])  # the search meets rich packings first
     return shapes
 
 
-def _best_initial_meld(played_counts: dict, rules: RuleSet, cap: int) -> int | None:
-    """The value of the most valuable set of valid melds the played tiles can form (a joker worth
-    the tile it stands for), capped at ``cap`` (exact below it), by an exact memoised search;
-    ``None`` if they form no valid meld.
+def _initial_meld_value(played_counts: dict, rules: RuleSet, threshold: int, seen: int | None) -> int | None:
+    """The value of the most valuable initial meld the played tiles can form, capped at
+    ``threshold``; ``None`` if they form no valid meld. ``seen``: the best found among the new
+    table's melds (a lower bound).
 
-    Each meld of a packing holds a real tile; the search takes the smallest remaining real tile
-    and either leaves one copy of it out or puts it in a meld (every other slot filled by a real
-    tile or, in every possible way, by a joker)."""
-    ctx = _context(rules)
-    kinds = sorted(k for k in played_counts if k != _JOKER_KEY)
-    index = {k: i for i, k in enumerate(kinds)}
-    start = tuple(played_counts[k] for k in kinds) + (played_counts.get(_JOKER_KEY, 0),)
-    joker = len(kinds)
-    memo: dict[tuple, int] = {}
-    none = -1  # no meld at all
+    Whether the threshold is reached is decided exactly (:meth:`_Packing.reaches`). Below it the
+    exact value only words the message: it is searched for within :data:`_MESSAGE_STEPS` steps,
+    else the message gives a bound (still a true "at most")."""
+    packing = _Packing(played_counts, rules)
+    if packing.reaches(max(threshold, 1)):
+        return threshold if threshold > 0 else 0
+    if threshold > 1 and not packing.reaches(1):
+        return None
+    if threshold <= 1:
+        return None
+    bound = min(packing.upper(packing.start), threshold - 1)
+    if seen == bound:
+        return seen
+    try:
+        return packing.best(threshold, _MESSAGE_STEPS)
+    except _TooManySteps:
+        return bound
 
-    def best(state: tuple) -> int:
-        result = memo.get(state)
-        if result is not None:
-            return result
-        i = next((i for i in range(joker) if state[i]), None)
+
+_MESSAGE_STEPS = 20_000
+
+
+class _TooManySteps(Exception):
+    pass
+
+
+class _Packing:
+    """Packings of the played tiles into valid melds (a joker worth the tile it stands for).
+
+    Each meld of a packing holds a real tile; both searches take the lowest remaining real tile
+    (:func:`_number_first`) and either put it in a meld (every other slot filled by a real tile
+    or, in every possible way, by a joker) or leave one copy of it out. A state is the tiles
+    left: a tuple of counts by kind, jokers last."""
+
+    def __init__(self, played_counts: dict, rules: RuleSet) -> None:
+        self.ctx = _context(rules)
+        jokers = played_counts.get(_JOKER_KEY, 0)
+        # A tile no meld of the played tiles can hold is always left out: drop it now, so that
+        # the bound below does not count it.
+        self.kinds = sorted(
+            (k for k in played_counts if k != _JOKER_KEY and _could_meld(k, played_counts, jokers, self.ctx)),
+            key=_number_first,
+        )
+        self.index = {k: i for i, k in enumerate(self.kinds)}
+        self.joker = len(self.kinds)
+        self.start = tuple(played_counts[k] for k in self.kinds) + (played_counts.get(_JOKER_KEY, 0),)
+        self.values = [k[1] for k in self.kinds] + [rules.numbers]
+        self.top = rules.numbers
+        self.failed: dict[tuple, int] = {}
+        """State -> the smallest value it is known not to reach."""
+
+    def upper(self, state: tuple) -> int:
+        """Every tile left in some meld, a joker worth the top number: no packing is worth more."""
+        return sum(v * n for v, n in zip(self.values, state))
+
+    def reaches(self, need: int) -> bool:
+        """Whether the played tiles can form melds worth ``need`` or more. Exact; a branch is cut
+        once even every tile it has left in a meld could not reach ``need`` (each tile left out
+        and each joker standing below the top number lowers that bound), so a threshold near the
+        played tiles' worth is settled quickly too."""
+        return need <= 0 or self._reaches(self.start, need, self.upper(self.start) - need)
+
+    def _reaches(self, state: tuple, need: int, slack: int) -> bool:
+        """``slack``: ``upper(state) - need``, kept up to date without summing the state."""
+        if slack < 0:
+            return False
+        known = self.failed.get(state)
+        if known is not None and need >= known:
+            return False
+        i = next((i for i in range(self.joker) if state[i]), None)
         if i is None:
-            memo[state] = none
-            return none
+            return False
         counts = list(state)
         counts[i] -= 1
-        result = best(tuple(counts))
-        for others, value in ctx.shapes(kinds[i]):
-            if result >= cap:
-                break
-            for after in _fill(others, counts, index, joker):
-                rest = best(after)
-                total = min(cap, value + (rest if rest > 0 else 0))
-                if total > result:
-                    result = total
-                    if result >= cap:
-                        break
-        memo[state] = result
-        return result
+        for others, value in self.ctx.shapes(self.kinds[i]):
+            for after, waste in _fill(others, counts, self.index, self.joker, self.top).items():
+                if need <= value or self._reaches(after, need - value, slack - waste):
+                    return True
+        if self._reaches(tuple(counts), need, slack - self.values[i]):
+            return True
+        self.failed[state] = need if known is None else min(known, need)
+        return False
 
-    found = best(start)
-    return None if found == none else found
+    def best(self, cap: int, steps: int) -> int | None:
+        """The value of the most valuable packing, capped at ``cap`` (exact below it); ``None``
+        if there is none. Raises :class:`_TooManySteps` past ``steps`` states looked up."""
+        ctx, kinds, index, joker = self.ctx, self.kinds, self.index, self.joker
+        memo: dict[tuple, int] = {}
+        none = -1  # no meld at all
+        budget = [steps]
+
+        def best(state: tuple) -> int:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooManySteps
+            result = memo.get(state)
+            if result is not None:
+                return result
+            i = next((i for i in range(joker) if state[i]), None)
+            if i is None:
+                memo[state] = none
+                return none
+            counts = list(state)
+            counts[i] -= 1
+            result = none
+            for others, value in ctx.shapes(kinds[i]):
+                if result >= cap:
+                    break
+                for after in _fill(others, counts, index, joker):
+                    rest = best(after)
+                    total = min(cap, value + (rest if rest > 0 else 0))
+                    if total > result:
+                        result = total
+                        if result >= cap:
+                            break
+            if result < cap:
+                result = max(result, best(tuple(counts)))
+            memo[state] = result
+            return result
+
+        found = best(self.start)
+        return None if found == none else found
 
 
-def _fill(others: tuple, counts: list, index: dict, joker: int):
-    """Every way to fill the slots ``others`` from ``counts`` (real tiles or jokers): the states after."""
-    states = [counts]
+def _could_meld(key: tuple, counts: dict, jokers: int, ctx: _RulesContext) -> bool:
+    """Whether some meld holds tile ``key`` with the other tiles of ``counts`` (or jokers)."""
+    for others, _ in ctx.shapes(key):
+        missing = 0
+        for other, n in _count(others).items():
+            missing += max(0, n - counts.get(other, 0) + (other == key))
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _number_first(key: tuple) -> tuple:
+    """Tiles by number, then colour: the search then takes the lowest number first, so the tiles
+    a meld removes lie within a few numbers ahead and the states stay few (colour first, a group
+    could remove any tiles of the later colours: exponentially many states)."""
+    return key[1], key[0]
+
+
+def _fill(others: tuple, counts: list, index: dict, joker: int, top: int = 0) -> dict[tuple, int]:
+    """Every way to fill the slots ``others`` from ``counts`` (real tiles or jokers): the states
+    after, each with its least *waste* (``top`` minus the number, over the slots jokers fill)."""
+    states = [(counts, 0)]
     for key in others:
         nxt = []
         i = index.get(key)
-        for c in states:
+        for c, waste in states:
             if i is not None and c[i]:
                 d = c.copy()
                 d[i] -= 1
-                nxt.append(d)
+                nxt.append((d, waste))
             if c[joker]:
                 d = c.copy()
                 d[joker] -= 1
-                nxt.append(d)
+                nxt.append((d, waste + top - key[1]))
         states = nxt
         if not states:
-            return ()
-    return {tuple(c) for c in states}
+            return {}
+    after: dict[tuple, int] = {}
+    for c, waste in states:
+        state = tuple(c)
+        if waste < after.get(state, waste + 1):
+            after[state] = waste
+    return after
 
 
 def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:

@@ -1,0 +1,70 @@
+"""The referee's search for the most valuable initial meld the played tiles can form (rules with
+``open_then_manipulate``): the threshold test against the exact value, and plays of dozens of
+tiles against thresholds near their worth, which used to take minutes and gigabytes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummisolve.position import Position
+from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.tiles import JOKER
+from rummisolve.verify import _Packing, verify
+
+SMALL = RuleSet(colours=3, numbers=7, copies=2, jokers=2)
+
+
+@st.composite
+def played(draw, rules):
+    kinds = [t._key for t in rules.tile_kinds]
+    counts = {}
+    for key in draw(st.lists(st.sampled_from(kinds), max_size=12)):
+        counts[key] = min(rules.copies, counts.get(key, 0) + 1)
+    jokers = draw(st.integers(0, rules.jokers))
+    if jokers:
+        counts[JOKER._key] = jokers
+    return counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([SMALL, STANDARD, SMALL.replace(wraparound=True), SMALL.replace(min_meld_length=4)]).flatmap(
+        lambda rules: st.tuples(st.just(rules), played(rules))
+    )
+)
+def test_threshold_test_agrees_with_the_exact_value(case):
+    rules, counts = case
+    exact = _Packing(counts, rules).best(10**9, 10**9)
+    packing = _Packing(counts, rules)
+    upper = packing.upper(packing.start)
+    for need in range(1, upper + 2):
+        assert packing.reaches(need) == (exact is not None and exact >= need), (need, exact)
+
+
+def _otm(threshold):
+    return STANDARD.replace(open_then_manipulate=True, initial_threshold=threshold, rack_size=200)
+
+
+def _runs(colours="KBOR", top=13):
+    return [" ".join(f"{c}{n}" for n in range(1, top + 1)) for c in colours]
+
+
+def test_52_tiles_against_a_threshold_beyond_reach():
+    # The exact search went past 120 s and 3.5 GB here.
+    runs = _runs()
+    p = Position.from_notation([], " ".join(runs), False, _otm(10_000))
+    v = verify(p, runs)
+    assert v.codes == ("opening_below_threshold",)
+    assert "worth at most 364 points" in str(v)
+
+
+def test_the_whole_set_against_thresholds_near_its_worth():
+    # Both copies of every tile and one joker (worth 13 in K13 B13 J): 741 points in all.
+    table = [*_runs(), "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12", "B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12"]
+    table += ["O1 O2 O3 O4 O5 O6 O7 O8 O9 O10 O11 O12 O13", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13", "K13 B13 J"]
+    rack = " ".join(table)
+    for threshold in (700, 741):
+        assert verify(Position.from_notation([], rack, False, _otm(threshold)), table).legal, threshold
+    v = verify(Position.from_notation([], rack, False, _otm(742)), table)
+    assert v.codes == ("opening_below_threshold",) and "worth at most 741 points" in str(v)
