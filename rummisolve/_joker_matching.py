@@ -24,7 +24,7 @@ can each get their two tiles is a small transport problem (augmenting paths).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 __all__ = ["JokerMatching"]
 
@@ -75,9 +75,10 @@ class JokerMatching:
 
     # -- the question ------------------------------------------------------------------------------
 
-    def possible(self, jokers: Sequence[frozenset], deficit: int = 0) -> bool:
+    def possible(self, jokers: Sequence[frozenset], deficit: int = 0, step: Callable[[], None] | None = None) -> bool:
         """Whether the old jokers ``jokers`` (each the set of tiles it stood for) can all be kept
-        or legally freed, leaving at most ``deficit`` of them unmatched."""
+        or legally freed, leaving at most ``deficit`` of them unmatched. ``step`` is called once
+        per search state (it may raise to stop the search)."""
         jokers = sorted(jokers, key=sorted)  # equal jokers side by side: their states coincide
         need = len(jokers) - deficit
         if need <= 0:
@@ -87,7 +88,7 @@ class JokerMatching:
         spare = sorted({r for stands in jokers for r in stands if r in self._played}, key=repr)
         if not spare:
             return False  # no joker can be freed, and they cannot all be kept
-        return _Search(self, jokers, spare).run(deficit)
+        return _Search(self, jokers, spare, step).run(deficit)
 
     def _kept_matching(self, jokers: Sequence[frozenset]) -> int:
         """How many of ``jokers`` can be kept at once (bipartite matching into slot classes)."""
@@ -127,8 +128,15 @@ class _Search:
     interchangeable, so a state lists, per kind of meld, the sorted states of its melds (slots
     taken per class, whether it hosts a freed joker): permutations of equal melds are one state."""
 
-    def __init__(self, matching: JokerMatching, jokers: Sequence[frozenset], spare: list[Key]) -> None:
+    def __init__(
+        self,
+        matching: JokerMatching,
+        jokers: Sequence[frozenset],
+        spare: list[Key],
+        step: Callable[[], None] | None = None,
+    ) -> None:
         m = matching
+        self.step = step
         self.jokers = jokers
         self.spare = spare
         spare_index = {r: i for i, r in enumerate(spare)}
@@ -183,6 +191,8 @@ class _Search:
         if state in self.seen:
             return False  # visited: it failed (a success ends the search)
         self.seen.add(state)
+        if self.step is not None:
+            self.step()
         if k == len(self.jokers):
             return self._supplied(melds, left)
         stands = self.jokers[k]

@@ -43,5 +43,9 @@ class OptionError(RummisolveError):
     """A solver option out of range: an unknown objective, a negative or non-finite time limit."""
 
 
+class RefereeLimitError(RummisolveError):
+    """A turn the referee could not judge within the search steps its caller allowed."""
+
+
 class RefereeRejectedError(RuntimeError):
     """The solver produced an arrangement the referee rejects: a bug in rummisolve, never bad input."""

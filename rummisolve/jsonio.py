@@ -297,11 +297,12 @@ def verdict_to_json(verdict) -> dict[str, Any]:
     }
 
 
-def verify_json(obj: Any) -> dict[str, Any]:
+def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
     """Referee one ``{"position": {...}, "table": [[...], ...]}`` request.
 
     Returns :func:`verdict_to_json` of the verdict, or ``{"error": message}`` (the message names
     the bad part) for bad input; never raises for bad input. An illegal turn is not an error.
+    ``max_steps``: see :func:`rummisolve.verify.verify` (past it, an error names the limit).
     """
     from rummisolve.verify import verify
 
@@ -316,6 +317,6 @@ def verify_json(obj: Any) -> dict[str, Any]:
             raise JsonInputError(f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table')")
         position = position_from_json(obj["position"], "position")
         table = table_from_json(obj["table"], "table")
-        return verdict_to_json(verify(position, table))
+        return verdict_to_json(verify(position, table, max_steps=max_steps))
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         return {"error": error_message(err)}

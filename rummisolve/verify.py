@@ -94,7 +94,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rummisolve._joker_matching import JokerMatching
-from rummisolve.errors import InvalidMeldError, TileNotationError
+from rummisolve.errors import InvalidMeldError, RefereeLimitError, TileNotationError
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
@@ -315,7 +315,27 @@ def _stands_for(meld: Meld, slot: int, rules: RuleSet) -> frozenset[Tile]:
     return frozenset(Tile(c, number) for c in rules.colour_list if c not in present)
 
 
-def verify(position: Position, new_table) -> Verdict:
+class _Budget:
+    """Search steps the referee may still take (``None``: no limit)."""
+
+    __slots__ = ("limit", "left")
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.left = limit
+
+    def spend(self) -> None:
+        if self.left is None:
+            return
+        self.left -= 1
+        if self.left < 0:
+            raise RefereeLimitError(
+                f"table: judging this turn takes more than the {self.limit:,} search steps allowed "
+                "(the initial meld under open_then_manipulate, or the strict joker rule, over many tiles or jokers)"
+            )
+
+
+def verify(position: Position, new_table, *, max_steps: int | None = None) -> Verdict:
     """Referee the turn that turns ``position``'s table into ``new_table``.
 
     ``new_table`` is an iterable of melds, each a :class:`~rummisolve.melds.Meld` or an iterable of
@@ -324,9 +344,18 @@ def verify(position: Position, new_table) -> Verdict:
     Returns a :class:`Verdict` listing every reason the turn is illegal (see the module docstring
     for the exact rules). Raises ``TypeError`` only for arguments of the wrong Python type; tiles
     that do not exist are reported as ``bad_tile``.
+
+    ``max_steps`` bounds the searches a few rules need (the initial meld under
+    ``open_then_manipulate``, strict joker retrieval): they take few steps on real turns but can
+    take seconds on crafted ones with dozens of tiles or jokers. Past it,
+    :class:`~rummisolve.errors.RefereeLimitError` is raised (a server sets it; by default there is
+    no limit and every turn is judged).
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        raise TypeError(f"max_steps must be a positive int or None, not {max_steps!r}")
+    budget = _Budget(max_steps)
     rules = position.rules
     ctx = _context(rules)
     tile_of = ctx.tile_of
@@ -394,16 +423,16 @@ def verify(position: Position, new_table) -> Verdict:
 
     # -- the initial meld ---------------------------------------------------------------------
     if not position.opened:
-        _check_opening(position, table, old_counts, rack_counts, played_counts, reasons)
+        _check_opening(position, table, old_counts, rack_counts, played_counts, reasons, budget)
 
     # -- strict joker retrieval -----------------------------------------------------------------
     if rules.joker_retrieval == "strict" and old_counts.get(_JOKER_KEY):
-        _check_jokers(position, table, played_counts, tile_of, reasons)
+        _check_jokers(position, table, played_counts, tile_of, reasons, budget)
 
     return Verdict(not reasons, tuple(reasons), played)
 
 
-def _check_opening(position, table, old_counts, rack_counts, played_counts, reasons) -> None:
+def _check_opening(position, table, old_counts, rack_counts, played_counts, reasons, budget: _Budget) -> None:
     rules = position.rules
     threshold = rules.initial_threshold
     # Pair old melds with unchanged copies on the new table.
@@ -458,9 +487,9 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
                     )
                 )
     else:
-        best = _best_opening(table, played_counts, threshold)
+        best = _best_opening(table, played_counts, threshold, budget)
         if best is None or best < threshold:
-            best = _initial_meld_value(played_counts, rules, threshold, best)
+            best = _initial_meld_value(played_counts, rules, threshold, best, budget)
         if best is None and unpaired_old:
             reasons.append(
                 Reason(
@@ -488,7 +517,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
         )
 
 
-def _best_opening(table, played_counts, threshold) -> int | None:
+def _best_opening(table, played_counts, threshold, budget: _Budget) -> int | None:
     """The value of the most valuable non-empty set of valid new-table melds made of played rack
     tiles only (stopping early once ``threshold`` is reached); ``None`` if there is none."""
     candidates = []
@@ -509,6 +538,7 @@ def _best_opening(table, played_counts, threshold) -> int | None:
 
     def search(k: int, value: int) -> None:
         nonlocal best
+        budget.spend()
         if value > best:
             best = value
         if k == len(candidates) or best >= threshold or value + suffix[k] <= best:
@@ -559,7 +589,9 @@ def _meld_shapes(rules: RuleSet) -> dict[tuple, list[tuple[tuple, int]]]:
     return shapes
 
 
-def _initial_meld_value(played_counts: dict, rules: RuleSet, threshold: int, seen: int | None) -> int | None:
+def _initial_meld_value(
+    played_counts: dict, rules: RuleSet, threshold: int, seen: int | None, budget: _Budget
+) -> int | None:
     """The value of the most valuable initial meld the played tiles can form, capped at
     ``threshold``; ``None`` if they form no valid meld. ``seen``: the best found among the new
     table's melds (a lower bound).
@@ -567,7 +599,7 @@ def _initial_meld_value(played_counts: dict, rules: RuleSet, threshold: int, see
     Whether the threshold is reached is decided exactly (:meth:`_Packing.reaches`). Below it the
     exact value only words the message: it is searched for within :data:`_MESSAGE_STEPS` steps,
     else the message gives a bound (still a true "at most")."""
-    packing = _Packing(played_counts, rules)
+    packing = _Packing(played_counts, rules, budget)
     if packing.reaches(max(threshold, 1)):
         return threshold if threshold > 0 else 0
     if threshold > 1 and not packing.reaches(1):
@@ -598,7 +630,8 @@ class _Packing:
     or, in every possible way, by a joker) or leave one copy of it out. A state is the tiles
     left: a tuple of counts by kind, jokers last."""
 
-    def __init__(self, played_counts: dict, rules: RuleSet) -> None:
+    def __init__(self, played_counts: dict, rules: RuleSet, budget: _Budget | None = None) -> None:
+        self.budget = budget or _Budget(None)
         self.ctx = _context(rules)
         jokers = played_counts.get(_JOKER_KEY, 0)
         # A tile no meld of the played tiles can hold is always left out: drop it now, so that
@@ -630,6 +663,7 @@ class _Packing:
         """``slack``: ``upper(state) - need``, kept up to date without summing the state."""
         if slack < 0:
             return False
+        self.budget.spend()
         known = self.failed.get(state)
         if known is not None and need >= known:
             return False
@@ -653,11 +687,11 @@ class _Packing:
         ctx, kinds, index, joker = self.ctx, self.kinds, self.index, self.joker
         memo: dict[tuple, int] = {}
         none = -1  # no meld at all
-        budget = [steps]
+        left = [steps]  # its own limit: the verdict is settled by then, only the message waits
 
         def best(state: tuple) -> int:
-            budget[0] -= 1
-            if budget[0] < 0:
+            left[0] -= 1
+            if left[0] < 0:
                 raise _TooManySteps
             result = memo.get(state)
             if result is not None:
@@ -733,7 +767,7 @@ def _fill(others: tuple, counts: list, index: dict, joker: int, top: int = 0) ->
     return after
 
 
-def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
+def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Budget) -> None:
     """The strict joker rule (module docstring): legal if ANY matching of old to new jokers works."""
     rules = position.rules
     old_jokers = [
@@ -755,7 +789,7 @@ def _check_jokers(position, table, played_counts, tile_of, reasons) -> None:
     )
 
     def solve(jokers: list, deficit: int) -> bool:
-        return matching.possible([stands for _, _, stands in jokers], deficit)
+        return matching.possible([stands for _, _, stands in jokers], deficit, budget.spend)
 
     deficit = max(0, len(old_jokers) - len(new_jokers))
     if solve(old_jokers, deficit):

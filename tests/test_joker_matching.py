@@ -126,3 +126,15 @@ def test_verify_many_strict_jokers(free_one):
         assert v.legal, v
     else:
         assert v.codes == ("joker_retrieval",) and "stood for B5" in str(v), v
+
+
+def test_max_steps_bounds_the_strict_joker_search():
+    from rummisolve.errors import RefereeLimitError
+
+    # The joker standing for K5 moves to K8: freeing it (K5 and K9 K10 played) needs the search.
+    rules = RuleSet(joker_retrieval="strict")
+    p = Position.from_notation(["K4 J K6", "B4 J B6"], "K5 K9 K10", opened=True, rules=rules)
+    table = ["K4 K5 K6", "B4 J B6", "J K9 K10"]
+    assert verify(p, table).legal
+    with pytest.raises(RefereeLimitError, match="search steps"):
+        verify(p, table, max_steps=1)

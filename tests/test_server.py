@@ -165,7 +165,12 @@ def test_health(server):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
-    assert body["limits"] == {"max_body_bytes": 256 * 1024, "max_time_limit": CAP, "solver_threads": 4}
+    assert body["limits"] == {
+        "max_body_bytes": 256 * 1024,
+        "max_time_limit": CAP,
+        "solver_threads": 4,
+        "max_verify_steps": 50_000,
+    }
     assert body["solves"] == {"running": 0, "queued": 0}
 
 
@@ -599,3 +604,28 @@ def test_ctrl_c_after_a_solve_shuts_the_server_down_gracefully(tmp_path):
         assert "Traceback" not in srv.log()
     finally:
         srv.stop()
+
+
+def test_verify_steps_are_capped(tmp_path):
+    # The open_then_manipulate opening check searches the played tiles' melds: a few steps here.
+    rules = {"open_then_manipulate": True, "initial_threshold": 100}
+    position = {"rules": rules, "table": [], "rack": ["R1", "R2", "R3", "K1", "B1", "O1"], "opened": False}
+    body = {"position": position, "table": [["R1", "R2", "R3"], ["K1", "B1", "O1"]]}
+    srv = Server(tmp_path, "--max-verify-steps", "2")
+    try:
+        response = srv.client.post("/verify", json=body)
+        assert response.status_code == 400
+        assert "more than the 2 search steps allowed" in response.json()["error"]
+        assert srv.client.get("/health").json()["limits"]["max_verify_steps"] == 2
+        assert srv.alive()
+    finally:
+        srv.stop()
+    assert verify_json(body)["legal"] is False  # no limit by default: judged (9 points < 100)
+
+
+def test_max_verify_steps_setting():
+    assert Settings.from_env({"RUMMISOLVE_MAX_VERIFY_STEPS": "7"}).max_verify_steps == 7
+    assert Settings(max_verify_steps=7).to_env()["RUMMISOLVE_MAX_VERIFY_STEPS"] == "7"
+    for bad in (0, -1, True, 1.5):
+        with pytest.raises(ValueError, match="max_verify_steps"):
+            Settings(max_verify_steps=bad)

@@ -4,6 +4,7 @@ tiles against thresholds near their worth, which used to take minutes and gigaby
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,3 +69,17 @@ def test_the_whole_set_against_thresholds_near_its_worth():
         assert verify(Position.from_notation([], rack, False, _otm(threshold)), table).legal, threshold
     v = verify(Position.from_notation([], rack, False, _otm(742)), table)
     assert v.codes == ("opening_below_threshold",) and "worth at most 741 points" in str(v)
+
+
+def test_max_steps_bounds_the_search():
+    from rummisolve.errors import RefereeLimitError
+
+    p = Position.from_notation([], "R1 R2 R3 K1 B1 O1", False, _otm(100))
+    table = ["R1 R2 R3", "K1 B1 O1"]
+    assert verify(p, table).codes == ("opening_below_threshold",)
+    assert verify(p, table, max_steps=10_000).codes == ("opening_below_threshold",)
+    with pytest.raises(RefereeLimitError, match="more than the 2 search steps allowed"):
+        verify(p, table, max_steps=2)
+    for bad in (0, -1, True, 2.0):
+        with pytest.raises(TypeError, match="max_steps"):
+            verify(p, table, max_steps=bad)

@@ -28,6 +28,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--solver-threads", type=int, default=None, metavar="N", help="solves at once per worker (default: 4)"
     )
     parser.add_argument(
+        "--max-verify-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="search steps one /verify may take; past it, an error (default: 50000)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -51,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
             ("max_time_limit", args.max_time_limit),
             ("max_body_bytes", args.max_body_bytes),
             ("solver_threads", args.solver_threads),
+            ("max_verify_steps", args.max_verify_steps),
         )
         if value is not None
     }

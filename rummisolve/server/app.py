@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "max_body_bytes": settings.max_body_bytes,
                 "max_time_limit": settings.max_time_limit,
                 "solver_threads": settings.solver_threads,
+                "max_verify_steps": settings.max_verify_steps,
             },
             "solves": load.snapshot(),
         }
@@ -145,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
         # Anything but {"position", "table"} is refused by verify_json with the CLI's message.
-        result = await _off_loop(light, _verify_json, body)
+        result = await _off_loop(light, _verify_json, (body, settings.max_verify_steps))
         return JSONResponse(result, status_code=400 if "error" in result else 200)
 
     @app.post(
@@ -284,10 +285,11 @@ def _solve_json(body: dict[str, Any]) -> dict[str, Any]:
     return solve_json(body)
 
 
-def _verify_json(body: dict[str, Any]) -> dict[str, Any]:
+def _verify_json(job: tuple[Any, int]) -> dict[str, Any]:
     from rummisolve.jsonio import verify_json
 
-    return verify_json(body)
+    body, max_steps = job
+    return verify_json(body, max_steps=max_steps)
 
 
 def _render_json(body: Any) -> str:

@@ -152,6 +152,7 @@ class Limits(BaseModel):
     max_body_bytes: int = Field(description="Largest request body accepted (larger: 413).")
     max_time_limit: float = Field(description="Cap on one solve in seconds; time_limit is clamped to it.")
     solver_threads: int = Field(description="Solves running at once per worker process.")
+    max_verify_steps: int = Field(description="Search steps one /verify may take (past it: 400).")
 
 
 class SolveLoad(BaseModel):

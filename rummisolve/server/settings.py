@@ -23,6 +23,9 @@ class Settings:
     """A ``time_limit`` above this is rejected as absurd (400) rather than clamped."""
     solver_threads: int = 4
     """Solves running at once in one worker process (the others queue)."""
+    max_verify_steps: int = 50_000
+    """Search steps one /verify may take (real turns take a handful; crafted ones with dozens of
+    tiles or jokers under ``open_then_manipulate`` or strict joker retrieval could take seconds)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.max_body_bytes, bool) or not isinstance(self.max_body_bytes, int):
@@ -35,14 +38,23 @@ class Settings:
             raise ValueError(f"solver_threads must be an integer, not {self.solver_threads!r}")
         if not 1 <= self.solver_threads <= 256:
             raise ValueError(f"solver_threads must be between 1 and 256, not {self.solver_threads}")
+        if isinstance(self.max_verify_steps, bool) or not isinstance(self.max_verify_steps, int):
+            raise ValueError(f"max_verify_steps must be an integer, not {self.max_verify_steps!r}")
+        if not 1 <= self.max_verify_steps <= 10**9:
+            raise ValueError(f"max_verify_steps must be between 1 and 10**9, not {self.max_verify_steps}")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         """Defaults overridden by ``RUMMISOLVE_MAX_BODY_BYTES``, ``RUMMISOLVE_MAX_TIME_LIMIT``,
-        ``RUMMISOLVE_SOLVER_THREADS``."""
+        ``RUMMISOLVE_SOLVER_THREADS``, ``RUMMISOLVE_MAX_VERIFY_STEPS``."""
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
-        for name, kind in (("max_body_bytes", int), ("max_time_limit", float), ("solver_threads", int)):
+        for name, kind in (
+            ("max_body_bytes", int),
+            ("max_time_limit", float),
+            ("solver_threads", int),
+            ("max_verify_steps", int),
+        ):
             raw = env.get(ENV_PREFIX + name.upper())
             if raw is None or raw == "":
                 continue
@@ -58,4 +70,5 @@ class Settings:
             ENV_PREFIX + "MAX_BODY_BYTES": str(self.max_body_bytes),
             ENV_PREFIX + "MAX_TIME_LIMIT": repr(self.max_time_limit),
             ENV_PREFIX + "SOLVER_THREADS": str(self.solver_threads),
+            ENV_PREFIX + "MAX_VERIFY_STEPS": str(self.max_verify_steps),
         }
