@@ -169,7 +169,7 @@ def test_health(server):
         "max_body_bytes": 256 * 1024,
         "max_time_limit": CAP,
         "solver_threads": 4,
-        "max_verify_steps": 50_000,
+        "max_verify_steps": 20_000,
     }
     assert body["solves"] == {"running": 0, "queued": 0}
 

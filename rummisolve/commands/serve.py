@@ -32,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="search steps one /verify may take; past it, an error (default: 50000)",
+        help="search steps one /verify may take; past it, an error (default: 20000)",
     )
     parser.add_argument(
         "--log-level",

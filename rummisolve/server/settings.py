@@ -23,9 +23,10 @@ class Settings:
     """A ``time_limit`` above this is rejected as absurd (400) rather than clamped."""
     solver_threads: int = 4
     """Solves running at once in one worker process (the others queue)."""
-    max_verify_steps: int = 50_000
-    """Search steps one /verify may take (real turns take a handful; crafted ones with dozens of
-    tiles or jokers under ``open_then_manipulate`` or strict joker retrieval could take seconds)."""
+    max_verify_steps: int = 20_000
+    """Search steps one /verify may take: up to about 1 s of CPU on the development machine.
+    Real turns take a handful; crafted ones with dozens of tiles or jokers under
+    ``open_then_manipulate`` or strict joker retrieval could otherwise take many seconds."""
 
     def __post_init__(self) -> None:
         if isinstance(self.max_body_bytes, bool) or not isinstance(self.max_body_bytes, int):
