@@ -828,8 +828,8 @@ class _CallableModule(types.ModuleType):
     package attribute to the module, so make the module call the function: ``rummisolve.verify(p, t)``
     then works whichever of the two the attribute holds."""
 
-    def __call__(self, position: Position, new_table) -> Verdict:
-        return verify(position, new_table)
+    def __call__(self, position: Position, new_table, *, max_steps: int | None = None) -> Verdict:
+        return verify(position, new_table, max_steps=max_steps)
 
 
 sys.modules[__name__].__class__ = _CallableModule

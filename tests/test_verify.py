@@ -873,6 +873,7 @@ def test_package_attribute_verify_is_callable_after_the_module_is_imported():
     p = pos(["R1 R2 R3"], "R4")
     assert rummisolve.verify(p, ["R1 R2 R3 R4"]).legal
     assert not rummisolve.verify(p, ["R1 R2 R3"])
+    assert rummisolve.verify(p, ["R1 R2 R3 R4"], max_steps=5).legal
 
 
 def test_strict_freed_jokers_share_the_played_rack_tiles_exactly():
