@@ -94,7 +94,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rummisolve._joker_matching import JokerMatching
-from rummisolve.errors import InvalidMeldError, RefereeLimitError, TileNotationError
+from rummisolve.errors import InvalidMeldError, OptionError, RefereeLimitError, TileNotationError
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
@@ -345,7 +345,7 @@ def verify(position: Position, new_table, *, max_steps: int | None = None) -> Ve
     for the exact rules). Raises ``TypeError`` only for arguments of the wrong Python type; tiles
     that do not exist are reported as ``bad_tile``.
 
-    ``max_steps`` bounds the searches a few rules need (the initial meld under
+    ``max_steps`` (at least 1, else :class:`~rummisolve.errors.OptionError`) bounds the searches a few rules need (the initial meld under
     ``open_then_manipulate``, strict joker retrieval): they take few steps on real turns but can
     take seconds on crafted ones with dozens of tiles or jokers. Past it,
     :class:`~rummisolve.errors.RefereeLimitError` is raised (a server sets it; by default there is
@@ -353,8 +353,11 @@ def verify(position: Position, new_table, *, max_steps: int | None = None) -> Ve
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
-    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
-        raise TypeError(f"max_steps must be a positive int or None, not {max_steps!r}")
+    if max_steps is not None:
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int):
+            raise TypeError(f"max_steps must be an int or None, not {type(max_steps).__name__}")
+        if max_steps < 1:
+            raise OptionError(f"max_steps must be at least 1, not {max_steps}")
     budget = _Budget(max_steps)
     rules = position.rules
     ctx = _context(rules)

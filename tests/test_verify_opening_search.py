@@ -72,7 +72,7 @@ def test_the_whole_set_against_thresholds_near_its_worth():
 
 
 def test_max_steps_bounds_the_search():
-    from rummisolve.errors import RefereeLimitError
+    from rummisolve.errors import OptionError, RefereeLimitError
 
     p = Position.from_notation([], "R1 R2 R3 K1 B1 O1", False, _otm(100))
     table = ["R1 R2 R3", "K1 B1 O1"]
@@ -80,6 +80,9 @@ def test_max_steps_bounds_the_search():
     assert verify(p, table, max_steps=10_000).codes == ("opening_below_threshold",)
     with pytest.raises(RefereeLimitError, match="more than the 2 search steps allowed"):
         verify(p, table, max_steps=2)
-    for bad in (0, -1, True, 2.0):
+    for bad in (0, -1):
+        with pytest.raises(OptionError, match="max_steps must be at least 1"):
+            verify(p, table, max_steps=bad)
+    for bad in (True, 2.0, "5"):
         with pytest.raises(TypeError, match="max_steps"):
             verify(p, table, max_steps=bad)
