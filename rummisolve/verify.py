@@ -597,73 +597,67 @@ def _initial_meld_value(
 ) -> int | None:
     """The value of the most valuable initial meld the played tiles can form, capped at
     ``threshold``; ``None`` if they form no valid meld. ``seen``: the best found among the new
-    table's melds (a lower bound).
+    table's melds (a packing, so a lower bound).
 
     Whether the threshold is reached is decided exactly (:meth:`_Packing.reaches`). Below it the
-    exact value only words the message: it is searched for within :data:`_MESSAGE_STEPS` steps,
-    else the message gives a bound (still a true "at most")."""
+    exact value only words the message: a bisection with the same search finds it within
+    :data:`_MESSAGE_STEPS` steps, else the message gives the tightest bound found (still a true
+    "at most")."""
     packing = _Packing(played_counts, rules, budget)
     if packing.reaches(max(threshold, 1)):
-        return threshold if threshold > 0 else 0
-    if threshold > 1 and not packing.reaches(1):
+        return threshold
+    if threshold <= 1 or not packing.reaches(1):
         return None
-    if threshold <= 1:
-        return None
-    bound = min(packing.upper(packing.start), threshold - 1)
-    if seen == bound:
-        return seen
+    low, high = seen or 1, min(packing.upper(), threshold - 1)  # the value lies in [low, high]
+    packing.budget = _Budget(_MESSAGE_STEPS)  # the verdict is settled: only the message waits
     try:
-        return packing.best(threshold, _MESSAGE_STEPS)
-    except _TooManySteps:
-        return bound
+        while low < high:
+            middle = (low + high + 1) // 2
+            if packing.reaches(middle):
+                low = middle
+            else:
+                high = middle - 1
+    except RefereeLimitError:
+        pass
+    return high
 
 
 _MESSAGE_STEPS = 20_000
 
 
-class _TooManySteps(Exception):
-    pass
-
-
 class _Packing:
     """Packings of the played tiles into valid melds (a joker worth the tile it stands for).
 
-    Each meld of a packing holds a real tile; both searches take the lowest remaining real tile
-    (:func:`_number_first`) and either put it in a meld (every other slot filled by a real tile
-    or, in every possible way, by a joker) or leave one copy of it out. A state is the tiles
+    Each meld of a packing holds a real tile; the search takes the lowest remaining real tile
+    (:func:`_number_first`) and either puts it in a meld (every other slot filled by a real tile
+    or, in every possible way, by a joker) or leaves one copy of it out. A state is the tiles
     left: a tuple of counts by kind, jokers last."""
 
-    def __init__(self, played_counts: dict, rules: RuleSet, budget: _Budget | None = None) -> None:
-        self.budget = budget or _Budget(None)
+    def __init__(self, played_counts: dict, rules: RuleSet, budget: _Budget) -> None:
+        self.budget = budget
         self.ctx = _context(rules)
-        jokers = played_counts.get(_JOKER_KEY, 0)
-        # A tile no meld of the played tiles can hold is always left out: drop it now, so that
-        # the bound below does not count it.
-        self.kinds = sorted(
-            (k for k in played_counts if k != _JOKER_KEY and _could_meld(k, played_counts, jokers, self.ctx)),
-            key=_number_first,
-        )
+        self.kinds = sorted((k for k in played_counts if k != _JOKER_KEY), key=_number_first)
         self.index = {k: i for i, k in enumerate(self.kinds)}
         self.joker = len(self.kinds)
         self.start = tuple(played_counts[k] for k in self.kinds) + (played_counts.get(_JOKER_KEY, 0),)
         self.values = [k[1] for k in self.kinds] + [rules.numbers]
         self.top = rules.numbers
         self.failed: dict[tuple, int] = {}
-        """State -> the smallest value it is known not to reach."""
+        """State -> the smallest value it is known not to reach (kept across calls)."""
 
-    def upper(self, state: tuple) -> int:
-        """Every tile left in some meld, a joker worth the top number: no packing is worth more."""
-        return sum(v * n for v, n in zip(self.values, state))
+    def upper(self) -> int:
+        """Every played tile in some meld, a joker worth the top number: no packing is worth more."""
+        return sum(v * n for v, n in zip(self.values, self.start))
 
     def reaches(self, need: int) -> bool:
         """Whether the played tiles can form melds worth ``need`` or more. Exact; a branch is cut
         once even every tile it has left in a meld could not reach ``need`` (each tile left out
         and each joker standing below the top number lowers that bound), so a threshold near the
         played tiles' worth is settled quickly too."""
-        return need <= 0 or self._reaches(self.start, need, self.upper(self.start) - need)
+        return need <= 0 or self._reaches(self.start, need, self.upper() - need)
 
     def _reaches(self, state: tuple, need: int, slack: int) -> bool:
-        """``slack``: ``upper(state) - need``, kept up to date without summing the state."""
+        """``slack``: the bound for ``state`` minus ``need``, kept up to date without summing."""
         if slack < 0:
             return False
         self.budget.spend()
@@ -684,57 +678,6 @@ class _Packing:
         self.failed[state] = need if known is None else min(known, need)
         return False
 
-    def best(self, cap: int, steps: int) -> int | None:
-        """The value of the most valuable packing, capped at ``cap`` (exact below it); ``None``
-        if there is none. Raises :class:`_TooManySteps` past ``steps`` states looked up."""
-        ctx, kinds, index, joker = self.ctx, self.kinds, self.index, self.joker
-        memo: dict[tuple, int] = {}
-        none = -1  # no meld at all
-        left = [steps]  # its own limit: the verdict is settled by then, only the message waits
-
-        def best(state: tuple) -> int:
-            left[0] -= 1
-            if left[0] < 0:
-                raise _TooManySteps
-            result = memo.get(state)
-            if result is not None:
-                return result
-            i = next((i for i in range(joker) if state[i]), None)
-            if i is None:
-                memo[state] = none
-                return none
-            counts = list(state)
-            counts[i] -= 1
-            result = none
-            for others, value in ctx.shapes(kinds[i]):
-                if result >= cap:
-                    break
-                for after in _fill(others, counts, index, joker):
-                    rest = best(after)
-                    total = min(cap, value + (rest if rest > 0 else 0))
-                    if total > result:
-                        result = total
-                        if result >= cap:
-                            break
-            if result < cap:
-                result = max(result, best(tuple(counts)))
-            memo[state] = result
-            return result
-
-        found = best(self.start)
-        return None if found == none else found
-
-
-def _could_meld(key: tuple, counts: dict, jokers: int, ctx: _RulesContext) -> bool:
-    """Whether some meld holds tile ``key`` with the other tiles of ``counts`` (or jokers)."""
-    for others, _ in ctx.shapes(key):
-        missing = 0
-        for other, n in _count(others).items():
-            missing += max(0, n - counts.get(other, 0) + (other == key))
-        if missing <= jokers:
-            return True
-    return False
-
 
 def _number_first(key: tuple) -> tuple:
     """Tiles by number, then colour: the search then takes the lowest number first, so the tiles
@@ -743,7 +686,7 @@ def _number_first(key: tuple) -> tuple:
     return key[1], key[0]
 
 
-def _fill(others: tuple, counts: list, index: dict, joker: int, top: int = 0) -> dict[tuple, int]:
+def _fill(others: tuple, counts: list, index: dict, joker: int, top: int) -> dict[tuple, int]:
     """Every way to fill the slots ``others`` from ``counts`` (real tiles or jokers): the states
     after, each with its least *waste* (``top`` minus the number, over the slots jokers fill)."""
     states = [(counts, 0)]
