@@ -976,3 +976,56 @@ def test_a_bad_seed_is_an_option_error_naming_it(seed):
 
     with pytest.raises(OptionError, match="seed must be a whole number"):
         solve(Position.from_notation([], "R1 R2 R3"), seed=seed)
+
+
+_PLAYED_RULES = st.sampled_from(
+    [
+        STANDARD,
+        STANDARD.replace(joker_retrieval="strict"),
+        STANDARD.replace(open_then_manipulate=True),
+        STANDARD.replace(joker_penalty=0),
+        XP,
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(positions(_PLAYED_RULES, max_melds=6, max_rack=10), st.sampled_from(["tiles", "value"]))
+def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objective):
+    """``p[k]`` (the final layer's block after ``x`` and ``jk``) is the number of rack tiles of kind
+    ``k`` that the decoded answer plays, and the objective over ``p`` and the jokers ranks answers
+    as the sum over the sets does: their difference is the same constant for the optimum and for
+    the unchanged table (which plays nothing)."""
+    from rummisolve.solver.api import _parameters, _run, solution_values
+    from rummisolve.solver.candidates import catalogue
+    from rummisolve.solver.decode import NeedAnchors, decode, primary_value
+    from rummisolve.solver.model import build_model
+
+    cat = catalogue(position.rules)
+    built = build_model(position, cat, objective)
+    if built is None or built.kept_by_rule:
+        return
+    response = _run(built.proto, _parameters(0, None))
+    if response.status != 4:  # OPTIMAL; infeasible: an opening that cannot be made
+        return
+    sol = solution_values(response)
+    try:
+        played, _, kept = decode(position, cat, built, sol, {})
+    except NeedAnchors:
+        return  # laid out after another solve with anchors; the answer is checked elsewhere
+    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
+    block = sol[n_sets + n_kinds : n_sets + 2 * n_kinds]
+    counts = Counter(cat.kind_index[t] for t in played if t.colour is not None)
+    assert block == [counts.get(k, 0) for k in range(n_kinds)]
+    primary = primary_value(built, cat, sol, objective)
+    assert primary == (len(played) if objective == "tiles" else position.rules.rack_value(played))
+    # The objective weighs p and the jokers in the final layer: -(weight * primary + kept), shifted
+    # by the jokers already on the table when rack jokers can join them (they are then in it).
+    rules = position.rules
+    scale = len(position.rack) + 1 if objective == "value" and rules.joker_penalty == 0 else 0
+    tiles_, value = len(played), rules.rack_value(played)
+    weighted = tiles_ if objective == "tiles" else value * scale + tiles_ if scale else value
+    joker = 1 if objective == "tiles" else rules.joker_penalty * scale + 1 if scale else rules.joker_penalty
+    jokers_on_table = built.counts.table_jokers if built.layer_jokers > built.counts.table_jokers else 0
+    expected = -(built.weight * (weighted + joker * jokers_on_table) + len(kept))
+    assert response.objective_value == expected

@@ -33,6 +33,7 @@ class Protos:
         self.zero_based: list[cmh.IntegerVariableProto] = []
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
+        self.played_rows: dict[tuple[int, int], cmh.ConstraintProto] = {}
         self.linear: dict[tuple, cmh.ConstraintProto] = {}
         self.objectives: dict[tuple, tuple[list[int], list[int], dict[int, int]]] = {}
 
@@ -61,6 +62,18 @@ class Protos:
             sets = cat.sets_by_kind[k]
             proto = linear([offset + s for s in sets] + [offset + len(cat.sets) + k], [1] * len(sets) + [-1], lo, hi)
             self.kind_constraints[key] = proto
+        return proto
+
+    def played(self, k: int, table: int) -> cmh.ConstraintProto:
+        """``u[k] - jk[k] - p[k] = table`` in the final layer (``p`` at S + K + ``k``)."""
+        key = (k, table)
+        proto = self.played_rows.get(key)
+        if proto is None:
+            cat = self.cat
+            sets = cat.sets_by_kind[k]
+            n_sets, n_kinds = len(cat.sets), len(cat.kinds)
+            proto = linear([*sets, n_sets + k, n_sets + n_kinds + k], [1] * len(sets) + [-1, -1], table, table)
+            self.played_rows[key] = proto
         return proto
 
     def cachedlinear(
