@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
@@ -232,22 +231,38 @@ def _layer(
     that may be rearranged), the rack kinds that a usable set holds are appended to it instead of
     getting their conservation row here (:func:`_played` writes it)."""
     n_kinds = len(table)
-    padded = np.array(available + [INF, 0], dtype=np.int64)  # padding slots: INF, or 0 to sum
-    counts = padded[protos.set_kinds]  # sets x slots
-    empty = counts == 0
-    missing = empty.sum(axis=1)
-    by_size = (padded[protos.set_kinds_zero_padded].sum(axis=1) + jokers) // protos.set_sizes
-    counts[empty] = INF
-    low = counts.min(axis=1)
-    bound = np.minimum(np.where(missing == 0, low + jokers, jokers // np.maximum(missing, 1)), by_size)
-    bound[(missing > jokers) | (missing >= protos.set_sizes)] = 0  # unusable
-    if not bound.any():
+    # Copies of a set: at most its scarcest kind plus the jokers; with kinds not in play
+    # ("missing", each needing a joker; unusable if they need more jokers than there are or fill
+    # the whole set) the jokers over the missing kinds; and its tiles and jokers over its size.
+    ub = []
+    usable = []
+    if jokers:
+        for s, (slots, size) in enumerate(protos.slot_counts):
+            have = slots(available)
+            missing = have.count(0)
+            if missing:
+                if missing > jokers or missing >= size:
+                    ub.append(0)
+                    continue
+                bound = jokers // missing
+            else:
+                bound = min(have) + jokers
+            by_size = (sum(have) + jokers) // size
+            ub.append(bound if bound < by_size else by_size)
+            usable.append(s)
+    else:
+        for s, (slots, _) in enumerate(protos.slot_counts):
+            bound = min(slots(available))
+            ub.append(bound)
+            if bound:
+                usable.append(s)
+    if not usable:
         return None
-    covered = np.zeros(n_kinds + 1, dtype=bool)
-    covered[protos.set_kinds[bound > 0]] = True
-    fits = covered[:n_kinds]
-    ub = bound.tolist()
-    fit_list = fits.tolist()
+    fit_list = [False] * n_kinds
+    sets = protos.cat.sets
+    for s in usable:
+        for k in sets[s].kinds:
+            fit_list[k] = True
     domains = protos.domains_up_to(max(max(ub), jokers))
     variables.extend([domains[b] for b in ub])
     joker_domain = domains[jokers]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
+from operator import itemgetter
 
-import numpy as np
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver.candidates import Catalogue
@@ -20,16 +20,11 @@ class Protos:
 
     def __init__(self, cat: Catalogue) -> None:
         self.cat = cat
-        n_kinds = len(cat.kinds)
-        width = max(len(base.kinds) for base in cat.sets) if cat.sets else 1
-        # Set kinds padded with a sentinel kind (index n_kinds) that is always "available".
-        self.set_kinds = np.array(
-            [list(base.kinds) + [n_kinds] * (width - len(base.kinds)) for base in cat.sets] or [[n_kinds]],
-            dtype=np.int64,
-        )
-        self.set_kinds_zero_padded = np.where(self.set_kinds == n_kinds, n_kinds + 1, self.set_kinds)
-        """The same, padded with kind index ``n_kinds + 1`` (always 0 available)."""
-        self.set_sizes = np.array(cat.set_sizes or (1,), dtype=np.int64)
+        self.slot_counts = tuple((_counts_of(base.kinds), len(base.kinds)) for base in cat.sets)
+        """Per set: a function from the per-kind counts to the counts of its slots (a tuple), and its
+        size. Plain Python: the model builder runs right after a solve has left the caches cold,
+        where the dozens of small numpy calls this replaced cost more (314 -> 236 µs per layer at
+        the median on the benchmark's game positions)."""
         self.zero_based: list[cmh.IntegerVariableProto] = []
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
@@ -84,6 +79,11 @@ class Protos:
             proto = linear(variables, coeffs, lo, hi)
             self.linear[key] = proto
         return proto
+
+
+def _counts_of(kinds: tuple[int, ...]):
+    getter = itemgetter(*kinds)
+    return getter if len(kinds) > 1 else lambda counts: (getter(counts),)
 
 
 def linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.ConstraintProto:
