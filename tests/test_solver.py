@@ -993,10 +993,9 @@ _PLAYED_RULES = st.sampled_from(
 @given(positions(_PLAYED_RULES, max_melds=6, max_rack=10), st.sampled_from(["tiles", "value"]))
 def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objective):
     """``p[k]`` (the final layer's block after ``x`` and ``jk``) is the number of rack tiles of kind
-    ``k`` that the decoded answer plays, and the objective over ``p`` and the jokers ranks answers
-    as the sum over the sets does: their difference is the same constant for the optimum and for
-    the unchanged table (which plays nothing)."""
-    from rummisolve.solver.api import _parameters, _run, solution_values
+    ``k`` that the decoded answer plays, and the solver's objective value is ``-(weight * primary +
+    melds kept)`` up to the documented constant (the table's jokers, when rack jokers may join them)."""
+    from rummisolve.solver.api import _OPTIMAL, _parameters, _run, solution_values
     from rummisolve.solver.candidates import catalogue
     from rummisolve.solver.decode import NeedAnchors, decode, primary_value
     from rummisolve.solver.model import build_model
@@ -1006,7 +1005,7 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     if built is None or built.kept_by_rule:
         return
     response = _run(built.proto, _parameters(0, None))
-    if response.status != 4:  # OPTIMAL; infeasible: an opening that cannot be made
+    if response.status != _OPTIMAL:  # infeasible: an opening that cannot be made
         return
     sol = solution_values(response)
     try:

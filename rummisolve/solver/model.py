@@ -406,7 +406,7 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     scale = built.rack_size + 1 if objective == "value" and cat.rules.joker_penalty == 0 else 0
     built.weight = weight
     by_played = not built.kept_by_rule
-    jokers_played = built.layer_jokers > (0 if built.kept_by_rule else built.counts.table_jokers)
+    jokers_played = by_played and built.layer_jokers > built.counts.table_jokers
     key = (objective, weight, scale, built.final_offset, by_played, jokers_played)
     protos = pieces.protos(cat)
     terms = protos.objectives.get(key)

@@ -82,6 +82,7 @@ class Protos:
 
 
 def _counts_of(kinds: tuple[int, ...]):
+    """``counts -> (counts[k] for k in kinds)`` as a tuple, in C (``itemgetter``), for any size."""
     getter = itemgetter(*kinds)
     return getter if len(kinds) > 1 else lambda counts: (getter(counts),)
 
