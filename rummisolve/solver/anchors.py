@@ -31,7 +31,8 @@ def anchor_copies(
     index = len(variables)
     kept_per_set: dict[int, list[tuple[int, int]]] = {}
     kept_real: dict[int, list[tuple[int, int]]] = {}
-    if offset == built.final_offset and not built.kept_by_rule:
+    final = offset == built.final_offset and not built.kept_by_rule
+    if final:
         for s, (var, _) in built.simple_keep.items():
             kept_per_set.setdefault(s, []).append((var, 1))
             for k in cat.sets[s].kinds:
@@ -65,9 +66,16 @@ def anchor_copies(
                 vs = [z, offset + s] + [v for v, _ in kept]
                 constraints.append(linear(vs, [1, -1] + [c for _, c in kept], -INF, 0))
     for k, zs in supply.items():
-        # anchors + kept real slots <= real tiles of kind k = u[k] - jk[k]
-        holders = cat.sets_by_kind[k]
         kept = kept_real.get(k, [])
-        vs = zs + [v for v, _ in kept] + [offset + s for s in holders] + [offset + n_sets + k]
-        cs = [1] * len(zs) + [c for _, c in kept] + [-1] * len(holders) + [1]
-        constraints.append(linear(vs, cs, -INF, 0))
+        vs = zs + [v for v, _ in kept]
+        cs = [1] * len(zs) + [c for _, c in kept]
+        if final:
+            # anchors + kept real slots <= real tiles of kind k = table[k] + p[k]
+            constraints.append(
+                linear(vs + [offset + n_sets + len(cat.kinds) + k], cs + [-1], -INF, built.counts.table[k])
+            )
+        else:
+            # anchors of kind k <= real tiles of kind k = u[k] - jk[k]
+            holders = cat.sets_by_kind[k]
+            vs += [offset + s for s in holders] + [offset + n_sets + k]
+            constraints.append(linear(vs, cs + [-1] * len(holders) + [1], -INF, 0))

@@ -325,14 +325,14 @@ def _open_then_manipulate(
     # At least one opening meld even with a threshold of 0: the table may only be rearranged
     # after an initial meld of rack tiles (every base set is worth at least 1).
     _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
-    # Rack tiles of the opening are among the rack tiles played: p0[k] <= p[k].
+    # Rack tiles of the opening are among the rack tiles played: u0[k] - jk0[k] <= p[k].
+    played = n_sets + n_kinds
     for k in range(n_kinds):
         if not counts.rack[k]:
             continue
         sets = cat.sets_by_kind[k]
-        vs = [offset + s for s in sets] + [offset + n_sets + k] + list(sets) + [n_sets + k]
-        cs = [1] * len(sets) + [-1] + [-1] * len(sets) + [1]
-        constraints.append(linear(vs, cs, -INF, -counts.table[k]))
+        vs = [offset + s for s in sets] + [offset + n_sets + k, played + k]
+        constraints.append(linear(vs, [1] * len(sets) + [-1, -1], -INF, 0))
     jk0 = list(range(offset + n_sets, offset + n_sets + n_kinds))
     jk = list(range(n_sets, n_sets + n_kinds))
     constraints.append(linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -INF, -counts.table_jokers))

@@ -151,11 +151,8 @@ def strict_jokers(
         # jokers required at kind k <= jk[k]
         constraints.append(linear(items + [off + n_sets + k], [1] * len(items) + [-1], -INF, 0))
     for k, items in played_at.items():
-        # reserved rack tiles of kind k <= p[k] = u[k] - jk[k] - table[k]
-        holders = cat.sets_by_kind[k]
-        vs = items + [off + s for s in holders] + [off + n_sets + k]
-        cs = [1] * len(items) + [-1] * len(holders) + [1]
-        constraints.append(linear(vs, cs, -INF, -counts.table[k]))
+        # reserved rack tiles of kind k <= p[k] (rack tiles of kind k played)
+        constraints.append(linear(items + [off + n_sets + len(cat.kinds) + k], [1] * len(items) + [-1], -INF, 0))
     if rack_joker_uses:
         # rack jokers in designated melds <= rack jokers played = sum(jk) - table jokers
         jk = list(range(off + n_sets, off + n_sets + len(cat.kinds)))
