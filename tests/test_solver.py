@@ -20,6 +20,7 @@ from benchmarks.positions import random_position, small_position
 from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_problem, solve, verify
 from rummisolve.errors import OptionError
 from rummisolve.solver import STATUSES, Solution
+from rummisolve.solver.pieces import INF
 from tests.strategies import positions
 
 STRICT = STANDARD.replace(joker_retrieval="strict")
@@ -577,10 +578,8 @@ def test_every_search_stage_agrees(monkeypatch):
     real_run = api._run
 
     def spy(proto, params, shorten=False):
-        if len(proto.objective.domain):
-            stage = "target"
-        elif params.max_deterministic_time < 1:
-            stage = "quick"
+        if params.max_deterministic_time < 1:
+            stage = "target" if len(proto.objective.domain) else "quick"
         else:
             stage = "full, eager" if not params.add_lp_constraints_lazily else "full, lazy"
         calls[stage] += 1
@@ -619,6 +618,54 @@ def test_every_search_stage_agrees(monkeypatch):
     check({"quick", "target", "full, eager"})
     monkeypatch.setattr(api, "EAGER_FALLBACK_SETS", 0)
     check({"quick", "target", "full, lazy"})
+
+
+def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
+    """The full stage searches only between the proven bound and one better than the best solution
+    found; "infeasible" there proves that solution optimal, and a solution there is optimal."""
+    from rummisolve.solver import api
+
+    rng = random.Random("told")
+    sample = [random_position(rng, STANDARD, table_size=30, rack_size=8, opened=True) for _ in range(4)]
+    sample += [small_position(rng, STANDARD) for _ in range(4)]
+    real_run = api._run
+    seen = []
+
+    def quick_one_short(keep_solution):
+        def run(proto, params):
+            response = real_run(proto, params)
+            if params.max_deterministic_time < 1 and response.status == api._OPTIMAL:
+                # The quick stage stops one step short: its bound one below the optimum, with or
+                # without the optimal solution in hand.
+                if keep_solution:
+                    response.status = api._FEASIBLE
+                else:
+                    response = type(response)()
+                    response.status = api.cmh.CpSolverStatus.UNKNOWN
+                response.best_objective_bound = real_run(proto, params).objective_value - 1
+            elif params.max_deterministic_time >= 1:
+                seen.append((list(proto.objective.domain), response.status))
+            return response
+
+        return run
+
+    monkeypatch.setattr(api, "TARGET_STEPS", 0)
+    for keep_solution in (True, False):
+        monkeypatch.setattr(api, "_run", real_run)
+        default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
+        monkeypatch.setattr(api, "_run", quick_one_short(keep_solution))
+        seen.clear()
+        for s, objective in default:
+            other = solve(s.position, objective)
+            assert_sound(s.position, other, objective)
+            assert _score(other, objective) == _score(s, objective)
+        moved = [s for s, _ in default if s.status == "optimal"]
+        assert len(seen) == len(moved) > 0
+        for (lower, upper), status in seen:
+            if keep_solution:  # only the bound itself is left, and nothing is there
+                assert upper == lower and status == api._INFEASIBLE
+            else:  # from the bound up: the optimum, one above it, is found and proven
+                assert upper == INF and status == api._OPTIMAL
 
 
 # -- 5. status and limits ---------------------------------------------------------------------------

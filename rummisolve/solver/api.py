@@ -16,6 +16,7 @@ from rummisolve.solver.candidates import catalogue
 from rummisolve.solver.decode import NeedAnchors, decode, primary_value
 from rummisolve.solver.limits import unsupported_position
 from rummisolve.solver.model import build_model
+from rummisolve.solver.pieces import INF
 from rummisolve.solver.solution import Solution
 
 __all__ = ["solve", "solve_json", "OBJECTIVES"]
@@ -140,7 +141,10 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: b
        tight this settles in one short search what the default search can take several times
        longer to prove.
     3. Else CP-SAT's default search (with cuts) starts afresh, with the whole relaxation in the LP
-       from the start when ``eager``.
+       from the start when ``eager``. It is told what the earlier stages proved: the objective
+       lies between the bound not yet ruled out and one better than the best solution found.
+       So it may stop as soon as it finds a solution at that bound, and "infeasible" proves the
+       best solution found optimal.
 
     Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic."""
     response = _run(proto, _parameters(seed, _remaining(deadline), effort=QUICK_EFFORT))
@@ -148,10 +152,11 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: b
         return response
     incumbent = response if response.status == _FEASIBLE else None
     lower = response.best_objective_bound
-    bound = math.ceil(lower - 1e-6) if math.isfinite(lower) else 0
+    bounded = math.isfinite(lower)
+    bound = math.ceil(lower - 1e-6) if bounded else 0
     objective = proto.objective
     try:
-        for step in range(TARGET_STEPS + 1 if math.isfinite(lower) else 0):
+        for step in range(TARGET_STEPS + 1 if bounded else 0):
             if incumbent is not None and incumbent.objective_value <= bound:
                 incumbent.status = _OPTIMAL  # nothing better than the bound exists
                 return incumbent
@@ -165,11 +170,17 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: b
             if target.status != _INFEASIBLE or _expired(deadline):
                 break
             bound += 1
+        if _expired(deadline):
+            return response  # the caller's time limit, not the work caps, stopped the search
+        if bounded or incumbent is not None:
+            upper = INF if incumbent is None else round(incumbent.objective_value) - 1
+            objective.domain.extend([bound if bounded else -INF, upper])
+        second = _run(proto, _parameters(seed, _remaining(deadline), eager=eager))
     finally:
         objective.domain.clear()
-    if _expired(deadline):
-        return response  # the caller's time limit, not the work caps, stopped the search
-    second = _run(proto, _parameters(seed, _remaining(deadline), eager=eager))
+    if second.status == _INFEASIBLE and incumbent is not None:
+        incumbent.status = _OPTIMAL  # nothing better than it exists
+        return incumbent
     if second.status not in (_OPTIMAL, _FEASIBLE) and incumbent is not None:
         return incumbent
     if second.status == _FEASIBLE and incumbent is not None:
