@@ -71,9 +71,7 @@ def anchor_copies(
         cs = [1] * len(zs) + [c for _, c in kept]
         if final:
             # anchors + kept real slots <= real tiles of kind k = table[k] + p[k]
-            constraints.append(
-                linear(vs + [offset + n_sets + len(cat.kinds) + k], cs + [-1], -INF, built.counts.table[k])
-            )
+            constraints.append(linear(vs + [built.played_offset + k], cs + [-1], -INF, built.counts.table[k]))
         else:
             # anchors of kind k <= real tiles of kind k = u[k] - jk[k]
             holders = cat.sets_by_kind[k]

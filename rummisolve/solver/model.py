@@ -99,6 +99,12 @@ class PositionModel:
     opening_offset: int = 0
     """First variable of the opening layer (``open_then_manipulate``)."""
 
+    @property
+    def played_offset(self) -> int:
+        """First variable of the final layer's block ``p`` (right after its ``x`` and ``jk``); only
+        a table that may be rearranged has it."""
+        return self.final_offset + self.layer_size
+
 
 def count_position(position: Position, cat: Catalogue) -> Counts:
     """Tile counts by kind, and each table meld's decomposition into base sets."""
@@ -191,7 +197,7 @@ def build_model(
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
-        built.opening_offset = layer_size + n_kinds
+        built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
         _keep(built, cat, ub, variables, constraints)
@@ -326,7 +332,7 @@ def _open_then_manipulate(
     # after an initial meld of rack tiles (every base set is worth at least 1).
     _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
     # Rack tiles of the opening are among the rack tiles played: u0[k] - jk0[k] <= p[k].
-    played = n_sets + n_kinds
+    played = built.played_offset
     for k in range(n_kinds):
         if not counts.rack[k]:
             continue

@@ -152,7 +152,7 @@ def strict_jokers(
         constraints.append(linear(items + [off + n_sets + k], [1] * len(items) + [-1], -INF, 0))
     for k, items in played_at.items():
         # reserved rack tiles of kind k <= p[k] (rack tiles of kind k played)
-        constraints.append(linear(items + [off + n_sets + len(cat.kinds) + k], [1] * len(items) + [-1], -INF, 0))
+        constraints.append(linear(items + [built.played_offset + k], [1] * len(items) + [-1], -INF, 0))
     if rack_joker_uses:
         # rack jokers in designated melds <= rack jokers played = sum(jk) - table jokers
         jk = list(range(off + n_sets, off + n_sets + len(cat.kinds)))
