@@ -684,6 +684,39 @@ def test_no_move_when_nothing_fits():
         assert s.status == "no_move" and s.rack_after == p.rack and "draw" in str(s)
 
 
+@pytest.mark.parametrize(
+    "table, rack",
+    [
+        # K5 would end K1..K4, but K4 must stay in its group (B4 O4 alone is no meld).
+        (["K1 K2 K3", "K4 B4 O4"], "K5"),
+        # The table's joker could stand for K4 or R9, but it is needed where it is.
+        (["K1 K2 K3 J", "B9 O9 R9"], "K6 B11"),
+    ],
+)
+def test_a_position_without_a_move_is_an_infeasible_model(table, rack):
+    """The model demands a tile played: "no move" is proven as an infeasible model, not found as
+    the best turn that plays nothing."""
+    from rummisolve.solver.api import _INFEASIBLE, _parameters, _run
+    from rummisolve.solver.candidates import catalogue
+    from rummisolve.solver.model import build_model
+
+    p = pos(table, rack)
+    for objective in ("tiles", "value"):
+        built = build_model(p, catalogue(p.rules), objective)
+        assert built is not None  # the cheap checks do not settle these
+        assert _run(built.proto, _parameters(0, None)).status == _INFEASIBLE
+        s = solved(p, objective)
+        assert s.status == "no_move" and s.proven and s.table == p.table
+
+
+def test_a_rack_joker_alone_is_a_move():
+    # The tile played may be the rack's joker alone, beside the table's own joker.
+    for table in (["R1 R2 R3"], ["R1 R2 J"]):
+        for objective in ("tiles", "value"):
+            s = solved(pos(table, "J"), objective)
+            assert s.status == "optimal" and [str(t) for t in s.played] == ["J"]
+
+
 def test_no_move_when_the_opening_cannot_reach_the_threshold():
     # K1 K2 K3 + B5 O5 R5 = 21 < 30.
     s = solved(pos(["K9 K10 K11"], "K1 K2 K3 B5 O5 R5 K12", opened=False))
