@@ -307,9 +307,8 @@ def _plays_a_tile(protos: Protos, counts: Counts, kinds: list[int], playable_jok
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
     with no move costs CP-SAT a search for the best such solution; with it that position is an
-    infeasible model, which CP-SAT proves faster (quick stage on the benchmark's and 1,653 fresh
-    self-play positions without a move: 26% less time, 20x fewer branches; see
-    ``benchmarks/RESULTS.md``)."""
+    infeasible model, which CP-SAT proves faster (the quick stage on the game positions without a
+    move: 16-26% less time, 10-24x fewer branches; see ``benchmarks/RESULTS.md``)."""
     cat = protos.cat
     n_sets, n_kinds = len(cat.sets), len(cat.kinds)
     variables = [n_sets + n_kinds + k for k in kinds]
