@@ -1085,7 +1085,7 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     if built is None or built.kept_by_rule:
         return
     response = _run(built.proto, _parameters(0, None))
-    if response.status != _OPTIMAL:  # infeasible: an opening that cannot be made
+    if response.status != _OPTIMAL:  # infeasible: no move (or an opening that cannot be made)
         return
     sol = solution_values(response)
     try:

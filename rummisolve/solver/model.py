@@ -192,13 +192,13 @@ def build_model(
         if layer is None:
             return None
         _played(protos, counts, played, variables, constraints)
-        ub, fits = layer
-        if not playable_jokers and not any(counts.rack[k] and fits[k] for k in range(n_kinds)):
+        ub = layer[0]
+        if not playable_jokers and not played:  # no rack tile is in a usable set
             return None
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
-        _plays_a_tile(protos, counts, played, playable_jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
+        _plays_a_tile(built, n_sets, played, playable_jokers, constraints)
         built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
@@ -303,20 +303,18 @@ def _played(protos: Protos, counts: Counts, kinds: list[int], variables: list, c
     variables.extend(block)
 
 
-def _plays_a_tile(protos: Protos, counts: Counts, kinds: list[int], playable_jokers: int, constraints: list) -> None:
+def _plays_a_tile(built: PositionModel, n_sets: int, kinds: list[int], playable_jokers: int, constraints: list) -> None:
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
     with no move costs CP-SAT a search for the best such solution; with it that position is an
     infeasible model, which CP-SAT proves faster (the quick stage on the game positions without a
     move: 16-26% less time, 10-24x fewer branches; see ``benchmarks/RESULTS.md``)."""
-    cat = protos.cat
-    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
-    variables = [n_sets + n_kinds + k for k in kinds]
-    if playable_jokers:  # the jokers in the final layer, beyond the table's own
-        variables += range(n_sets, n_sets + n_kinds)
-    constraints.append(
-        linear(variables, [1] * len(variables), 1 + (counts.table_jokers if playable_jokers else 0), INF)
-    )
+    played = built.played_offset
+    variables = [played + k for k in kinds]
+    if playable_jokers:  # the jokers in the final layer (jk: S .. S + K - 1), beyond the table's own
+        variables += range(n_sets, played)
+    lower = 1 + (built.counts.table_jokers if playable_jokers else 0)
+    constraints.append(linear(variables, [1] * len(variables), lower, INF))
 
 
 def _jokers(protos: Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
