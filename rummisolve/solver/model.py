@@ -311,8 +311,8 @@ def _plays_a_tile(built: PositionModel, n_sets: int, kinds: list[int], playable_
     move: 16-26% less time, 10-24x fewer branches; see ``benchmarks/RESULTS.md``)."""
     played = built.played_offset
     variables = [played + k for k in kinds]
-    if playable_jokers:  # the jokers in the final layer (jk: S .. S + K - 1), beyond the table's own
-        variables += range(n_sets, played)
+    if playable_jokers:  # the final layer's jk block (right before p), beyond the table's own jokers
+        variables += range(built.final_offset + n_sets, played)
     lower = 1 + (built.counts.table_jokers if playable_jokers else 0)
     constraints.append(linear(variables, [1] * len(variables), lower, INF))
 
