@@ -1008,6 +1008,36 @@ def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
     assert pieces.protos(recent) is pieces.protos(recent)  # the most recent one is reused
 
 
+def _most_copies(have: tuple[int, ...], jokers: int) -> int:
+    """Brute force: the most copies of a set whose slots have ``have`` tiles in play, each copy
+    holding at least one real tile, the shortfalls filled by at most ``jokers`` jokers."""
+    best = 0
+    for copies in range(1, max(have) + jokers + 2):
+        short = sum(max(0, copies - n) for n in have)
+        if short <= jokers and short <= copies * (len(have) - 1):
+            best = copies
+    return best
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2, 4])
+def test_copy_bounds_are_upper_bounds_and_remembered_within_their_cap(jokers, monkeypatch):
+    """The model's bound on copies of a set never cuts off a layout, and the remembered bounds
+    (one dictionary look-up per set and layer) equal the computed ones, under a cap."""
+    from rummisolve.solver import pieces
+
+    monkeypatch.setattr(pieces, "_MAX_COPY_BOUNDS", 50)
+    bounds = pieces.CopyBounds(jokers)
+    for size in (3, 4, 5):
+        for have in product(range(4), repeat=size):
+            bound = pieces.copies_bound(have, jokers)
+            assert bound >= _most_copies(have, jokers), (have, jokers)
+            if 0 in have and have.count(0) > jokers:
+                assert bound == 0, (have, jokers)
+            assert bounds[have] == bound
+            assert bounds[have] == bound  # remembered or not, the same answer
+    assert len(bounds) == 50
+
+
 def test_open_then_manipulate_with_threshold_0_still_needs_an_initial_meld():
     """Threshold 0 dropped the opening layer's only row: the solver rearranged the table with no
     initial meld of rack tiles, and the referee rejected the answer (found by a review's fuzzing)."""

@@ -238,39 +238,11 @@ def _layer(
     holds it; ``None`` when no set is usable at all. With ``played`` (the final layer of a table
     that may be rearranged), the rack kinds that a usable set holds are appended to it instead of
     getting their conservation row here (:func:`_played` writes it)."""
-    n_kinds = len(table)
-    # Copies of a set: at most its scarcest kind plus the jokers; with kinds not in play
-    # ("missing", each needing a joker; unusable if they need more jokers than there are or fill
-    # the whole set) the jokers over the missing kinds; and its tiles and jokers over its size.
-    ub = []
-    usable = []
-    if jokers:
-        for s, (slots, size) in enumerate(protos.slot_counts):
-            have = slots(available)
-            missing = have.count(0)
-            if missing:
-                if missing > jokers or missing >= size:
-                    ub.append(0)
-                    continue
-                bound = jokers // missing
-            else:
-                bound = min(have) + jokers
-            by_size = (sum(have) + jokers) // size
-            ub.append(bound if bound < by_size else by_size)
-            usable.append(s)
-    else:
-        for s, (slots, _) in enumerate(protos.slot_counts):
-            bound = min(slots(available))
-            ub.append(bound)
-            if bound:
-                usable.append(s)
-    if not usable:
+    bounds = protos.copy_bounds(jokers)
+    ub = [bounds[slots(available)] for slots in protos.slot_counts]
+    if not any(ub):
         return None
-    fit_list = [False] * n_kinds
-    sets = protos.cat.sets
-    for s in usable:
-        for k in sets[s].kinds:
-            fit_list[k] = True
+    fit_list = [sets is not None and any(sets(ub)) for sets in protos.sets_of_kind]
     domains = protos.domains_up_to(max(max(ub), jokers))
     variables.extend([domains[b] for b in ub])
     joker_domain = domains[jokers]

@@ -20,11 +20,14 @@ class Protos:
 
     def __init__(self, cat: Catalogue) -> None:
         self.cat = cat
-        self.slot_counts = tuple((_counts_of(base.kinds), len(base.kinds)) for base in cat.sets)
-        """Per set: a function from the per-kind counts to the counts of its slots (a tuple), and its
-        size. Plain Python: the model builder runs right after a solve has left the caches cold,
-        where the dozens of small numpy calls this replaced cost more (314 -> 236 µs per layer at
-        the median on the benchmark's game positions)."""
+        self.slot_counts = tuple(_counts_of(base.kinds) for base in cat.sets)
+        """Per set: a function from the per-kind counts to the counts of its slots (a tuple). Plain
+        Python: the model builder runs right after a solve has left the caches cold, where the
+        dozens of small numpy calls this replaced cost more (314 -> 236 µs per layer at the median
+        on the benchmark's game positions)."""
+        self.sets_of_kind = tuple(_counts_of(tuple(sets)) if sets else None for sets in cat.sets_by_kind)
+        """Per kind: a function from per-set values to the values of the sets that hold the kind."""
+        self._copy_bounds: dict[int, CopyBounds] = {}
         self.zero_based: list[cmh.IntegerVariableProto] = []
         self.domains: dict[tuple[int, int], cmh.IntegerVariableProto] = {}
         self.kind_constraints: dict[tuple[int, int, int, int], cmh.ConstraintProto] = {}
@@ -47,6 +50,13 @@ class Protos:
         for value in range(len(cache), hi + 1):
             cache.append(self.domain(0, value))
         return cache
+
+    def copy_bounds(self, jokers: int) -> CopyBounds:
+        """Slot counts of a set -> how many copies of it can be laid, with ``jokers`` jokers."""
+        found = self._copy_bounds.get(jokers)
+        if found is None:
+            found = self._copy_bounds.setdefault(jokers, CopyBounds(jokers))
+        return found
 
     def kind(self, offset: int, k: int, lo: int, hi: int) -> cmh.ConstraintProto:
         """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset``."""
@@ -79,6 +89,48 @@ class Protos:
             proto = linear(variables, coeffs, lo, hi)
             self.linear[key] = proto
         return proto
+
+
+class CopyBounds(dict):
+    """Slot counts of a set (its kinds' counts in play, a tuple) -> how many copies of the set can
+    be laid with :attr:`jokers` jokers: at most its scarcest kind plus the jokers; with kinds not
+    in play ("missing", each needing a joker; none if they need more jokers than there are or
+    would fill the whole set) the jokers over the missing kinds; and its tiles and jokers over its
+    size.
+
+    Computed once per distinct tuple and remembered (a few hundred under the standard rules), so a
+    layer's 185 bounds cost one dictionary look-up each."""
+
+    __slots__ = ("jokers",)
+
+    def __init__(self, jokers: int) -> None:
+        super().__init__()
+        self.jokers = jokers
+
+    def __missing__(self, have: tuple[int, ...]) -> int:
+        bound = copies_bound(have, self.jokers)
+        if len(self) < _MAX_COPY_BOUNDS:
+            self[have] = bound
+        return bound
+
+
+_MAX_COPY_BOUNDS = 1 << 14
+"""Tuples remembered per joker count (groups of up to 8 colours have far more than the standard
+rules' few hundred)."""
+
+
+def copies_bound(have: tuple[int, ...], jokers: int) -> int:
+    """See :class:`CopyBounds`."""
+    size = len(have)
+    missing = have.count(0)
+    if missing:
+        if missing > jokers or missing >= size:
+            return 0
+        bound = jokers // missing
+    else:
+        bound = min(have) + jokers
+    by_size = (sum(have) + jokers) // size
+    return bound if bound < by_size else by_size
 
 
 def _counts_of(kinds: tuple[int, ...]):
