@@ -5,7 +5,7 @@
 For each position and objective that reaches CP-SAT it times, in CPU milliseconds (best of two
 runs, the three measures in alternating order so that none always runs first):
 
-- ``search``: the shipped search (``rummisolve.solver.api._search``) on the built model;
+- ``search``: the shipped search (``rummisolve.solver._solve._search``) on the built model;
 - ``hinted``: the same search on the same model, given the optimal solution found by ``search``
   as a complete hint, so it only has to confirm and prove it (what a perfect heuristic could
   give);
@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.build import CONTRACT_KEYS, position_of
-from rummisolve.solver import api
-from rummisolve.solver.candidates import catalogue
-from rummisolve.solver.model import build_model
+from rummisolve import solve_json
+from rummisolve.solver import probe
 
 __all__ = ["measure", "summarise", "main"]
 
@@ -44,40 +43,20 @@ def _cpu_ms(function, *args) -> tuple[float, Any]:
     return (time.process_time() - start) * 1e3, result
 
 
-def _load_parameters():
-    from ortools.sat.python import cp_model_helper as cmh
-
-    params = cmh.SatParameters()
-    params.copy_from(api._parameters(0, None, effort=api.QUICK_EFFORT))
-    params.max_deterministic_time = 1e-9
-    return params
-
-
 def measure(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (position, objective) whose model reaches CP-SAT."""
-    from ortools.sat.python import cp_model_helper as cmh
-
-    load = _load_parameters()
     rows = []
     for record in records:
         position = position_of(record)
-        cat = catalogue(position.rules)
-        eager = len(cat.sets) <= api.EAGER_FALLBACK_SETS
         for objective in ("tiles", "value"):
-            built = build_model(position, cat, objective)
-            if built is None:
+            model = probe.model_of(position, objective)
+            if model is None:
                 continue
-            proto = built.proto
-            first = api._search(proto, 0, None, eager)
-            hinted = cmh.CpModelProto()
-            hinted.copy_from(proto)
-            values = api.solution_values(first)
-            hinted.solution_hint.vars.extend(range(len(values)))
-            hinted.solution_hint.values.extend(values)
+            first = probe.search(model)
             calls = {
-                "search": (api._search, proto, 0, None, eager),
-                "hinted": (api._search, hinted, 0, None, eager),
-                "load": (api._run, proto, load),
+                "search": (probe.search, model),
+                "hinted": (probe.search, model, first),
+                "load": (probe.load, model),
             }
             best = dict.fromkeys(MEASURES, float("inf"))
             order = list(MEASURES) if len(rows) % 2 == 0 else list(reversed(MEASURES))
@@ -90,7 +69,7 @@ def measure(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             contract = {k: record[k] for k in CONTRACT_KEYS if k in record}
             phases = dict.fromkeys(PHASES, float("inf"))
             for _ in range(2):
-                timings = api.solve_json({**contract, "objective": objective})["timings"]
+                timings = solve_json({**contract, "objective": objective})["timings"]
                 for phase in PHASES:
                     phases[phase] = min(phases[phase], timings[phase] * 1e3)
             rows.append({"id": record["id"], "objective": objective, **best, "python": sum(phases.values()), **phases})

@@ -225,7 +225,7 @@ class OraclePlayer:
 
 
 def _fallback_referee(position: Position, table) -> Any:
-    """Used only while rummisolve.verify is missing: tile conservation and valid melds."""
+    """Used only while rummisolve.referee is missing: tile conservation and valid melds."""
     from types import SimpleNamespace
 
     melds = [tuple(m.tiles if isinstance(m, Meld) else m) for m in table]
@@ -264,14 +264,14 @@ def game_positions(
 
     if kinds is None:
         try:
+            import rummisolve.referee  # noqa: F401
             import rummisolve.solver  # noqa: F401
-            import rummisolve.verify  # noqa: F401
 
             kinds = ["hard", "medium", "easy", "hard"][:players]
         except ImportError:
             kinds = ["oracle-tiles", "oracle-value", "oracle-tiles", "oracle-value"][:players]
     try:
-        import rummisolve.verify  # noqa: F401
+        import rummisolve.referee  # noqa: F401
 
         referee = None
     except ImportError:

@@ -4,7 +4,7 @@
 
 For every position and both objectives it times ``rummisolve.solve_json`` end to end (wall clock
 around the call; the parse/build/solve/decode/verify/encode split comes from the result's
-``timings``), judges the answer with the referee (``rummisolve.verify``) and against the stored
+``timings``), judges the answer with the referee (``rummisolve.referee``) and against the stored
 optimum (proved by the independent oracle), and does the same for rummikub-solver (if installed)
 with its default backend. The two solvers take turns by blocks of :data:`BLOCK` solves (ours, then
 the peer's on the same positions), the peer in a child process of its own: the machine's speed

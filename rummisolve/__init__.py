@@ -1,7 +1,7 @@
 """rummisolve: the best Rummikub move for any position, proven optimal and refereed.
 
 Importing this package is cheap: the CP-SAT solver (and OR-Tools) is loaded on first use of
-:func:`solve` / :func:`solve_json`.
+:func:`solve` / :func:`solve_json`. How the package is built: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -9,22 +9,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import (
+    InternalError,
     InvalidMeldError,
     JsonInputError,
+    OptionError,
+    RefereeLimitError,
     RuleSetError,
     RummisolveError,
     TileCountError,
     TileNotationError,
     TileRangeError,
+    UnavailableError,
 )
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
+from rummisolve.referee import REASONS, Reason, Verdict, verify
 from rummisolve.rules import PRESETS, STANDARD, XP, RuleSet
+from rummisolve.solution import Objective, Solution, Status
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
-from rummisolve.verify import Reason, Verdict, verify
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rummisolve.solver import Solution, solve, solve_json
+    from rummisolve.service import render_json, solve_json, verify_json
+    from rummisolve.solver import solve
 
 __version__ = "0.1.0"
 
@@ -46,9 +52,14 @@ __all__ = [
     "verify",
     "Verdict",
     "Reason",
+    "REASONS",
     "solve",
-    "solve_json",
     "Solution",
+    "Objective",
+    "Status",
+    "solve_json",
+    "verify_json",
+    "render_json",
     "RummisolveError",
     "TileNotationError",
     "TileRangeError",
@@ -56,12 +67,17 @@ __all__ = [
     "InvalidMeldError",
     "TileCountError",
     "JsonInputError",
+    "OptionError",
+    "RefereeLimitError",
+    "InternalError",
+    "UnavailableError",
 ]
 
 _LAZY = {
     "solve": "rummisolve.solver",
-    "solve_json": "rummisolve.solver",
-    "Solution": "rummisolve.solver",
+    "solve_json": "rummisolve.service",
+    "verify_json": "rummisolve.service",
+    "render_json": "rummisolve.service",
 }
 
 

@@ -25,12 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rummisolve {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"rummisolve.commands.{name}")
-        except ModuleNotFoundError as err:
-            if err.name == f"rummisolve.commands.{name}":
-                continue  # not built (yet)
-            raise
+        module = importlib.import_module(f"rummisolve.commands.{name}")
         # argparse %-formats help strings, not descriptions
         command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.configure(command)

@@ -1,6 +1,41 @@
-"""Errors raised by rummisolve, split by cause. All are ``ValueError`` subclasses."""
+"""Every error rummisolve raises, split by cause.
+
+Three families, so that a caller can tell whose problem it is:
+
+- :class:`RummisolveError` (a ``ValueError``): bad input. The message names the bad part.
+- :class:`InternalError` (a ``RuntimeError``): a bug in rummisolve, never bad input (please
+  report it with the message).
+- :class:`UnavailableError` (a ``RuntimeError``): the environment lacks something an optional
+  feature needs (a package, a cluster).
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "RummisolveError",
+    "TileNotationError",
+    "TileRangeError",
+    "RuleSetError",
+    "InvalidMeldError",
+    "TileCountError",
+    "JsonInputError",
+    "OptionError",
+    "RefereeLimitError",
+    "IllegalMoveError",
+    "GameStateError",
+    "UnknownPlayerError",
+    "SettingsError",
+    "InternalError",
+    "RefereeRejectedError",
+    "ConservationError",
+    "DecodeError",
+    "UnavailableError",
+    "RayUnavailableError",
+]
+
+# -- bad input ------------------------------------------------------------------------------------
 
 
 class RummisolveError(ValueError):
@@ -40,12 +75,62 @@ class JsonInputError(RummisolveError):
 
 
 class OptionError(RummisolveError):
-    """A solver option out of range: an unknown objective, a negative or non-finite time limit."""
+    """An option out of range: an unknown objective, a negative or non-finite time limit, a bad width."""
 
 
 class RefereeLimitError(RummisolveError):
     """A turn the referee could not judge within the search steps its caller allowed."""
 
 
-class RefereeRejectedError(RuntimeError):
-    """The solver produced an arrangement the referee rejects: a bug in rummisolve, never bad input."""
+class IllegalMoveError(RummisolveError):
+    """A play the referee rejected; ``verdict`` carries its reasons. The game state is unchanged."""
+
+    def __init__(self, message: str, verdict: Any = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+
+    @property
+    def reasons(self) -> tuple:
+        return tuple(getattr(self.verdict, "reasons", ()))
+
+
+class GameStateError(RummisolveError):
+    """An action that does not fit the game's state (the round is over, nothing to undo, ...)."""
+
+
+class UnknownPlayerError(RummisolveError):
+    """A player kind that does not exist."""
+
+
+class SettingsError(RummisolveError):
+    """A server setting out of range (from the command line or a ``RUMMISOLVE_*`` variable)."""
+
+
+# -- bugs -----------------------------------------------------------------------------------------
+
+
+class InternalError(RuntimeError):
+    """A bug in rummisolve, never bad input: please report it with its message."""
+
+
+class RefereeRejectedError(InternalError):
+    """The solver produced an arrangement the referee rejects."""
+
+
+class ConservationError(InternalError):
+    """Tiles were lost or duplicated: pool + racks + table no longer equal the full set."""
+
+
+class DecodeError(InternalError):
+    """A solver solution whose counts cannot be laid out as melds."""
+
+
+# -- the environment ------------------------------------------------------------------------------
+
+
+class UnavailableError(RuntimeError):
+    """Something an optional feature needs is missing: a package, a cluster."""
+
+
+class RayUnavailableError(UnavailableError):
+    """Ray is not installed or the cluster cannot be reached."""

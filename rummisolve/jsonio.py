@@ -1,4 +1,4 @@
-"""The JSON contract (DESIGN.md): one place for turning JSON into positions and results into JSON.
+"""The codec of the JSON contract (docs/json-contract.md): JSON to core types and back.
 
 Every decoding error is a :class:`~rummisolve.errors.RummisolveError` whose message starts with
 the path of the offending part, e.g. ``position.table[1][2]: unknown tile code 'X5'``.
@@ -9,19 +9,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.referee import Verdict
 from rummisolve.rules import RuleSet
+from rummisolve.solution import OBJECTIVES, Objective, Solution
 from rummisolve.tiles import Tile
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rummisolve.solver.solution import Solution
-
 __all__ = [
-    "OBJECTIVES",
+    "json_type_name",
+    "with_path",
     "rules_from_json",
     "rules_to_json",
     "tiles_from_json",
@@ -33,20 +33,21 @@ __all__ = [
     "read_documents",
     "stream_documents",
     "solution_to_json",
+    "verdict_to_json",
     "error_message",
 ]
 
-OBJECTIVES = ("tiles", "value")
 _POSITION_KEYS = {"rules", "table", "rack", "opened", "objective", "time_limit"}
 
 
-def _type_name(value: Any) -> str:
+def json_type_name(value: Any) -> str:
+    """The JSON name of a decoded value's type (``object``, ``array``, ``string``, ...), for messages."""
     return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
         type(value), "number" if isinstance(value, int | float) else type(value).__name__
     )
 
 
-def _prefixed(path: str, err: RummisolveError) -> RummisolveError:
+def with_path(path: str, err: RummisolveError) -> RummisolveError:
     """The same kind of error with ``path`` in front of its message."""
     if isinstance(err, InvalidMeldError):
         return InvalidMeldError(f"{path}: {err}", err.reason, err.tiles)
@@ -63,8 +64,8 @@ def rules_from_json(obj: Any, path: str = "rules") -> RuleSet:
         if isinstance(obj, dict):
             return RuleSet.from_dict(obj)
     except (RummisolveError, TypeError) as err:
-        raise _prefixed(path, err if isinstance(err, RummisolveError) else JsonInputError(str(err))) from None
-    raise JsonInputError(f"{path}: expected a preset name or an object of options, got {_type_name(obj)}")
+        raise with_path(path, err if isinstance(err, RummisolveError) else JsonInputError(str(err))) from None
+    raise JsonInputError(f"{path}: expected a preset name or an object of options, got {json_type_name(obj)}")
 
 
 def rules_to_json(rules: RuleSet) -> str | dict[str, Any]:
@@ -78,7 +79,7 @@ def rules_to_json(rules: RuleSet) -> str | dict[str, Any]:
 def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[Tile, ...]:
     """An array of tile codes; with ``rules``, each tile must exist under them."""
     if not isinstance(obj, list):
-        raise JsonInputError(f"{path}: expected an array of tile codes, got {_type_name(obj)}")
+        raise JsonInputError(f"{path}: expected an array of tile codes, got {json_type_name(obj)}")
     known = rules.tiles_by_code if rules is not None else {}
     tiles = []
     for i, code in enumerate(obj):
@@ -87,13 +88,13 @@ def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[
             tiles.append(tile)
             continue
         if not isinstance(code, str):
-            raise JsonInputError(f"{path}[{i}]: expected a tile code string, got {_type_name(code)}")
+            raise JsonInputError(f"{path}[{i}]: expected a tile code string, got {json_type_name(code)}")
         try:
             tile = Tile.parse(code)
             if rules is not None:
                 rules.check_tile(tile)
         except RummisolveError as err:
-            raise _prefixed(f"{path}[{i}]", err) from None
+            raise with_path(f"{path}[{i}]", err) from None
         tiles.append(tile)
     return tuple(tiles)
 
@@ -101,7 +102,7 @@ def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[
 def table_from_json(obj: Any, path: str = "table", rules: RuleSet | None = None) -> tuple[tuple[Tile, ...], ...]:
     """An array of melds, each an array of tile codes (not yet checked to be valid melds)."""
     if not isinstance(obj, list):
-        raise JsonInputError(f"{path}: expected an array of melds, got {_type_name(obj)}")
+        raise JsonInputError(f"{path}: expected an array of melds, got {json_type_name(obj)}")
     return tuple(tiles_from_json(meld, f"{path}[{i}]", rules) for i, meld in enumerate(obj))
 
 
@@ -112,7 +113,7 @@ def table_to_json(table: Iterable[Meld | Iterable[Tile]]) -> list[list[str]]:
 def position_from_json(obj: Any, path: str = "position") -> Position:
     """Decode a position object of the JSON contract; errors name the bad part."""
     if not isinstance(obj, dict):
-        raise JsonInputError(f"{path}: expected an object, got {_type_name(obj)}")
+        raise JsonInputError(f"{path}: expected an object, got {json_type_name(obj)}")
     unknown = sorted(set(obj) - _POSITION_KEYS)
     if unknown:
         raise JsonInputError(f"{path}: unknown field(s) {', '.join(map(repr, unknown))}")
@@ -121,17 +122,17 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
     rack = tiles_from_json(obj.get("rack", []), f"{path}.rack", rules)
     opened = obj.get("opened", True)
     if not isinstance(opened, bool):
-        raise JsonInputError(f"{path}.opened: expected true or false, got {_type_name(opened)}")
+        raise JsonInputError(f"{path}.opened: expected true or false, got {json_type_name(opened)}")
     melds = []
     for i, tiles in enumerate(table):
         try:
             melds.append(Meld.of(tiles, rules))
         except InvalidMeldError as err:
-            raise _prefixed(f"{path}.table[{i}]", err) from None
+            raise with_path(f"{path}.table[{i}]", err) from None
     try:
         return Position(tuple(melds), rack, opened, rules)
     except RummisolveError as err:
-        raise _prefixed(path, err) from None
+        raise with_path(path, err) from None
 
 
 def position_to_json(position: Position) -> dict[str, Any]:
@@ -144,23 +145,24 @@ def position_to_json(position: Position) -> dict[str, Any]:
     }
 
 
-def objective_from_json(obj: Any, path: str = "objective") -> str:
+def objective_from_json(obj: Any, path: str = "objective") -> Objective:
+    """``"tiles"`` (the default, for ``null``) or ``"value"``."""
     if obj is None:
-        return "tiles"
+        return Objective.TILES
     if not isinstance(obj, str) or obj not in OBJECTIVES:
         raise JsonInputError(f"{path}: expected one of {', '.join(map(repr, OBJECTIVES))}, got {obj!r}")
-    return obj
+    return Objective(obj)
 
 
 def solution_to_json(solution: Solution) -> dict[str, Any]:
     """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
     return {
-        "status": solution.status,
+        "status": str(solution.status),
         "played": [str(t) for t in solution.played],
         "table": [[str(t) for t in meld.tiles] for meld in solution.table],
         "value": solution.value,
         "tiles_played": len(solution.played),
-        "objective": solution.objective,
+        "objective": str(solution.objective),
         "proven": solution.proven,
         "kept": list(solution.kept),
         "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
@@ -282,41 +284,12 @@ def error_message(err: BaseException) -> str:
 
 # -- verdicts (the referee) ----------------------------------------------------------------------
 
-__all__ += ["verdict_to_json", "verify_json"]
 
-_VERIFY_KEYS = ("position", "table")
-
-
-def verdict_to_json(verdict) -> dict[str, Any]:
-    """Encode a :class:`~rummisolve.verify.Verdict`:
+def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
+    """Encode a :class:`~rummisolve.referee.Verdict`:
     ``{"legal": bool, "reasons": [{"code", "message", "meld"}...], "played": [tile codes]}``."""
     return {
         "legal": verdict.legal,
         "reasons": [{"code": r.code, "message": r.message, "meld": r.meld} for r in verdict.reasons],
         "played": [str(t) for t in verdict.played],
     }
-
-
-def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
-    """Referee one ``{"position": {...}, "table": [[...], ...]}`` request.
-
-    Returns :func:`verdict_to_json` of the verdict, or ``{"error": message}`` (the message names
-    the bad part) for bad input; never raises for bad input. An illegal turn is not an error.
-    ``max_steps``: see :func:`rummisolve.verify.verify` (past it, an error names the limit).
-    """
-    from rummisolve.verify import verify
-
-    try:
-        if not isinstance(obj, dict):
-            raise JsonInputError(f"expected an object with fields 'position' and 'table', got {_type_name(obj)}")
-        missing = [key for key in _VERIFY_KEYS if key not in obj]
-        if missing:
-            raise JsonInputError(f"missing field(s) {', '.join(map(repr, missing))}")
-        unknown = sorted(set(obj) - set(_VERIFY_KEYS))
-        if unknown:
-            raise JsonInputError(f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table')")
-        position = position_from_json(obj["position"], "position")
-        table = table_from_json(obj["table"], "table")
-        return verdict_to_json(verify(position, table, max_steps=max_steps))
-    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
-        return {"error": error_message(err)}

@@ -9,14 +9,9 @@ from dataclasses import dataclass
 from rummisolve.errors import InvalidMeldError, TileCountError
 from rummisolve.melds import Meld, _classify_cached
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
+from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles, split_melds
 
-__all__ = ["Position", "count_tiles"]
-
-
-def count_tiles(tiles: Iterable[Tile]) -> Counter[Tile]:
-    """A multiset of tiles."""
-    return Counter(tiles)
+__all__ = ["Position"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +77,7 @@ class Position:
     ) -> Position:
         """Build from notation: ``table`` as ``"R1 R2 R3 | K7 B7 O7"`` or a list of melds."""
         if isinstance(table, str):
-            table = [part for part in table.split("|") if part.strip()]
+            table = split_melds(table)
         melds = [parse_tiles(m) for m in table]
         return cls(tuple(melds), parse_tiles(rack), opened, rules)
 
@@ -96,6 +91,10 @@ class Position:
 
     def rack_counts(self) -> Counter[Tile]:
         return Counter(self.rack)
+
+    def rack_after(self, played: Iterable[Tile]) -> tuple[Tile, ...]:
+        """The rack once ``played`` (tiles from it) are gone, sorted; tiles not on the rack are ignored."""
+        return tuple(sorted((Counter(self.rack) - Counter(played)).elements()))
 
     def unseen_counts(self) -> Counter[Tile]:
         """Tiles of the full set on neither the table nor this rack (the pool and other racks)."""

@@ -5,7 +5,8 @@ turn (the new table with the tiles played from the rack highlighted, and the rac
 a plain sequence of melds. Melds are laid out left to right and wrap into rows; every tile is
 drawn in its colour, jokers are marked and labelled with the tile they stand for. The picture is
 self-contained (inline attributes only, no stylesheet or fonts to fetch), so a web page or a
-notebook can show it as is. :func:`render_json` does the same for the JSON contract.
+notebook can show it as is. :func:`render_result` draws a result given by its parts (the service
+uses it for results in JSON).
 
 >>> from rummisolve import Position
 >>> svg = render_svg(Position.from_notation(["R4 J R6"], "K1 K2", opened=True))
@@ -20,13 +21,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from rummisolve.errors import JsonInputError, RummisolveError
+from rummisolve.errors import OptionError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Colour, Tile, parse_tiles
 
-__all__ = ["render_svg", "render_json", "TILE_COLOURS"]
+__all__ = ["render_svg", "render_result", "TILE_COLOURS"]
 
 TILE_COLOURS: dict[Colour | None, str] = {
     Colour.BLACK: "#1b1b1b",
@@ -79,65 +80,23 @@ def render_svg(obj: Any, *, width: int = _DEFAULT_WIDTH) -> str:
     return canvas.svg(_count(len(melds), "meld"))
 
 
-def render_json(obj: Any) -> str:
-    """An SVG picture of a position or a result of the JSON contract.
-
-    A result (an object with ``"status"``) shows its ``table`` with the ``played`` tiles
-    highlighted, then the rack left (``rack_after``, or the ``position``'s rack less ``played``).
-    Melds the move left untouched stay plain: those of its ``position`` if it carries one, else
-    the first ``len(kept)`` melds (the solver lists kept melds first). A position shows its table
-    and rack. Bad input raises a
-    :class:`~rummisolve.errors.RummisolveError` whose message names the bad part.
-    """
-    from rummisolve import jsonio
-
-    if not isinstance(obj, dict):
-        raise JsonInputError(f"expected a position or a result object, got {jsonio._type_name(obj)}")
-    if "status" not in obj:
-        return _position_svg(jsonio.position_from_json(obj, "position"), _DEFAULT_WIDTH)
-
-    status = obj["status"]
-    if status == "error":
-        raise JsonInputError(f"status: cannot draw an error result ({obj.get('error', 'no message')})")
-    if status not in ("optimal", "feasible", "no_move"):
-        raise JsonInputError(f"status: expected 'optimal', 'feasible', 'no_move' or 'error', got {status!r}")
-    position = None
-    if "position" in obj:
-        position = jsonio.position_from_json(obj["position"], "position")
-        rules = position.rules
-    else:
-        rules = jsonio.rules_from_json(obj.get("rules", "standard"), "rules")
-    if "table" not in obj:
-        raise JsonInputError("table: a result needs its table")
-    table = jsonio.table_from_json(obj["table"], "table", rules)
-    melds = []
-    for i, tiles in enumerate(table):
-        try:
-            melds.append(Meld.of(tiles, rules))
-        except RummisolveError as err:
-            raise jsonio._prefixed(f"table[{i}]", err) from None
-    played = jsonio.tiles_from_json(obj.get("played", []), "played", rules)
-    rack_after = None
-    if obj.get("rack_after") is not None:
-        rack_after = jsonio.tiles_from_json(obj["rack_after"], "rack_after", rules)
-    elif position is not None:
-        left = Counter(position.rack) - Counter(played)
-        rack_after = tuple(sorted(left.elements()))
-    if position is not None:
-        old: tuple[Meld, ...] | list[Meld] = position.table
-    else:
-        old = melds[: _kept_count(obj.get("kept"), len(melds))]
-    title = _solution_title(status, played, obj.get("value"))
-    return _solved_svg(title, melds, old, played, rack_after, _DEFAULT_WIDTH)
-
-
-def _kept_count(kept: Any, melds: int) -> int:
-    """How many leading melds a result marks as kept unchanged (its ``kept`` list of old indices)."""
-    if not isinstance(kept, list):
-        return 0
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in kept) or len(kept) > melds:
-        raise JsonInputError(f"kept: expected a list of at most {melds} meld indices, got {kept!r}")
-    return len(kept)
+def render_result(
+    status: str,
+    table: Iterable[Meld],
+    played: Iterable[Tile],
+    *,
+    old_table: Iterable[Meld] = (),
+    rack_after: Iterable[Tile] | None = None,
+    value: int | None = None,
+    width: int = _DEFAULT_WIDTH,
+) -> str:
+    """An SVG picture of a solve's result given by its parts: the new ``table`` with the
+    ``played`` tiles highlighted (melds equal to one of ``old_table`` stay plain), then the rack
+    left (``rack_after``, when given). ``status`` and ``value`` make the title."""
+    played = tuple(played)
+    melds = list(table)
+    after = None if rack_after is None else tuple(rack_after)
+    return _solved_svg(_solution_title(str(status), played, value), melds, old_table, played, after, width)
 
 
 # -- the three kinds of picture -----------------------------------------------------------------
@@ -159,7 +118,7 @@ def _solution_svg(solution: Any, width: int) -> str:
     played = tuple(solution.played)
     rack_after = getattr(solution, "rack_after", None)
     if rack_after is None and isinstance(position, Position):
-        rack_after = tuple(sorted((Counter(position.rack) - Counter(played)).elements()))
+        rack_after = position.rack_after(played)
     rules = position.rules if isinstance(position, Position) else STANDARD
     melds = [_as_meld(m, rules) for m in solution.table]
     old = position.table if isinstance(position, Position) else ()
@@ -242,7 +201,7 @@ class _Canvas:
 
     def __init__(self, width: int) -> None:
         if isinstance(width, bool) or not isinstance(width, int) or width < 2 * _MARGIN + _TILE_W:
-            raise ValueError(f"width must be an integer of at least {2 * _MARGIN + _TILE_W} pixels, not {width!r}")
+            raise OptionError(f"width must be an integer of at least {2 * _MARGIN + _TILE_W} pixels, not {width!r}")
         self.width = width
         self.y = _MARGIN
         self.used_width = 0

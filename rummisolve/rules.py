@@ -1,8 +1,9 @@
-"""The rule set: every parameter and option of RULES.md section 4, validated, with presets."""
+"""The rule set: every parameter and option of the rules (docs/rules.md), validated, with presets."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -11,13 +12,37 @@ from typing import Any
 from rummisolve.errors import RuleSetError, TileRangeError
 from rummisolve.tiles import JOKER, Colour, Tile
 
-__all__ = ["RuleSet", "STANDARD", "XP", "PRESETS", "JOKER_RETRIEVAL_MODES", "EMPTY_POOL_SCORING_MODES"]
+__all__ = [
+    "RuleSet",
+    "STANDARD",
+    "XP",
+    "PRESETS",
+    "JOKER_RETRIEVAL_MODES",
+    "EMPTY_POOL_SCORING_MODES",
+    "INTEGER_OPTION_BOUNDS",
+    "MAX_TURN_TIMER",
+]
 
 JOKER_RETRIEVAL_MODES = ("free", "strict")
 EMPTY_POOL_SCORING_MODES = ("difference", "rack")
 
-_MAX_COLOURS = len(Colour)
-_MAX_NUMBERS = 99
+INTEGER_OPTION_BOUNDS: dict[str, tuple[int, int]] = {
+    "colours": (1, len(Colour)),
+    "numbers": (1, 99),
+    "copies": (1, 16),
+    "jokers": (0, 16),
+    "rack_size": (1, 200),
+    "min_meld_length": (2, 99),
+    "initial_threshold": (0, 10_000),
+    "joker_penalty": (0, 10_000),
+    "min_players": (1, 16),
+    "max_players": (1, 16),
+    "timer_penalty": (0, 200),
+}
+"""The allowed range (inclusive) of every integer option."""
+MAX_TURN_TIMER = 86_400
+"""The longest turn timer, in seconds (a day)."""
+_BOOLEAN_OPTIONS = ("wraparound", "open_then_manipulate", "joker_in_initial_meld")
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,18 +98,9 @@ class RuleSet:
             if not isinstance(value, bool):
                 raise RuleSetError(f"rule option {name!r} must be true or false, not {value!r}")
 
-        check_int("colours", 1, _MAX_COLOURS)
-        check_int("numbers", 1, _MAX_NUMBERS)
-        check_int("copies", 1, 16)
-        check_int("jokers", 0, 16)
-        check_int("rack_size", 1, 200)
-        check_int("min_meld_length", 2, _MAX_NUMBERS)
-        check_int("initial_threshold", 0, 10_000)
-        check_int("joker_penalty", 0, 10_000)
-        check_int("min_players", 1, 16)
-        check_int("max_players", 1, 16)
-        check_int("timer_penalty", 0, 200)
-        for name in ("wraparound", "open_then_manipulate", "joker_in_initial_meld"):
+        for name, (low, high) in INTEGER_OPTION_BOUNDS.items():
+            check_int(name, low, high)
+        for name in _BOOLEAN_OPTIONS:
             check_bool(name)
         if self.joker_retrieval not in JOKER_RETRIEVAL_MODES:
             raise RuleSetError(
@@ -102,7 +118,7 @@ class RuleSet:
             )
         if self.turn_timer is not None:
             timer = self.turn_timer
-            if isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= 86_400:
+            if isinstance(timer, bool) or not isinstance(timer, int | float) or not 0 < timer <= MAX_TURN_TIMER:
                 raise RuleSetError(
                     f"rule option 'turn_timer' must be a positive number of seconds or null, not {timer!r}"
                 )
@@ -141,13 +157,9 @@ class RuleSet:
         """Build from a mapping of option names; ``"preset"`` picks the base (default standard)."""
         if not isinstance(options, Mapping):
             raise RuleSetError(f"rules must be a preset name or an object of options, not {options!r}")
-        fields = {f.name for f in dataclasses.fields(cls)}
         options = dict(options)
         base = cls.preset(options.pop("preset", "standard"))
-        unknown = sorted(set(options) - fields)
-        if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(map(repr, unknown))}")
-        return dataclasses.replace(base, **options)
+        return base.replace(**options)
 
     def to_dict(self) -> dict[str, Any]:
         """All options as a plain dict (``RuleSet.from_dict(r.to_dict()) == r``)."""
@@ -155,6 +167,9 @@ class RuleSet:
 
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some options changed (validated)."""
+        unknown = sorted(set(changes) - _FIELDS)
+        if unknown:
+            raise RuleSetError(f"unknown rule option(s): {', '.join(map(repr, unknown))}")
         return dataclasses.replace(self, **changes)
 
     @property
@@ -226,6 +241,22 @@ class RuleSet:
         ]
         return f"RuleSet({', '.join(changed)})"
 
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(RuleSet))
+_dataclass_init = RuleSet.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _checked_init(self: RuleSet, *args: Any, **options: Any) -> None:
+    unknown = sorted(set(options) - _FIELDS)
+    if unknown:
+        raise RuleSetError(f"unknown rule option(s): {', '.join(map(repr, unknown))}")
+    if len(args) > len(_FIELDS):
+        raise RuleSetError(f"RuleSet takes at most {len(_FIELDS)} options, not {len(args)}")
+    _dataclass_init(self, *args, **options)
+
+
+RuleSet.__init__ = _checked_init  # an unknown option is a RuleSetError, not a TypeError
 
 STANDARD = RuleSet()
 """The official rules: 4 colours, 1..13, 2 copies, 2 jokers, 30-point opening."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from rummisolve.errors import TileNotationError
 
-__all__ = ["Colour", "Tile", "JOKER", "parse_tiles", "format_tiles"]
+__all__ = ["Colour", "Tile", "JOKER", "parse_tiles", "format_tiles", "split_melds", "TILE_CODE_PATTERN"]
 
 
 class Colour(enum.Enum):
@@ -187,3 +187,16 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> tuple[Tile, ...]:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Print tiles as space-separated canonical codes (the inverse of :func:`parse_tiles`)."""
     return " ".join(str(tile) for tile in tiles)
+
+
+def split_melds(text: str) -> list[str]:
+    """The melds of a table written as ``"R1 R2 R3 | K7 B7 O7"``, each still in notation.
+
+    >>> split_melds("R1 R2 R3 | K7 B7 O7 |")
+    ['R1 R2 R3 ', ' K7 B7 O7 ']
+    """
+    return [part for part in text.split("|") if part.strip()]
+
+
+TILE_CODE_PATTERN = r"^\s*([" + "".join(c + c.lower() for c in _COLOUR_BY_LETTER) + r"]0*[1-9][0-9]{0,2}|[Jj])\s*$"
+"""A regular expression that every tile code :meth:`Tile.parse` accepts matches (for schemas)."""

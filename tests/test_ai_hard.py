@@ -112,7 +112,7 @@ def test_hard_does_not_hand_a_one_tile_opponent_the_round():
     view = view_for([" ".join(m) for m in table], "K4 K5 K13", rules=rules, sizes=(3, 1), pool=3, history=history)
     action = HardPlayer(seed=0).choose(view)
     assert isinstance(action, Play) and verify(view.position, action.table).played == parse_tiles("K4")
-    unguarded = HardPlayer(seed=0, defend=None).choose(view)
+    unguarded = HardPlayer(seed=0, guard=False).choose(view)
     assert verify(view.position, unguarded.table).played == parse_tiles("K4 K5")
     # Its only play, K4, would open K5 (it holds K5, K6 or K7): it draws instead.
     view = view_for(["K1 K2 K3", "K9 K10 K11"], "K4 K13", rules=rules, sizes=(2, 1), pool=3, history=history)

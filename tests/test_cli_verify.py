@@ -10,9 +10,10 @@ import sys
 import pytest
 
 from rummisolve import cli
-from rummisolve.jsonio import verdict_to_json, verify_json
+from rummisolve.jsonio import verdict_to_json
 from rummisolve.position import Position
-from rummisolve.verify import verify
+from rummisolve.referee import verify
+from rummisolve.service import verify_json
 
 LEGAL = {"position": {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9"]}, "table": [["R1", "R2", "R3", "R4"]]}
 ILLEGAL = {"position": {"table": [["R1", "R2", "R3"]], "rack": ["R4"]}, "table": [["R1", "R2"], ["R3", "R4"]]}

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummisolve.errors import JsonInputError
-from rummisolve.game.engine import ConservationError, Game, GameStateError, IllegalMoveError, shuffled_deck
+from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError
+from rummisolve.game.engine import Game, shuffled_deck
 from rummisolve.game.scoring import blocked_winner, round_scores
 from rummisolve.melds import meld_problem
 from rummisolve.rules import STANDARD, XP, RuleSet

@@ -7,11 +7,12 @@ from collections import Counter
 import pytest
 
 from rummisolve import verify
+from rummisolve.errors import UnknownPlayerError
 from rummisolve.game import Draw, Game, Play, make_player, play_game
 from rummisolve.game.ai_easy import EasyPlayer
-from rummisolve.game.ai_hard import HardPlayer, fewest_tiles_reaching, fits, out_risk
+from rummisolve.game.ai_hard import HardPlayer, fewest_tiles_reaching
 from rummisolve.game.ai_medium import MediumPlayer
-from rummisolve.game.players import UnknownPlayerError
+from rummisolve.game.montecarlo import fitting_tiles
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles
@@ -109,21 +110,18 @@ def test_hard_opens_lean():
     assert fewest_tiles_reaching(melds, 50) == melds[1:]
 
 
-def test_fits_and_out_risk():
+def test_fitting_tiles_extend_runs_join_groups_and_split_long_runs():
     table = [Meld.parse("R1 R2 R3"), Meld.parse("K7 B7 R7"), Meld.parse("O1 O2 O3 O4 O5 O6")]
-    assert fits(Tile.parse("R4"), table) and fits(Tile.parse("O7"), table) and fits(Tile.parse("O3"), table)
-    assert not fits(Tile.parse("K4"), table) and not fits(Tile.parse("O2"), table)
-    unseen = Counter(parse_tiles("R4 K13"))
-    assert out_risk(table, unseen, 1) == 0.5 and out_risk(table, unseen, 2) == 0.25
-    assert out_risk(table, unseen, 1, Counter(parse_tiles("R4"))) == 0.0
-    assert out_risk(table, unseen, 3) == 0.125 and out_risk(table, unseen, 4) == 0.0
+    live = fitting_tiles(table)
+    assert {Tile.parse("R4"), Tile.parse("O7"), Tile.parse("O3")} <= live
+    assert Tile.parse("K4") not in live and Tile.parse("O2") not in live
 
 
 def test_hard_draws_rather_than_hand_the_opponent_the_round():
     rules = RuleSet(colours=1, numbers=9, copies=1, jokers=0, rack_size=4, initial_threshold=0)
     view = view_for(["K1 K2 K3"], "K5 K6 K7 K9", rules=rules, sizes=(4, 1), pool=1)
     assert isinstance(HardPlayer(seed=0).choose(view), Draw)  # K5 K6 K7 would let K8 (or K4) out
-    assert isinstance(HardPlayer(seed=0, defend=None).choose(view), Play)
+    assert isinstance(HardPlayer(seed=0, guard=False).choose(view), Play)
     assert isinstance(MediumPlayer().choose(view), Play)
 
 

@@ -1,4 +1,4 @@
-"""The referee's strict-joker matching (rummisolve._joker_matching) against a plain search over
+"""The referee's strict-joker matching (rummisolve.referee._joker_matching) against a plain search over
 every matching (the referee's earlier algorithm, factorial in the jokers), and on inputs that
 made that one take minutes."""
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummisolve import Position, RuleSet
-from rummisolve._joker_matching import JokerMatching, _Search
-from rummisolve.verify import verify
+from rummisolve.referee import verify
+from rummisolve.referee._joker_matching import JokerMatching, _Search
 
 TILES = "abcde"
 

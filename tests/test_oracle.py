@@ -137,7 +137,7 @@ def _check_arrangement(position: Position, answer, objective: str) -> None:
 
 def _referee():
     try:
-        from rummisolve.verify import verify
+        from rummisolve.referee import verify
     except ImportError:  # the referee lands separately; the rest of the check still runs
         return None
     return verify

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from rummisolve import Meld, Position, Tile, solve, solve_json
 from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
 from rummisolve.jsonio import position_from_json, position_to_json
-from rummisolve.render import TILE_COLOURS, render_json, render_svg
+from rummisolve.render import TILE_COLOURS, render_svg
 from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.service import render_json
 from tests.strategies import positions
 
 SVG = "{http://www.w3.org/2000/svg}"

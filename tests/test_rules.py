@@ -134,8 +134,10 @@ def test_unknown_option():
     with pytest.raises(RuleSetError) as info:
         RuleSet.from_dict({"zeta": 1, "alpha": 2, "copies": 2})
     assert "'alpha'" in str(info.value) and "'zeta'" in str(info.value)
-    with pytest.raises(TypeError):
-        RuleSet(colors=4)
+    with pytest.raises(RuleSetError, match="unknown rule option.*'colors'"):
+        RuleSet(colors=4)  # a RuleSetError (a ValueError), as every bad option is, not a TypeError
+    with pytest.raises(RuleSetError, match="'colors'"):
+        RuleSet().replace(colors=4)
 
 
 def test_from_dict_presets_and_bad_shapes():

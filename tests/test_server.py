@@ -28,12 +28,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from rummisolve import solve_json  # noqa: E402
-from rummisolve.jsonio import position_to_json, verify_json  # noqa: E402
+from rummisolve.jsonio import position_to_json  # noqa: E402
 from rummisolve.position import Position  # noqa: E402
-from rummisolve.render import render_json  # noqa: E402
 from rummisolve.rules import STANDARD, RuleSet  # noqa: E402
 from rummisolve.server.app import BadRequest, clamp_time_limit  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
+from rummisolve.service import render_json, verify_json  # noqa: E402
 from rummisolve.tiles import JOKER, Tile  # noqa: E402
 
 CAP = 1.5  # the test server's cap on one solve, in seconds

@@ -177,7 +177,7 @@ def test_never_raises_on_garbled_input(base, key, junk):
 @settings(max_examples=60)
 @given(p=positions(max_melds=6), objective=st.sampled_from(["tiles", "value"]))
 def test_round_trip_positions_are_answered_legally(p, objective):
-    from rummisolve.solver.limits import unsupported_position
+    from rummisolve.solver_limits import unsupported_position
 
     obj = {**position_to_json(p), "objective": objective}
     result = answer(obj)

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from benchmarks.positions import random_position, small_position
 from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_problem, solve, verify
 from rummisolve.errors import OptionError
-from rummisolve.solver import STATUSES, Solution
-from rummisolve.solver.pieces import INF
+from rummisolve.solution import STATUSES, Solution
+from rummisolve.solver._pieces import INF
 from tests.strategies import positions
 
 STRICT = STANDARD.replace(joker_retrieval="strict")
@@ -566,7 +566,7 @@ def _score(solution: Solution, objective: str) -> tuple:
 def test_every_search_stage_agrees(monkeypatch):
     """The quick stage (no cuts, capped work), the target stage (objective pinned to the bound) and
     the full stage (eager or lazy LP) find equally good turns."""
-    from rummisolve.solver import api
+    from rummisolve.solver import _solve as api
 
     rng = random.Random("stages")
     sample = [
@@ -623,7 +623,7 @@ def test_every_search_stage_agrees(monkeypatch):
 def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
     """The full stage searches only between the proven bound and one better than the best solution
     found; "infeasible" there proves that solution optimal, and a solution there is optimal."""
-    from rummisolve.solver import api
+    from rummisolve.solver import _solve as api
 
     rng = random.Random("told")
     sample = [random_position(rng, STANDARD, table_size=30, rack_size=8, opened=True) for _ in range(4)]
@@ -696,9 +696,9 @@ def test_no_move_when_nothing_fits():
 def test_a_position_without_a_move_is_an_infeasible_model(table, rack):
     """The model demands a tile played: "no move" is proven as an infeasible model, not found as
     the best turn that plays nothing."""
-    from rummisolve.solver.api import _INFEASIBLE, _parameters, _run
-    from rummisolve.solver.candidates import catalogue
-    from rummisolve.solver.model import build_model
+    from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._model import build_model
+    from rummisolve.solver._solve import _INFEASIBLE, _parameters, _run
 
     p = pos(table, rack)
     for objective in ("tiles", "value"):
@@ -897,9 +897,9 @@ def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
 
 
 def test_solution_values_reads_every_value_of_a_real_response():
-    from rummisolve.solver.api import _parameters, _run, solution_values
-    from rummisolve.solver.candidates import catalogue
-    from rummisolve.solver.model import build_model
+    from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._model import build_model
+    from rummisolve.solver._solve import _parameters, _run, solution_values
 
     position = pos(["R1 R2 R3", "K7 B7 O7", "J B8 B9"], "R4 K7 O8 O9 J")
     built = build_model(position, catalogue(position.rules), "tiles")
@@ -912,7 +912,7 @@ def test_solution_values_reads_every_value_of_a_real_response():
 
 @pytest.mark.parametrize("printed", ["[1, 2.5, 3]", "[1, 2]", "1 2 3", "[1, NaN, 3]", "{}", "[1, 2, 3, 4]"])
 def test_solution_values_falls_back_when_the_printed_form_is_not_the_values(printed):
-    from rummisolve.solver.api import solution_values
+    from rummisolve.solver._solve import solution_values
 
     class Field(list):
         def __str__(self) -> str:
@@ -925,8 +925,8 @@ def test_solution_values_falls_back_when_the_printed_form_is_not_the_values(prin
 
 
 def _keep_variables(position: Position):
-    from rummisolve.solver.candidates import catalogue
-    from rummisolve.solver.model import build_model
+    from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._model import build_model
 
     cat = catalogue(position.rules)
     built = build_model(position, cat, "tiles")
@@ -991,8 +991,8 @@ def test_a_solve_leaves_ctrl_c_to_the_host_program():
 
 def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
     """A long-running server sees many rule sets: the solver must not keep pieces for all of them."""
-    from rummisolve.solver import pieces
-    from rummisolve.solver.candidates import catalogue
+    from rummisolve.solver import _pieces as pieces
+    from rummisolve.solver._candidates import catalogue
 
     def answer(threshold):
         rules = RuleSet(initial_threshold=threshold)
@@ -1023,7 +1023,7 @@ def _most_copies(have: tuple[int, ...], jokers: int) -> int:
 def test_copy_bounds_are_upper_bounds_and_remembered_within_their_cap(jokers, monkeypatch):
     """The model's bound on copies of a set never cuts off a layout, and the remembered bounds
     (one dictionary look-up per set and layer) equal the computed ones, under a cap."""
-    from rummisolve.solver import pieces
+    from rummisolve.solver import _pieces as pieces
 
     monkeypatch.setattr(pieces, "_MAX_COPY_BOUNDS", 50)
     bounds = pieces.CopyBounds(jokers)
@@ -1105,10 +1105,10 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     """``p[k]`` (the final layer's block after ``x`` and ``jk``) is the number of rack tiles of kind
     ``k`` that the decoded answer plays, and the solver's objective value is ``-(weight * primary +
     melds kept)`` up to the documented constant (the table's jokers, when rack jokers may join them)."""
-    from rummisolve.solver.api import _OPTIMAL, _parameters, _run, solution_values
-    from rummisolve.solver.candidates import catalogue
-    from rummisolve.solver.decode import NeedAnchors, decode, primary_value
-    from rummisolve.solver.model import build_model
+    from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._decode import NeedAnchors, decode, primary_value
+    from rummisolve.solver._model import build_model
+    from rummisolve.solver._solve import _OPTIMAL, _parameters, _run, solution_values
 
     cat = catalogue(position.rules)
     built = build_model(position, cat, objective)

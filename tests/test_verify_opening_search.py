@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummisolve.position import Position
+from rummisolve.referee import _Budget, _Packing, verify
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import JOKER
-from rummisolve.verify import _Budget, _Packing, verify
 
 SMALL = RuleSet(colours=3, numbers=7, copies=2, jokers=2)
 
@@ -31,7 +31,7 @@ def played(draw, rules):
 def best_packing(counts: dict, rules: RuleSet) -> int | None:
     """Reference: the exact value of the most valuable packing of ``counts`` into melds (the
     referee's earlier search: every packing, memoised, no bound); ``None`` if there is none."""
-    from rummisolve.verify import _context
+    from rummisolve.referee import _context
 
     shapes = _context(rules).shapes
     kinds = sorted(k for k in counts if k != JOKER._key)

@@ -6,16 +6,16 @@ import argparse
 import sys
 import time
 
-HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
+from rummisolve.game.players import PLAYER_KINDS
 
-_KINDS = ("human", "easy", "medium", "hard")
+HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         default=None,
-        help="comma-separated seats: human, easy, medium, hard (default human,medium; with --watch medium,hard)",
+        help=f"comma-separated seats: {', '.join(PLAYER_KINDS)} (default human,medium; with --watch medium,hard)",
     )
     parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
@@ -60,16 +60,16 @@ def run(args: argparse.Namespace) -> int:
     kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
     if not kinds:
         return _fail(f"--players: no players in {spec!r}")
-    bad = [k for k in kinds if k not in _KINDS]
+    bad = [k for k in kinds if k not in PLAYER_KINDS]
     if bad:
-        return _fail(f"--players: unknown player {bad[0]!r} (choose from {', '.join(_KINDS)})")
+        return _fail(f"--players: unknown player {bad[0]!r} (choose from {', '.join(PLAYER_KINDS)})")
     if args.watch and "human" in kinds:
         return _fail("--watch is for AI players only; remove 'human' from --players")
     try:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
-    from rummisolve.solver.limits import unsupported_rules
+    from rummisolve.solver_limits import unsupported_rules
 
     if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve
         return _fail(f"--rules: {unsupported}")
@@ -96,11 +96,12 @@ def run(args: argparse.Namespace) -> int:
 def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
     from collections import Counter
 
+    from rummisolve.errors import IllegalMoveError
+    from rummisolve.game.actions import Draw, Play
     from rummisolve.game.display import meld_text, table_text
-    from rummisolve.game.engine import IllegalMoveError
     from rummisolve.game.events import DrawEvent, PlayEvent
     from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest
-    from rummisolve.game.players import Draw, Play, make_player
+    from rummisolve.game.players import make_player
 
     names = list(game.names)
     players = [

@@ -18,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rummisolve.errors import RummisolveError
     from rummisolve.jsonio import error_message, read_documents
-    from rummisolve.render import render_json
+    from rummisolve.service import render_json
 
     name = "standard input" if args.file == "-" else args.file
     text, problem = read_text(args.file)

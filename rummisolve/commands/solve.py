@@ -41,8 +41,9 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    import rummisolve.solver  # noqa: F401 (loads OR-Tools now: a missing or old one is one message, not a line each)
     from rummisolve.jsonio import error_message, stream_documents
-    from rummisolve.solver import solve_json
+    from rummisolve.service import solve_json
 
     status = 0
     try:

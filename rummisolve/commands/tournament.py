@@ -6,14 +6,14 @@ import argparse
 import json
 import sys
 
-HELP = "Play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
+from rummisolve.game.players import AI_LEVELS
 
-_AI_KINDS = ("easy", "medium", "hard")
+HELP = "Play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--players", default="hard,medium", help="comma-separated AI levels, one per seat: easy, medium, hard"
+        "--players", default="hard,medium", help=f"comma-separated AI levels, one per seat: {', '.join(AI_LEVELS)}"
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
@@ -35,14 +35,14 @@ def run(args: argparse.Namespace) -> int:
     from rummisolve.errors import RummisolveError
 
     kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in _AI_KINDS]
+    bad = [k for k in kinds if k not in AI_LEVELS]
     if bad:
-        return _fail(f"--players: unknown AI level {bad[0]!r} (choose from {', '.join(_AI_KINDS)})")
+        return _fail(f"--players: unknown AI level {bad[0]!r} (choose from {', '.join(AI_LEVELS)})")
     try:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
-    from rummisolve.solver.limits import unsupported_rules
+    from rummisolve.solver_limits import unsupported_rules
 
     if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve
         return _fail(f"--rules: {unsupported}")
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if games != args.games:
         print(f"note: playing {games} games (whole rotations of {len(kinds)} seats)", file=sys.stderr)
 
-    from rummisolve.game.ray_runner import RayUnavailableError
+    from rummisolve.errors import RayUnavailableError
     from rummisolve.game.tournament import format_summary, run_tournament
 
     log_file = None

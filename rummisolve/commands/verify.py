@@ -23,7 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rummisolve.jsonio import error_message, stream_documents, verify_json
+    from rummisolve.jsonio import error_message, stream_documents
+    from rummisolve.service import verify_json
 
     status = 0
     try:

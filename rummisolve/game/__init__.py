@@ -10,9 +10,11 @@ Importing this package is cheap; the solver is loaded when an AI player first mo
 
 from __future__ import annotations
 
-from rummisolve.game.engine import ConservationError, Game, GameStateError, IllegalMoveError, shuffled_deck
+from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError
+from rummisolve.game.actions import Action, Draw, Play, Player
+from rummisolve.game.engine import Game, shuffled_deck
 from rummisolve.game.events import Deal, DrawEvent, PlayEvent, TimeoutEvent
-from rummisolve.game.players import PLAYER_KINDS, Draw, Play, Player, make_player
+from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_match
 from rummisolve.game.scoring import blocked_winner, match_totals, round_scores
 from rummisolve.game.state import GameState, PlayerView
@@ -31,7 +33,9 @@ __all__ = [
     "TimeoutEvent",
     "Play",
     "Draw",
+    "Action",
     "Player",
+    "AI_LEVELS",
     "PLAYER_KINDS",
     "make_player",
     "play_game",

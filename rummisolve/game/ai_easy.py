@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rummisolve.game.players import Action, Draw, Play
+from rummisolve.game.actions import Action, Draw, Play
 from rummisolve.game.state import PlayerView
 from rummisolve.position import Position
 
@@ -15,11 +15,11 @@ def own_melds(view: PlayerView, objective: str = "tiles"):
     Solving the same rack against an empty table gives exactly the moves that add new melds and
     leave the table alone; ``None`` when there is none.
     """
-    from rummisolve import solve
+    from rummisolve.solver import solve
 
     alone = Position((), view.rack, view.opened, view.rules)
     solution = solve(alone, objective=objective)
-    if solution.status == "no_move" or not solution.played:
+    if not solution:
         return None
     return solution
 

@@ -26,50 +26,26 @@ whether it goes out on the table the play would leave. If some do, the AI compar
 (the same check) and drawing (worth ``1 - draw_cost``) and takes the safest. Going out is checked
 before anything else. Only the AI's own view is used; the sampling is seeded from ``seed`` and
 the turn, so a seed fixes every decision.
-
-The older defence (``guard=False``: a per-tile estimate for opponents at <= 3 tiles) and
-``trickle=True`` (one tile per turn) remain as options; both measured weaker.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 
+from rummisolve.game.actions import Action, Draw, Play
 from rummisolve.game.montecarlo import (
     World,
     fitting_tiles,
     opponent_groups,
     single_tile_tables,
 )
-from rummisolve.game.players import Action, Draw, Play
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
-__all__ = ["HardPlayer", "fewest_tiles_reaching", "fits", "out_risk"]
-
-
-def fits(tile: Tile, table: Sequence[Meld]) -> bool:
-    """Whether ``tile`` alone can join the table by a simple move: extend a run, join a group, split a
-    long run, replace a joker. A fast estimate for the AI (the referee still judges every move)."""
-    if tile.is_joker:
-        return bool(table)
-    return tile in fitting_tiles(table)
-
-
-def out_risk(table: Sequence[Meld], unseen: Counter, size: int, excluded: Counter | None = None) -> float:
-    """Estimated chance that an opponent holding ``size`` unseen tiles can lay them all on ``table``
-    (each tile independently; ``excluded`` tiles are known not to be on that rack)."""
-    pool = unseen - excluded if excluded else unseen
-    total = sum(pool.values())
-    if total == 0 or size > 3:
-        return 0.0
-    live = fitting_tiles(table)
-    fitting = sum(n for tile, n in pool.items() if (bool(table) if tile.is_joker else tile in live))
-    return (fitting / total) ** size
+__all__ = ["HardPlayer", "fewest_tiles_reaching"]
 
 
 def fewest_tiles_reaching(melds: tuple[Meld, ...], threshold: int) -> tuple[Meld, ...]:
@@ -94,10 +70,9 @@ class HardPlayer:
     """Banks its own melds, plays loose tiles, opens lean, guards against handing a nearly-out
     opponent the table it needs (see the module docstring); goes out as soon as it can.
 
-    ``defend=None`` turns every defence off; ``guard=False`` falls back to the older per-tile
-    estimate (``defend``, ``defend_size``, ``defend_alternatives``). Guard knobs: ``guard_size``
-    (opponent rack sizes it watches), ``guard_samples`` (sampled racks per turn), ``draw_cost``
-    (how much safer than the best play a draw must be), ``guard_alternatives`` (one-tile plays tried).
+    ``guard=False`` turns the defence off. Its knobs: ``guard_size`` (opponent rack sizes it
+    watches), ``guard_samples`` (sampled racks per turn), ``draw_cost`` (how much safer than the
+    best play a draw must be), ``guard_alternatives`` (one-tile plays tried).
     """
 
     name = "hard"
@@ -107,10 +82,6 @@ class HardPlayer:
         seed: int | None = None,
         bank: bool = True,
         lean_opening: bool = True,
-        defend: float | None = 0.0,
-        trickle: bool = False,
-        defend_size: int = 3,
-        defend_alternatives: bool = True,
         guard: bool = True,
         guard_size: int = 6,
         guard_samples: int = 10,
@@ -123,45 +94,21 @@ class HardPlayer:
         self.draw_cost = draw_cost
         self.guard_alternatives = guard_alternatives
         self.seed = seed
-        self.defend_size = defend_size
-        self.defend_alternatives = defend_alternatives
-        self.rng = random.Random(seed)
-        self.trickle = trickle
         self.bank = bank
         self.lean_opening = lean_opening
-        self.defend = defend
-        """Draw instead of playing when the play raises the opponent's chance to go out by this much."""
 
     def choose(self, view: PlayerView) -> Action:
         action = self._choose(view)
-        if self.defend is None or not isinstance(action, Play) or not view.opened or view.pool_size == 0:
+        if not self.guard or not isinstance(action, Play) or not view.opened or view.pool_size == 0:
             return action
-        if self.guard:
-            return self._guard(view, action)
-        threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
-        size = view.rack_sizes[threat]
-        if size > self.defend_size or len(view.rack) <= 2:
-            return action
-        new_table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in action.table)
-        if sum(len(m) for m in new_table) == sum(len(m) for m in view.table) + len(view.rack):
-            return action  # going out
-        unseen = view.unseen()
-        excluded = _ruled_out(view, threat)
-        limit = out_risk(view.table, unseen, size, excluded) + self.defend
-        if out_risk(new_table, unseen, size, excluded) <= limit:
-            return action
-        if self.defend_alternatives:
-            for tile in sorted(view.rack, key=lambda t: (t.is_joker, -(t.number or 0)))[:4]:
-                single = self._one_tile(view, (tile,))
-                if single is not None and out_risk(single, unseen, size, excluded) <= limit:
-                    return Play(single)
-        return Draw()
+        return self._guard(view, action)
 
     def _guard(self, view: PlayerView, action: Play) -> Action:
         """Solver-checked defence: estimate, over sampled opponent racks, the chance that the table
         ``action`` leaves lets the nearest opponent go out; if it is not zero, compare one-tile plays
         and drawing."""
-        from rummisolve import solve, verify
+        from rummisolve.referee import verify
+        from rummisolve.solver import solve
 
         rules = view.rules
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
@@ -190,7 +137,7 @@ class HardPlayer:
             key = (_table_key(tbl), rack)
             if key not in outs:
                 move = solve(Position(tbl, rack, True, rules), objective="tiles")
-                outs[key] = move.status != "no_move" and len(move.played) == len(rack)
+                outs[key] = bool(move) and len(move.played) == len(rack)
             return outs[key]
 
         racks = [tuple(sorted(r)) for r in world.opponent_racks()]
@@ -224,29 +171,13 @@ class HardPlayer:
             return Draw()
         return best
 
-    def _one_tile(self, view: PlayerView, candidates) -> tuple[Meld, ...] | None:
-        """A new table that adds exactly one rack tile (the highest-numbered that fits), or ``None``."""
-        from rummisolve import solve
-
-        tried = set()
-        for tile in sorted(candidates, key=lambda t: (t.is_joker, -(t.number or 0))):
-            if tile in tried or tile.is_joker:
-                continue
-            tried.add(tile)
-            if len(tried) > 4:
-                break
-            move = solve(Position(view.table, (tile,), True, view.rules), objective="tiles")
-            if move.status != "no_move" and move.played:
-                return tuple(move.table)
-        return None
-
     def _choose(self, view: PlayerView) -> Action:
-        from rummisolve import solve
+        from rummisolve.solver import solve
 
         rules = view.rules
         objective = "value" if view.pool_size == 0 else "tiles"
         full = solve(view.position, objective=objective)
-        if full.status == "no_move" or not full.played:
+        if not full:
             return Draw()
         if len(full.played) == len(view.rack) or view.pool_size == 0 or not self.bank:
             return Play(tuple(full.table))  # going out, or shedding points before a blocked ending
@@ -262,38 +193,18 @@ class HardPlayer:
                         break
             lean = fewest_tiles_reaching(tuple(new), rules.initial_threshold)
             return Play(kept + lean)
-        if self.trickle:
-            single = self._one_tile(view, full.played)
-            if single is not None:
-                return Play(single)
         bank = solve(Position((), view.rack, True, rules), objective="tiles")
-        banked = tuple(bank.table) if bank.status != "no_move" else ()
+        banked = tuple(bank.table) if bank else ()
         banked_tiles = Counter(t for m in banked for t in m.tiles)
         loose = tuple(sorted((Counter(view.rack) - banked_tiles).elements()))
         if loose:
             move = solve(Position(view.table, loose, True, rules), objective="tiles")
-            if move.status != "no_move" and move.played:
+            if move:
                 return Play(tuple(move.table))
         if banked:
             smallest = min(banked, key=lambda m: (len(m), m.value))
             return Play(tuple(view.table) + (smallest,))
         return Play(tuple(full.table))
-
-
-def _ruled_out(view: PlayerView, seat: int) -> Counter:
-    """Tiles the opponent cannot hold: ones that would have fitted the table it last drew on."""
-    table_then = None
-    table: tuple = ()
-    for event in view.history:
-        if event["type"] == "play":
-            table = event["table"]
-        elif event["player"] == seat and event["type"] == "draw":
-            table_then = table
-    if table_then is None:
-        return Counter()
-    melds = [Meld.of(m, view.rules) for m in table_then]
-    live = fitting_tiles(melds)
-    return Counter({t: n for t, n in view.unseen().items() if (bool(melds) if t.is_joker else t in live)})
 
 
 def _table_key(table) -> tuple:

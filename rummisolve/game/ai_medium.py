@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rummisolve.game.players import Action, Draw, Play
+from rummisolve.game.actions import Action, Draw, Play
 from rummisolve.game.state import PlayerView
 
 __all__ = ["MediumPlayer"]
@@ -17,9 +17,9 @@ class MediumPlayer:
         self.objective = objective
 
     def choose(self, view: PlayerView) -> Action:
-        from rummisolve import solve
+        from rummisolve.solver import solve
 
         solution = solve(view.position, objective=self.objective)
-        if solution.status == "no_move" or not solution.played:
+        if not solution:
             return Draw()
         return Play(tuple(solution.table))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rummisolve.errors import JsonInputError, RummisolveError
+from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError
 from rummisolve.game.events import (
     Deal,
     DrawEvent,
@@ -34,7 +34,7 @@ from rummisolve.game.scoring import blocked_winner, round_scores
 from rummisolve.game.state import GameState, PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import Tile, parse_tiles
+from rummisolve.tiles import Tile, parse_tiles, split_melds
 
 __all__ = [
     "Game",
@@ -52,26 +52,6 @@ Event = PlayEvent | DrawEvent | TimeoutEvent
 Referee = Callable[..., Any]
 
 
-class IllegalMoveError(RummisolveError):
-    """A play the referee rejected; ``verdict`` carries its reasons. The game state is unchanged."""
-
-    def __init__(self, message: str, verdict: Any = None) -> None:
-        super().__init__(message)
-        self.verdict = verdict
-
-    @property
-    def reasons(self) -> tuple:
-        return tuple(getattr(self.verdict, "reasons", ()))
-
-
-class GameStateError(RummisolveError):
-    """An action that does not fit the game's state (the round is over, nothing to undo, ...)."""
-
-
-class ConservationError(RuntimeError):
-    """Tiles were lost or duplicated: pool + racks + table no longer equal the full set (an engine bug)."""
-
-
 def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
     """The full set of ``rules`` shuffled by ``random.Random(seed)`` (deterministic for a seed)."""
     deck = list(rules.full_set())
@@ -80,7 +60,7 @@ def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
 
 
 def _default_referee(position, table):
-    from rummisolve.verify import verify
+    from rummisolve.referee import verify
 
     return verify(position, table)
 
@@ -88,7 +68,7 @@ def _default_referee(position, table):
 class Game:
     """One round of Rummikub for 2..``rules.max_players`` players.
 
-    Every play goes through the referee (``rummisolve.verify``); an illegal play raises
+    Every play goes through the referee (``rummisolve.referee``); an illegal play raises
     :class:`IllegalMoveError` with the verdict's reasons and changes nothing. After every applied
     turn the engine checks that pool + racks + table equal the full set.
 
@@ -217,11 +197,6 @@ class Game:
             turn=state.turn,
             history=tuple(public_event(e) for e in self._events),
         )
-
-    def check_move(self, table: Iterable[Meld | Iterable[Tile | str]]):
-        """The referee's verdict on ``table`` as the mover's new table, without applying it."""
-        self._require_running()
-        return self._referee(self.state.position(), _melds_in(table))
 
     # -- the turn timer --------------------------------------------------------------------------
 
@@ -470,7 +445,7 @@ class Game:
 
 def _melds_in(table: Iterable[Meld | Iterable[Tile | str]]) -> tuple[Meld | tuple[Tile, ...], ...]:
     if isinstance(table, str):
-        table = [part for part in table.split("|") if part.strip()]
+        table = split_melds(table)
     return tuple(m if isinstance(m, Meld) else parse_tiles(m) for m in table)
 
 

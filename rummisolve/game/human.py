@@ -6,11 +6,11 @@ import sys
 from collections.abc import Callable
 
 from rummisolve.errors import RummisolveError
+from rummisolve.game.actions import Action, Draw, Play
 from rummisolve.game.display import meld_text, view_text
-from rummisolve.game.players import Action, Draw, Play
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
-from rummisolve.tiles import parse_tiles
+from rummisolve.tiles import parse_tiles, split_melds
 
 __all__ = ["HumanPlayer", "QuitGame", "UndoRequest", "HELP_TEXT"]
 
@@ -87,10 +87,10 @@ class HumanPlayer:
             )
             return None
         if word in ("hint", "best"):
-            from rummisolve import solve
+            from rummisolve.solver import solve
 
             solution = solve(view.position)
-            if solution.status == "no_move" or not solution.played:
+            if not solution:
                 self._print("the solver finds no play: draw")
                 return Draw() if word == "best" else None
             if word == "best":
@@ -101,7 +101,7 @@ class HumanPlayer:
             return None
         if line[0] in "+=":
             try:
-                melds = [Meld.of(parse_tiles(part), view.rules) for part in line[1:].split("|") if part.strip()]
+                melds = [Meld.of(parse_tiles(part), view.rules) for part in split_melds(line[1:])]
             except RummisolveError as err:
                 self._print(f"bad meld: {err}")
                 return None

@@ -1,47 +1,16 @@
-"""The player interface: a view in, a play or a draw out; and the registry of built-in players."""
+"""The built-in players by name: the AI levels and the human at the terminal."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from rummisolve.errors import UnknownPlayerError
+from rummisolve.game.actions import Player
 
-from rummisolve.errors import RummisolveError
-from rummisolve.game.state import PlayerView
-from rummisolve.melds import Meld
-from rummisolve.tiles import Tile
+__all__ = ["AI_LEVELS", "PLAYER_KINDS", "make_player"]
 
-__all__ = ["Play", "Draw", "Action", "Player", "PLAYER_KINDS", "make_player", "UnknownPlayerError"]
-
-
-@dataclass(frozen=True)
-class Play:
-    """Play: ``table`` is the whole new table, melds in play order."""
-
-    table: tuple[Meld | tuple[Tile, ...], ...]
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Draw a tile (pass when the pool is empty)."""
-
-
-Action = Play | Draw
-
-
-@runtime_checkable
-class Player(Protocol):
-    """Anything with ``choose(view) -> Play | Draw``. ``name`` labels it in logs and summaries."""
-
-    name: str
-
-    def choose(self, view: PlayerView) -> Action: ...
-
-
-class UnknownPlayerError(RummisolveError):
-    """A player kind that does not exist."""
-
-
-PLAYER_KINDS = ("easy", "medium", "hard", "human")
+AI_LEVELS = ("easy", "medium", "hard")
+"""The AI players, weakest first."""
+PLAYER_KINDS = (*AI_LEVELS, "human")
+"""Every built-in player kind."""
 
 
 def make_player(kind: str, seed: int | None = None) -> Player:

@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rummisolve.errors import RummisolveError
+from rummisolve.errors import RayUnavailableError
+from rummisolve.game.deals import run_deal
 
 __all__ = ["run_deals_ray", "RayUnavailableError"]
-
-
-class RayUnavailableError(RummisolveError):
-    """Ray is not installed or the cluster cannot be reached."""
 
 
 def run_deals_ray(tasks: Sequence[Any], address: str) -> Iterator[list[dict[str, Any]]]:
@@ -24,7 +21,6 @@ def run_deals_ray(tasks: Sequence[Any], address: str) -> Iterator[list[dict[str,
         import ray
     except ImportError:
         raise RayUnavailableError("--ray needs Ray: pip install 'rummisolve[ray]'") from None
-    from rummisolve.game.tournament import run_deal
 
     started_here = not ray.is_initialized()
     if started_here:

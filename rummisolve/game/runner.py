@@ -6,9 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummisolve.game.engine import Game, IllegalMoveError
+from rummisolve.errors import IllegalMoveError
+from rummisolve.game.actions import Draw, Play, Player
+from rummisolve.game.engine import Game
 from rummisolve.game.events import PlayEvent
-from rummisolve.game.players import Draw, Play, Player
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummisolve import __version__
 from rummisolve.errors import RummisolveError
-from rummisolve.jsonio import _type_name, error_message
+from rummisolve.jsonio import error_message, json_type_name
 from rummisolve.server import schemas
 from rummisolve.server.settings import Settings
 
@@ -220,7 +220,7 @@ def clamp_time_limit(value: Any, settings: Settings) -> float:
     if value is None:
         return settings.max_time_limit
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadRequest(400, f"position.time_limit: expected a number of seconds, got {_type_name(value)}")
+        raise BadRequest(400, f"position.time_limit: expected a number of seconds, got {json_type_name(value)}")
     if (isinstance(value, float) and math.isnan(value)) or value <= 0:
         raise BadRequest(
             400, f"position.time_limit: expected a positive, finite number of seconds, got {_short(value)}"
@@ -280,20 +280,20 @@ class _SolveLoad:
 
 
 def _solve_json(body: dict[str, Any]) -> dict[str, Any]:
-    from rummisolve import solve_json
+    from rummisolve.service import solve_json
 
     return solve_json(body)
 
 
 def _verify_json(job: tuple[Any, int]) -> dict[str, Any]:
-    from rummisolve.jsonio import verify_json
+    from rummisolve.service import verify_json
 
     body, max_steps = job
     return verify_json(body, max_steps=max_steps)
 
 
 def _render_json(body: Any) -> str:
-    from rummisolve.render import render_json
+    from rummisolve.service import render_json
 
     try:
         return render_json(body)

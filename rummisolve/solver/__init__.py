@@ -1,11 +1,16 @@
-"""The move solver: candidate melds, the CP-SAT model, decoding. The only package that imports OR-Tools."""
+"""The move solver: the only package that imports OR-Tools.
 
-from rummisolve.jsonio import solution_to_json
+Its public face is :func:`solve`; every module inside is private except :mod:`~rummisolve.solver.probe`,
+which runs the solver's stages one at a time for benchmarks. What the solver accepts
+(jokers in play, objectives, time limits) can be checked without OR-Tools through
+:mod:`rummisolve.solver_limits`; the result type is :class:`rummisolve.solution.Solution`.
+"""
+
 from rummisolve.solver._ortools import require_ortools
 
 require_ortools()
 
-from rummisolve.solver.api import OBJECTIVES, solve, solve_json  # noqa: E402 (after the version check)
-from rummisolve.solver.solution import STATUSES, Solution  # noqa: E402
+from rummisolve.solution import Objective, Solution, Status  # noqa: E402
+from rummisolve.solver._solve import solve  # noqa: E402 (after the version check)
 
-__all__ = ["solve", "solve_json", "solution_to_json", "Solution", "OBJECTIVES", "STATUSES"]
+__all__ = ["solve", "Solution", "Objective", "Status"]

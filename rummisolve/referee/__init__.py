@@ -88,17 +88,15 @@ Where the replacement tile ends up on the table is not checked (copies are inter
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rummisolve._joker_matching import JokerMatching
 from rummisolve.errors import InvalidMeldError, OptionError, RefereeLimitError, TileNotationError
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.position import Position
+from rummisolve.referee._joker_matching import JokerMatching
 from rummisolve.rules import RuleSet
-from rummisolve.tiles import JOKER, Tile, format_tiles
+from rummisolve.tiles import JOKER, Tile, format_tiles, split_melds
 
 __all__ = ["verify", "Verdict", "Reason", "REASONS"]
 
@@ -234,7 +232,7 @@ class _NewMeld:
 def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reason]) -> list[_NewMeld]:
     """Normalise ``new_table``, reporting tiles that do not exist as ``bad_tile``."""
     if isinstance(new_table, str):
-        new_table = [part for part in new_table.split("|") if part.strip()]
+        new_table = split_melds(new_table)
     elif isinstance(new_table, Meld | Tile):
         raise TypeError(f"new_table must be an iterable of melds, not a single {type(new_table).__name__}")
     try:
@@ -767,15 +765,3 @@ def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Bud
                 "tile, or be freed by its own replacement from the rack and played with at least two more rack tiles",
             )
         )
-
-
-class _CallableModule(types.ModuleType):
-    """``rummisolve.verify`` names both this module and the function. Importing the module binds the
-    package attribute to the module, so make the module call the function: ``rummisolve.verify(p, t)``
-    then works whichever of the two the attribute holds."""
-
-    def __call__(self, position: Position, new_table, *, max_steps: int | None = None) -> Verdict:
-        return verify(position, new_table, max_steps=max_steps)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -15,10 +15,10 @@ Per position, after the layers:
   (no variable where ``x[s]`` itself counts them: when the table holds at least as many melds of that
   shape as ``x[s]`` can take, every copy used can be one of them);
 - ``km[m]``: whether table meld ``m`` (a long run, or a meld with jokers) stays exactly as it was;
-- ``z[s,k]`` (:mod:`~rummisolve.solver.anchors`, only for the sets a solution needed it for):
+- ``z[s,k]`` (:mod:`~rummisolve.solver._anchors`, only for the sets a solution needed it for):
   real tiles of kind ``k`` in copies of ``s`` that are not kept melds, so that no meld is made of
   jokers only and no run reads as a group;
-- strict joker retrieval's variables (:mod:`~rummisolve.solver.strict`).
+- strict joker retrieval's variables (:mod:`~rummisolve.solver._strict`).
 
 With ``u[k] = sum_s a[k,s] x[s]`` the slots of kind ``k``, rack tiles played are
 ``u[k] - table[k] - jk[k]``: conservation is ``u[k] - jk[k] - p[k] = table[k]`` where there is a
@@ -32,121 +32,17 @@ played where the table may be rearranged (an opening's threshold demands it alre
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
-from rummisolve.solver import pieces
-from rummisolve.solver.anchors import anchor_copies
-from rummisolve.solver.candidates import Catalogue
-from rummisolve.solver.pieces import INF, Protos, linear
-from rummisolve.solver.strict import strict_jokers
+from rummisolve.solver._anchors import anchor_copies
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import Counts, PositionModel, count_position
+from rummisolve.solver._pieces import INF, Protos, linear
+from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._strict import strict_jokers
 
-__all__ = ["Counts", "KeptMeld", "PositionModel", "count_position", "build_model"]
-
-
-@dataclass
-class KeptMeld:
-    """How a table meld decomposes into base sets, and which of its slots hold jokers."""
-
-    index: int
-    pieces: list[int]
-    """Base set indices (one for a meld of up to 2m-1 tiles; several for a long run)."""
-    joker_kinds: list[int]
-    """Kind each of its jokers stands for."""
-    real_kinds: list[int]
-    var: int = -1
-    """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
-
-
-@dataclass
-class Counts:
-    """Tile counts of a position by kind index."""
-
-    table: list[int]
-    rack: list[int]
-    table_jokers: int
-    rack_jokers: int
-    melds: list[KeptMeld]
-
-
-@dataclass
-class PositionModel:
-    """A built model and what decoding needs to read it back."""
-
-    proto: cmh.CpModelProto
-    counts: Counts
-    layer_size: int
-    """S + K: variables ``x`` and ``jk`` of one layer."""
-    final_offset: int
-    kept_by_rule: bool
-    """Official opening: the table stays as it is, the layer holds the new melds only."""
-    simple_keep: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
-    """Base set -> (keep variable, indices of the table melds of that shape). The keep variable is
-    ``kc[s]``, or ``x[s]`` itself where every copy of ``s`` can be a kept meld."""
-    complex_keep: list[KeptMeld] = field(default_factory=list)
-    anchors: dict[tuple[int, int], int] = field(default_factory=dict)
-    """(set, kind) -> z variable."""
-    rack_size: int = 0
-    layer_jokers: int = 0
-    """Jokers the final layer may hold (table and rack)."""
-    keep_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    """Base set -> [(keep variable, copies of the set it takes)]."""
-    freed: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
-    """Strict jokers that may be freed: variables ``y`` (set, var), ``q``/``r``/``rr`` (kind, var)."""
-    weight: int = 1
-    """Objective weight of the primary objective (one more than the melds that could be kept)."""
-    opening_offset: int = 0
-    """First variable of the opening layer (``open_then_manipulate``)."""
-
-    @property
-    def played_offset(self) -> int:
-        """First variable of the final layer's block ``p`` (right after its ``x`` and ``jk``); only
-        a table that may be rearranged has it."""
-        return self.final_offset + self.layer_size
-
-
-def count_position(position: Position, cat: Catalogue) -> Counts:
-    """Tile counts by kind, and each table meld's decomposition into base sets."""
-    n = len(cat.kinds)
-    table = [0] * n
-    rack = [0] * n
-    table_jokers = rack_jokers = 0
-    kind_of = cat.kind_index.__getitem__
-    melds = []
-    for index, meld in enumerate(position.table):
-        joker_kinds = []
-        real_kinds = []
-        for tile, stands in zip(meld.tiles, meld.represents):
-            k = kind_of(stands)
-            if tile.colour is None:
-                table_jokers += 1
-                joker_kinds.append(k)
-            else:
-                table[k] += 1
-                real_kinds.append(k)
-        slots = [kind_of(t) for t in meld.represents]
-        melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind.value == "run"), joker_kinds, real_kinds))
-    for tile in position.rack:
-        if tile.colour is None:
-            rack_jokers += 1
-        else:
-            rack[kind_of(tile)] += 1
-    return Counts(table, rack, table_jokers, rack_jokers, melds)
-
-
-def _pieces(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:
-    """Split a meld (its kinds in play order) into base sets of the catalogue."""
-    m = cat.rules.min_meld_length
-    longest = 2 * m - 1
-    chunks = []
-    rest = list(slots) if is_run else sorted(slots)
-    while len(rest) > longest:
-        chunks.append(rest[:m])
-        rest = rest[m:]
-    chunks.append(rest)
-    return [cat.index_of(tuple(chunk) if is_run else tuple(sorted(chunk)), is_run) for chunk in chunks]
+__all__ = ["build_model"]
 
 
 def build_model(
@@ -156,7 +52,7 @@ def build_model(
 
     ``anchored``: base set -> how many real tiles each of its copies must hold (1: not jokers only;
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
-    solution actually needed them for (see :func:`rummisolve.solver.decode.decode`)."""
+    solution actually needed them for (see :func:`rummisolve.solver._decode.decode`)."""
     anchored = anchored or {}
     if not position.rack:
         return None
@@ -165,7 +61,7 @@ def build_model(
     opening = not position.opened
     rack_jokers = counts.rack_jokers
     opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
-    protos = pieces.protos(cat)
+    protos = protos_for(cat)
     n_sets, n_kinds = len(cat.sets), len(cat.kinds)
     layer_size = n_sets + n_kinds
     proto = cmh.CpModelProto()
@@ -347,7 +243,7 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
             by_shape.setdefault(meld.pieces[0], []).append(meld.index)
         else:
             built.complex_keep.append(meld)
-    protos = pieces.protos(cat)
+    protos = protos_for(cat)
     # Where the table holds at least as many melds of shape s as the solution can use copies of s
     # (and no long run or joker meld takes a copy of s), every copy used can be one of those melds
     # kept as it was: kc[s] = x[s], so x[s] itself counts them (no variable, no row). Not under
@@ -402,7 +298,7 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     by_played = not built.kept_by_rule
     jokers_played = by_played and built.layer_jokers > built.counts.table_jokers
     key = (objective, weight, scale, built.final_offset, by_played, jokers_played)
-    protos = pieces.protos(cat)
+    protos = protos_for(cat)
     terms = protos.objectives.get(key)
     if terms is None:
         if by_played:

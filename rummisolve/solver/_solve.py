@@ -1,44 +1,29 @@
-"""``solve`` and ``solve_json``: build, solve, decode, referee."""
+"""``solve``: build the model, search, decode, referee."""
 
 from __future__ import annotations
 
 import json
 import math
 import time
-from typing import Any
 
 from ortools.sat.python import cp_model_helper as cmh
 
-from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError, RummisolveError
-from rummisolve.jsonio import OBJECTIVES
+from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
-from rummisolve.solver.candidates import catalogue
-from rummisolve.solver.decode import NeedAnchors, decode, primary_value
-from rummisolve.solver.limits import unsupported_position
-from rummisolve.solver.model import build_model
-from rummisolve.solver.pieces import INF
-from rummisolve.solver.solution import Solution
+from rummisolve.referee import verify
+from rummisolve.solution import Objective, Solution, Status
+from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._decode import NeedAnchors, decode, primary_value
+from rummisolve.solver._model import build_model
+from rummisolve.solver._pieces import INF
+from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
 
-__all__ = ["solve", "solve_json", "OBJECTIVES"]
-
-
-def _check_options(objective: Any, time_limit: Any) -> float | None:
-    if objective not in OBJECTIVES:
-        raise OptionError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {objective!r}")
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        raise OptionError(f"time_limit must be a number of seconds, not {time_limit!r}")
-    try:
-        seconds = float(time_limit)
-    except OverflowError:  # an integer beyond any float: as unlimited as Infinity
-        seconds = math.inf
-    if math.isnan(seconds) or seconds <= 0:
-        raise OptionError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    return None if math.isinf(seconds) else seconds
+__all__ = ["solve"]
 
 
-def solve(position: Position, objective: str = "tiles", time_limit: float | None = None, *, seed: int = 0) -> Solution:
+def solve(
+    position: Position, objective: Objective | str = Objective.TILES, time_limit: float | None = None, *, seed: int = 0
+) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
 
     ``objective``: ``"tiles"`` (most rack tiles played) or ``"value"`` (most points shed, a joker
@@ -50,11 +35,12 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     >>> from rummisolve import Position
     >>> s = solve(Position.from_notation(["R1 R2 R3"], "R4 K9 J", opened=True))
     >>> s.status, [str(t) for t in s.played], [str(m) for m in s.table]
-    ('optimal', ['R4', 'J'], ['R1 R2 R3 R4 J'])
+    (Status.OPTIMAL, ['R4', 'J'], ['R1 R2 R3 R4 J'])
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
-    limit = _check_options(objective, time_limit)
+    objective = check_objective(objective)
+    limit = check_time_limit(time_limit)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise OptionError(f"seed must be a whole number from 0 to 2**31 - 1, not {seed!r}")
     unsupported = unsupported_position(position)
@@ -99,7 +85,7 @@ def solve(position: Position, objective: str = "tiles", time_limit: float | None
     _referee(position, table)
     timings["verify"] = time.perf_counter() - start
     return Solution(
-        status="optimal" if status == _OPTIMAL else "feasible",
+        status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
         played=played,
         table=table,
         value=value,
@@ -270,50 +256,15 @@ def _plays_anything(built, cat, sol) -> bool:
     return played_tiles > 0
 
 
-def _no_move(position: Position, objective: str, timings: dict[str, float], proven: bool) -> Solution:
-    return Solution(
-        "no_move", (), position.table, 0, objective, position, tuple(range(len(position.table))), timings, proven
-    )
+def _no_move(position: Position, objective: Objective, timings: dict[str, float], proven: bool) -> Solution:
+    kept = tuple(range(len(position.table)))
+    return Solution(Status.NO_MOVE, (), position.table, 0, objective, position, kept, timings, proven)
 
 
 def _referee(position: Position, table) -> None:
-    from rummisolve.verify import verify
-
     verdict = verify(position, table)
     if not verdict.legal:
         reasons = "; ".join(r.message for r in verdict.reasons)
         raise RefereeRejectedError(
             f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
         )
-
-
-def solve_json(obj: Any) -> dict[str, Any]:
-    """Solve one position given in DESIGN.md's JSON contract; return the result object.
-
-    Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
-    Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds).
-    """
-    from rummisolve.jsonio import error_message, objective_from_json, position_from_json, solution_to_json
-
-    start = time.perf_counter()
-    try:
-        position = position_from_json(obj)
-        objective = objective_from_json(obj.get("objective"), "position.objective")
-        time_limit = obj.get("time_limit")
-        try:
-            _check_options(objective, time_limit)
-        except OptionError as err:
-            raise OptionError(f"position.time_limit: {err}") from None
-    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
-        return {"status": "error", "error": error_message(err)}
-    parse = time.perf_counter() - start
-    try:
-        solution = solve(position, objective, time_limit)
-    except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
-        return {"status": "error", "error": f"position: {error_message(err)}"}
-    solution.timings["parse"] = parse
-    start = time.perf_counter()
-    result = solution_to_json(solution)
-    result["timings"]["encode"] = round(time.perf_counter() - start, 6)
-    result["timings"]["total"] = round(sum(result["timings"].values()), 6)
-    return result

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rummisolve.melds import MeldKind
 from rummisolve.position import Position
-from rummisolve.solver import pieces
-from rummisolve.solver.candidates import Catalogue
-from rummisolve.solver.pieces import INF, linear
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rummisolve.solver.model import PositionModel
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import PositionModel
+from rummisolve.solver._pieces import INF, linear
+from rummisolve.solver._pieces import protos as protos_for
 
 __all__ = ["strict_jokers"]
 
@@ -36,7 +33,7 @@ def strict_jokers(
     counts = built.counts
     n_sets = len(cat.sets)
     off = built.final_offset
-    protos = pieces.protos(cat)
+    protos = protos_for(cat)
     rules = cat.rules
     top = rules.numbers
     rack_jokers = counts.rack_jokers
@@ -63,7 +60,7 @@ def strict_jokers(
         for tile, stands in zip(meld.tiles, meld.represents):
             if tile.colour is not None:
                 continue
-            if meld.kind.value == "run":
+            if meld.kind is MeldKind.RUN:
                 options = [cat.kind_of(stands)]
             else:
                 present = {t.colour for t in meld.tiles if t.colour is not None}

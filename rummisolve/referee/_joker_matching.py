@@ -1,7 +1,7 @@
 """The referee's strict-joker question as a search that stays small: can the old table's jokers
 be matched to the new table's so that each is kept or legally freed?
 
-Part of the referee (:mod:`rummisolve.verify`, whose docstring states the rule); independent of
+Part of the referee (:mod:`rummisolve.referee`, whose docstring states the rule); independent of
 the solver. Tiles are opaque hashable keys here.
 
 The question: every old joker (a set of tiles it may stand for) is matched to a distinct new

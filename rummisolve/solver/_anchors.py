@@ -3,14 +3,10 @@ that reads as a group), added to the model only for the sets a solution needed t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rummisolve.solver import pieces
-from rummisolve.solver.candidates import Catalogue
-from rummisolve.solver.pieces import INF, linear
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rummisolve.solver.model import PositionModel
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import PositionModel
+from rummisolve.solver._pieces import INF, linear
+from rummisolve.solver._pieces import protos as protos_for
 
 __all__ = ["anchor_copies"]
 
@@ -27,7 +23,7 @@ def anchor_copies(
     """Every copy of the given sets that is not a kept meld gets ``sets[s]`` real tiles of
     different kinds (one: no meld of jokers only; two: a run that cannot read as a group)."""
     n_sets = len(cat.sets)
-    protos = pieces.protos(cat)
+    protos = protos_for(cat)
     index = len(variables)
     kept_per_set: dict[int, list[tuple[int, int]]] = {}
     kept_real: dict[int, list[tuple[int, int]]] = {}

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import mul
 
-from rummisolve.melds import Meld
+from rummisolve.errors import DecodeError
+from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
-from rummisolve.solver.candidates import Catalogue
-from rummisolve.solver.model import PositionModel
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import PositionModel
 from rummisolve.tiles import JOKER, Tile
 
 __all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
@@ -17,10 +18,6 @@ REAL_SLOT = False
 JOKER_SLOT = True
 Slot = tuple[int, bool | None]
 """A slot of a set copy: (kind index, JOKER_SLOT, REAL_SLOT or None while undecided)."""
-
-
-class DecodeError(RuntimeError):
-    """The solution's counts cannot be laid out as melds (a modelling bug; never bad input)."""
 
 
 class NeedAnchors(Exception):
@@ -146,7 +143,7 @@ def decode(
     new = []
     for run in _join_runs(cat, runs):
         meld = _meld(cat, run, rules)
-        if meld.kind.value != "run" and rules.joker_retrieval == "strict":
+        if meld.kind is not MeldKind.RUN and rules.joker_retrieval == "strict":
             # The jokers would stand for other tiles than the model placed them on.
             s = cat.index_of(tuple(k for k, _ in run), True)
             raise NeedAnchors({s: 2})
@@ -235,12 +232,12 @@ def _group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
     real = sorted(slot for slot in slots if slot[1] is REAL_SLOT)
     jokers = [slot for slot in slots if slot[1] is JOKER_SLOT]
     meld = _meld(cat, real + jokers, rules)
-    if len(real) != 1 or meld.kind.value == "group":
+    if len(real) != 1 or meld.kind is MeldKind.GROUP:
         return meld
     for at in range(len(slots) - 1, -1, -1):
         order = jokers[:at] + real + jokers[at:]
         candidate = _meld(cat, order, rules)
-        if candidate.kind.value == "group":
+        if candidate.kind is MeldKind.GROUP:
             return candidate
     return None if rules.joker_retrieval == "strict" else meld
 

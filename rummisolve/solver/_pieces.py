@@ -7,7 +7,7 @@ from operator import itemgetter
 
 from ortools.sat.python import cp_model_helper as cmh
 
-from rummisolve.solver.candidates import Catalogue
+from rummisolve.solver._candidates import Catalogue
 
 __all__ = ["INF", "Protos", "linear", "protos"]
 
@@ -151,7 +151,7 @@ def linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.Con
 _PROTOS: dict[int, Protos] = {}
 """The pieces of the most recently used catalogues, least recent first."""
 _MAX_PROTOS = 32
-"""As many as :func:`~rummisolve.solver.candidates.catalogue` keeps: a long-running server that
+"""As many as :func:`~rummisolve.solver._candidates.catalogue` keeps: a long-running server that
 sees many rule sets must not keep the pieces of every one of them."""
 _PROTOS_LOCK = threading.Lock()
 

@@ -1,17 +1,45 @@
-"""The public result of a solve."""
+"""The result of a solve: :class:`Solution`, with the closed sets :class:`Objective` and :class:`Status`."""
 
 from __future__ import annotations
 
-from collections import Counter
+import enum
 from dataclasses import dataclass, field
 
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
-__all__ = ["Solution", "STATUSES"]
+__all__ = ["Solution", "Objective", "Status", "OBJECTIVES", "STATUSES"]
 
-STATUSES = ("optimal", "feasible", "no_move")
+
+class Objective(enum.StrEnum):
+    """What a move maximises. String-valued: ``Objective.TILES == "tiles"``, and JSON carries the string."""
+
+    TILES = "tiles"
+    """The most rack tiles played."""
+    VALUE = "value"
+    """The most points shed (a joker counts its rack penalty)."""
+
+    def __repr__(self) -> str:
+        return f"Objective.{self.name}"
+
+
+class Status(enum.StrEnum):
+    """How a solve ended. String-valued: ``Status.OPTIMAL == "optimal"``, and JSON carries the string."""
+
+    OPTIMAL = "optimal"
+    """The move is proven best."""
+    FEASIBLE = "feasible"
+    """The time limit cut the proof short: the move is legal and the best found."""
+    NO_MOVE = "no_move"
+    """Proven: no legal move exists (the player must draw)."""
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
+
+
+OBJECTIVES: tuple[str, ...] = tuple(Objective)
+STATUSES: tuple[str, ...] = tuple(Status)
 
 
 @dataclass(frozen=True)
@@ -23,20 +51,24 @@ class Solution:
     that the time limit cut short.
     """
 
-    status: str
+    status: Status
     played: tuple[Tile, ...]
     """Rack tiles played, sorted."""
     table: tuple[Meld, ...]
     """The new table (the old one on ``no_move``): melds kept unchanged first, in their old order."""
     value: int
     """Points shed: the numbers of the tiles played, a joker counting its rack penalty."""
-    objective: str
+    objective: Objective
     position: Position = field(repr=False)
     kept: tuple[int, ...] = ()
     """Indices of the position's table melds left exactly as they were."""
     timings: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
     """Seconds spent: ``build``, ``solve``, ``decode``, ``verify`` (and ``parse`` from JSON)."""
     proven: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", Status(self.status))
+        object.__setattr__(self, "objective", Objective(self.objective))
 
     @property
     def tiles_played(self) -> int:
@@ -45,13 +77,12 @@ class Solution:
     @property
     def rack_after(self) -> tuple[Tile, ...]:
         """The rack once the played tiles are gone."""
-        left = Counter(self.position.rack) - Counter(self.played)
-        return tuple(sorted(left.elements()))
+        return self.position.rack_after(self.played)
 
     @property
     def new_melds(self) -> tuple[Meld, ...]:
         """Melds of the new table that were not on the old one as they are."""
-        return self.table[len(self.kept) :] if self.status != "no_move" else ()
+        return self.table[len(self.kept) :] if self else ()
 
     @property
     def jokers(self) -> tuple[tuple[int, int, Tile], ...]:
@@ -59,7 +90,8 @@ class Solution:
         return tuple((i, slot, tile) for i, meld in enumerate(self.table) for slot, tile in meld.jokers)
 
     def __bool__(self) -> bool:
-        return self.status != "no_move"
+        """Whether there is a move to play (``False`` for ``no_move``)."""
+        return self.status is not Status.NO_MOVE
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a solution as the new table with the played tiles highlighted."""
@@ -68,7 +100,7 @@ class Solution:
         return render_svg(self)
 
     def __str__(self) -> str:
-        if self.status == "no_move":
+        if not self:
             return f"no move ({'proven' if self.proven else 'none found in time'}): draw a tile"
         lines = [
             f"{self.status}: play {len(self.played)} tile(s) worth {self.value}: {' '.join(map(str, self.played))}",

@@ -1,0 +1,125 @@
+"""One deal of a tournament, played in every seat rotation: the unit of work a local process or
+a Ray worker runs. Picklable in and out, so it crosses process boundaries."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummisolve.jsonio import position_to_json, rules_from_json, table_to_json
+
+__all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal"]
+
+
+def contestant_names(kinds: Sequence[str]) -> tuple[str, ...]:
+    """Labels for the contestants: the kind, numbered when a kind appears twice (``medium#1``)."""
+    counts = Counter(kinds)
+    seen: Counter[str] = Counter()
+    names = []
+    for kind in kinds:
+        seen[kind] += 1
+        names.append(kind if counts[kind] == 1 else f"{kind}#{seen[kind]}")
+    return tuple(names)
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The deck seed of deal ``index`` in a tournament seeded ``seed`` (stable across runs and machines)."""
+    return random.Random(f"rummisolve-tournament/{seed}/{index}").getrandbits(63)
+
+
+@dataclass(frozen=True)
+class DealTask:
+    """One deal to play in every seat rotation (picklable, so it can go to a worker process or Ray)."""
+
+    kinds: tuple[str, ...]
+    index: int
+    seed: int
+    rules: Any  # JSON form of the RuleSet
+    log: bool = False
+
+
+class _Timed:
+    """Wraps a player to measure its thinking time."""
+
+    def __init__(self, player) -> None:
+        self.player = player
+        self.name = getattr(player, "name", "player")
+        self.seconds = 0.0
+        self.moves = 0
+
+    def choose(self, view):
+        start = time.perf_counter()
+        try:
+            return self.player.choose(view)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.moves += 1
+
+
+def run_deal(task: DealTask) -> list[dict[str, Any]]:
+    """Play one deal in every rotation; one result dict per game (with its turn log if asked)."""
+    from rummisolve.game.players import make_player
+    from rummisolve.game.runner import play_game
+
+    rules = rules_from_json(task.rules)
+    kinds = task.kinds
+    n = len(kinds)
+    names = contestant_names(kinds)
+    results = []
+    for rotation in range(n):
+        seats = [(s + rotation) % n for s in range(n)]  # seat -> contestant
+        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c)) for c in seats]
+        game_index = task.index * n + rotation
+        turns: list[dict[str, Any]] = []
+
+        def on_turn(info, seats=seats, game_index=game_index, turns=turns) -> None:
+            if not task.log:
+                return
+            line = {
+                "game": game_index,
+                "turn": info.turn,
+                "player": names[seats[info.seat]],
+                "seat": info.seat,
+                "position": position_to_json(info.position),
+                "action": "play" if hasattr(info.event, "table") else "draw",
+            }
+            if hasattr(info.event, "table"):
+                line["table"] = table_to_json(info.event.table)
+            if info.illegal:
+                line["illegal"] = info.illegal
+            turns.append(line)
+
+        start = time.perf_counter()
+        _, record = play_game(
+            players, rules=rules, deck=None, seed=task.seed, names=[names[c] for c in seats], on_turn=on_turn
+        )
+        elapsed = time.perf_counter() - start
+        scores = [0] * n
+        think = [0.0] * n
+        moves = [0] * n
+        for seat, contestant in enumerate(seats):
+            scores[contestant] = record.scores[seat]
+            think[contestant] = players[seat].seconds
+            moves[contestant] = players[seat].moves
+        results.append(
+            {
+                "game": game_index,
+                "deal": task.index,
+                "seed": task.seed,
+                "seats": seats,
+                "winner": seats[record.winner],
+                "end_reason": record.end_reason,
+                "scores": scores,
+                "turns": record.turns,
+                "illegal_moves": record.illegal_moves,
+                "seconds": elapsed,
+                "think_seconds": think,
+                "moves": moves,
+                "log": turns,
+            }
+        )
+    return results

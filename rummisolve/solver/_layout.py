@@ -1,0 +1,117 @@
+"""The layout of a position's model: tile counts by kind, how each table meld splits into base
+sets, and :class:`PositionModel`, the built proto with what decoding needs to read it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model_helper as cmh
+
+from rummisolve.melds import MeldKind
+from rummisolve.position import Position
+from rummisolve.solver._candidates import Catalogue
+
+__all__ = ["Counts", "KeptMeld", "PositionModel", "count_position"]
+
+
+@dataclass
+class KeptMeld:
+    """How a table meld decomposes into base sets, and which of its slots hold jokers."""
+
+    index: int
+    pieces: list[int]
+    """Base set indices (one for a meld of up to 2m-1 tiles; several for a long run)."""
+    joker_kinds: list[int]
+    """Kind each of its jokers stands for."""
+    real_kinds: list[int]
+    var: int = -1
+    """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
+
+
+@dataclass
+class Counts:
+    """Tile counts of a position by kind index."""
+
+    table: list[int]
+    rack: list[int]
+    table_jokers: int
+    rack_jokers: int
+    melds: list[KeptMeld]
+
+
+@dataclass
+class PositionModel:
+    """A built model and what decoding needs to read it back."""
+
+    proto: cmh.CpModelProto
+    counts: Counts
+    layer_size: int
+    """S + K: variables ``x`` and ``jk`` of one layer."""
+    final_offset: int
+    kept_by_rule: bool
+    """Official opening: the table stays as it is, the layer holds the new melds only."""
+    simple_keep: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
+    """Base set -> (keep variable, indices of the table melds of that shape). The keep variable is
+    ``kc[s]``, or ``x[s]`` itself where every copy of ``s`` can be a kept meld."""
+    complex_keep: list[KeptMeld] = field(default_factory=list)
+    anchors: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(set, kind) -> z variable."""
+    rack_size: int = 0
+    layer_jokers: int = 0
+    """Jokers the final layer may hold (table and rack)."""
+    keep_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Base set -> [(keep variable, copies of the set it takes)]."""
+    freed: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
+    """Strict jokers that may be freed: variables ``y`` (set, var), ``q``/``r``/``rr`` (kind, var)."""
+    weight: int = 1
+    """Objective weight of the primary objective (one more than the melds that could be kept)."""
+    opening_offset: int = 0
+    """First variable of the opening layer (``open_then_manipulate``)."""
+
+    @property
+    def played_offset(self) -> int:
+        """First variable of the final layer's block ``p`` (right after its ``x`` and ``jk``); only
+        a table that may be rearranged has it."""
+        return self.final_offset + self.layer_size
+
+
+def count_position(position: Position, cat: Catalogue) -> Counts:
+    """Tile counts by kind, and each table meld's decomposition into base sets."""
+    n = len(cat.kinds)
+    table = [0] * n
+    rack = [0] * n
+    table_jokers = rack_jokers = 0
+    kind_of = cat.kind_index.__getitem__
+    melds = []
+    for index, meld in enumerate(position.table):
+        joker_kinds = []
+        real_kinds = []
+        for tile, stands in zip(meld.tiles, meld.represents):
+            k = kind_of(stands)
+            if tile.colour is None:
+                table_jokers += 1
+                joker_kinds.append(k)
+            else:
+                table[k] += 1
+                real_kinds.append(k)
+        slots = [kind_of(t) for t in meld.represents]
+        melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind is MeldKind.RUN), joker_kinds, real_kinds))
+    for tile in position.rack:
+        if tile.colour is None:
+            rack_jokers += 1
+        else:
+            rack[kind_of(tile)] += 1
+    return Counts(table, rack, table_jokers, rack_jokers, melds)
+
+
+def _pieces(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:
+    """Split a meld (its kinds in play order) into base sets of the catalogue."""
+    m = cat.rules.min_meld_length
+    longest = 2 * m - 1
+    chunks = []
+    rest = list(slots) if is_run else sorted(slots)
+    while len(rest) > longest:
+        chunks.append(rest[:m])
+        rest = rest[m:]
+    chunks.append(rest)
+    return [cat.index_of(tuple(chunk) if is_run else tuple(sorted(chunk)), is_run) for chunk in chunks]

@@ -1,0 +1,146 @@
+"""The package's imports point one way (docs/architecture.md): no cycles, no layer importing a higher one.
+
+Every import counts, also those made inside functions. The one exception is the lazy import of
+``render`` by a core type's ``_repr_svg_`` (so Jupyter can show positions and solutions).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rummisolve"
+
+LAYERS = {
+    "core": ("errors", "tiles", "rules", "melds", "position", "solution"),
+    "referee": ("referee",),
+    "codec": ("jsonio", "solver_limits"),
+    "engines": ("solver", "render", "game"),
+    "service": ("service",),
+    "apps": ("cli", "commands", "server", "__main__"),
+}
+ORDER = list(LAYERS)
+ALLOWED_UPWARDS = {("rummisolve.position", "rummisolve.render"), ("rummisolve.solution", "rummisolve.render")}
+"""Lazy ``_repr_svg_`` imports: a core type drawing itself."""
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str) -> set[str]:
+    """The rummisolve modules ``name`` imports (a ``from package import submodule`` names the package)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    is_package = MODULES[name].name == "__init__.py"
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+    return {_owner(target) for target in found if target == "rummisolve" or target.startswith("rummisolve.")}
+
+
+def _owner(target: str) -> str:
+    """The module an import executes: the named one, or the nearest package above it we have."""
+    while target not in MODULES and "." in target:
+        target = target.rsplit(".", 1)[0]
+    return target
+
+
+GRAPH = {name: _imports(name) - {name} for name in MODULES}
+
+
+def _layer(name: str) -> int | None:
+    parts = name.split(".")
+    if len(parts) == 1:
+        return None  # the facade, rummisolve/__init__.py: it may gather every layer below the apps
+    for index, tops in enumerate(LAYERS.values()):
+        if parts[1] in tops:
+            return index
+    raise AssertionError(f"{name} is in no layer of docs/architecture.md: add it to LAYERS")
+
+
+def test_every_module_is_in_a_layer():
+    for name in MODULES:
+        _layer(name)
+
+
+def test_no_import_points_to_a_higher_layer():
+    wrong = []
+    for name, targets in GRAPH.items():
+        here = _layer(name)
+        for target in targets:
+            there = _layer(target)
+            if there is None:  # the facade: only the apps may use it
+                if here is not None and ORDER[here] != "apps":
+                    wrong.append(f"{name} imports the facade rummisolve (import from the module itself)")
+                continue
+            if here is not None and there > here and (name, target) not in ALLOWED_UPWARDS:
+                wrong.append(f"{name} ({ORDER[here]}) imports {target} ({ORDER[there]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycle():
+    graph = {name: {t for t in targets if (name, t) not in ALLOWED_UPWARDS} for name, targets in GRAPH.items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        stack.append(name)
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycle = stack[stack.index(target) :] + [target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+
+
+def test_the_referee_never_imports_the_solver():
+    referee = [name for name in GRAPH if name.startswith("rummisolve.referee")]
+    assert referee
+    for name in referee:
+        assert not any(t.startswith("rummisolve.solver") for t in GRAPH[name]), name
+
+
+def test_only_the_solver_imports_ortools():
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        uses = any(
+            (isinstance(node, ast.Import) and any(a.name.startswith("ortools") for a in node.names))
+            or (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ortools"))
+            for node in ast.walk(tree)
+        )
+        if uses:
+            assert name.startswith("rummisolve.solver"), f"{name} imports OR-Tools"
+
+
+def test_the_check_finds_a_cycle_and_an_upward_import(tmp_path, monkeypatch):
+    # The checks above must be able to fail: a planted cycle and an upward import are caught.
+    monkeypatch.setitem(GRAPH, "rummisolve.tiles", GRAPH["rummisolve.tiles"] | {"rummisolve.position"})
+    with pytest.raises(pytest.fail.Exception, match="import cycle"):
+        test_no_import_cycle()
+    monkeypatch.setitem(GRAPH, "rummisolve.melds", GRAPH["rummisolve.melds"] | {"rummisolve.jsonio"})
+    with pytest.raises(AssertionError, match="rummisolve.melds"):
+        test_no_import_points_to_a_higher_layer()
