@@ -145,7 +145,9 @@ def _solved_svg(
 
 def _solution_title(status: str, played: tuple[Tile, ...], value: Any) -> str:
     if status == "no_move":
-        return "No move: draw a tile"
+        return "No move (proven): draw a tile"
+    if status == "unknown":
+        return "Unknown: no move found before the time limit (not a proof that there is none)"
     points = f", {value} points" if isinstance(value, int) and not isinstance(value, bool) else ""
     return f"{status.capitalize() or 'Solution'}: {_count(len(played), 'tile')} played{points}"
 

@@ -33,6 +33,8 @@ class Status(enum.StrEnum):
     """The time limit cut the proof short: the move is legal and the best found."""
     NO_MOVE = "no_move"
     """Proven: no legal move exists (the player must draw)."""
+    UNKNOWN = "unknown"
+    """The time limit ran out before any move was found: *not* a proof that none exists."""
 
     def __repr__(self) -> str:
         return f"Status.{self.name}"
@@ -40,22 +42,26 @@ class Status(enum.StrEnum):
 
 OBJECTIVES: tuple[str, ...] = tuple(Objective)
 STATUSES: tuple[str, ...] = tuple(Status)
+_MOVES = frozenset((Status.OPTIMAL, Status.FEASIBLE))
+_PROVEN = frozenset((Status.OPTIMAL, Status.NO_MOVE))
 
 
 @dataclass(frozen=True)
 class Solution:
     """The best turn found for a position; every Solution has passed the referee.
 
-    ``status`` is ``"optimal"`` (proven best), ``"feasible"`` (time limit hit: best found so far)
-    or ``"no_move"`` (nothing legal to play: draw). ``proven`` is False only for a ``no_move``
-    that the time limit cut short.
+    ``status`` is a :class:`Status`: ``optimal`` (proven best), ``feasible`` (the time limit cut
+    the proof short: the best move found), ``no_move`` (proven: nothing legal to play, draw) or
+    ``unknown`` (the time limit ran out before any move was found). ``bool(solution)`` says
+    whether there is a move to play; ``proven`` whether the answer is proven (``optimal`` or
+    ``no_move``). Without a move, ``table`` is the old table and ``played`` is empty.
     """
 
     status: Status
     played: tuple[Tile, ...]
     """Rack tiles played, sorted."""
     table: tuple[Meld, ...]
-    """The new table (the old one on ``no_move``): melds kept unchanged first, in their old order."""
+    """The new table (the old one without a move): melds kept unchanged first, in their old order."""
     value: int
     """Points shed: the numbers of the tiles played, a joker counting its rack penalty."""
     objective: Objective
@@ -64,11 +70,15 @@ class Solution:
     """Indices of the position's table melds left exactly as they were."""
     timings: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
     """Seconds spent: ``build``, ``solve``, ``decode``, ``verify`` (and ``parse`` from JSON)."""
-    proven: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
         object.__setattr__(self, "objective", Objective(self.objective))
+
+    @property
+    def proven(self) -> bool:
+        """Whether the answer is proven: the best move (``optimal``), or that there is none (``no_move``)."""
+        return self.status in _PROVEN
 
     @property
     def tiles_played(self) -> int:
@@ -90,8 +100,8 @@ class Solution:
         return tuple((i, slot, tile) for i, meld in enumerate(self.table) for slot, tile in meld.jokers)
 
     def __bool__(self) -> bool:
-        """Whether there is a move to play (``False`` for ``no_move``)."""
-        return self.status is not Status.NO_MOVE
+        """Whether there is a move to play (``optimal`` or ``feasible``)."""
+        return self.status in _MOVES
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a solution as the new table with the played tiles highlighted."""
@@ -100,8 +110,10 @@ class Solution:
         return render_svg(self)
 
     def __str__(self) -> str:
-        if not self:
-            return f"no move ({'proven' if self.proven else 'none found in time'}): draw a tile"
+        if self.status is Status.NO_MOVE:
+            return "no move (proven): draw a tile"
+        if self.status is Status.UNKNOWN:
+            return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
         lines = [
             f"{self.status}: play {len(self.played)} tile(s) worth {self.value}: {' '.join(map(str, self.played))}",
             "table:",

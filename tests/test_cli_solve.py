@@ -339,3 +339,29 @@ def test_an_integer_time_limit_beyond_any_float_means_no_limit():
 
     result = solve_json({**EXTEND, "time_limit": 10**400})
     assert result["status"] == "optimal", result
+
+
+def test_a_search_cut_before_any_move_is_reported_as_unknown_everywhere(monkeypatch, capsys):
+    # The time limit ran out before CP-SAT found any move: the JSON, the text and the picture say
+    # "unknown", never "no move: draw a tile".
+    from ortools.sat.python import cp_model_helper as cmh
+
+    from rummisolve.service import render_json
+    from rummisolve.solver import _solve
+
+    def out_of_time(proto, seed, deadline, eager):
+        response = cmh.CpSolverResponse()
+        response.status = cmh.CpSolverStatus.UNKNOWN
+        return response
+
+    monkeypatch.setattr(_solve, "_search", out_of_time)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines(EXTEND)))
+    assert cli.main(["solve", "--time-limit", "0.001"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "unknown" and result["proven"] is False and result["played"] == []
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines(EXTEND)))
+    cli.main(["solve", "--text", "--time-limit", "0.001"])
+    text = capsys.readouterr().out
+    assert text.startswith("unknown:") and "draw" not in text
+    svg = render_json({**result, "position": EXTEND})
+    assert "Unknown: no move found before the time limit" in svg and "draw a tile" not in svg

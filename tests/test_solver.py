@@ -63,7 +63,8 @@ def assert_sound(position: Position, solution: Solution, objective: str | None =
         assert solution.table[m].tiles[slot] == JOKER
         assert solution.table[m].represents[slot] == stands
     assert len(solution.jokers) == sum(m.joker_count for m in solution.table)
-    if solution.status == "no_move":
+    assert solution.proven == (solution.status in ("optimal", "no_move"))
+    if solution.status in ("no_move", "unknown"):
         assert not solution
         assert solution.played == () and solution.value == 0
         assert solution.table == position.table
@@ -754,8 +755,40 @@ def test_tiny_time_limit_still_legal(seed):
     for objective in ("tiles", "value"):
         s = solve(p, objective, time_limit=1e-6)
         assert_sound(p, s, objective)
-        if s.status == "no_move":
-            assert isinstance(s.proven, bool)
+        # This position has a move (the full solve finds one), so a cut search never claims none.
+        assert s.status != "no_move"
+
+
+def test_a_search_cut_before_any_move_is_unknown_not_no_move(monkeypatch):
+    # A time limit that runs out before CP-SAT finds a solution must not read as "draw a tile".
+    from ortools.sat.python import cp_model_helper as cmh
+
+    from rummisolve.solver import _solve
+
+    def out_of_time(proto, seed, deadline, eager):
+        response = cmh.CpSolverResponse()
+        response.status = cmh.CpSolverStatus.UNKNOWN
+        return response
+
+    p = pos(["R1 R2 R3"], "R4 K9")
+    monkeypatch.setattr(_solve, "_search", out_of_time)
+    s = solve(p, time_limit=0.001)
+    assert s.status == "unknown" and s.status is not _solve.Status.NO_MOVE
+    assert not s and not s.proven and s.played == () and s.table == p.table
+    assert "not a proof" in str(s)
+    monkeypatch.undo()
+    assert solve(p, time_limit=5).played == tiles("R4")  # the move the cut search did not reach
+
+
+def test_proven_is_true_exactly_for_optimal_and_no_move():
+    assert solve(pos(["R1 R2 R3"], "R4")).proven
+    assert solve(pos(["R1 R2 R3"], "K9")).proven  # no_move, proven
+    big = random_position(random.Random(3), STANDARD.replace(colours=6), table_size=90, rack_size=30, opened=True)
+    for limit in (1e-6, 1e-4):
+        s = solve(big, time_limit=limit)
+        assert s.proven == (s.status in ("optimal", "no_move"))
+        if s.status == "feasible":
+            assert not s.proven
 
 
 # -- 6. properties ------------------------------------------------------------------------------------

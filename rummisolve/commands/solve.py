@@ -73,7 +73,9 @@ def _text(result: dict) -> str:
     if result["status"] == "error":
         return f"error: {result['error']}"
     if result["status"] == "no_move":
-        return "no move: draw a tile"
+        return "no move (proven): draw a tile"
+    if result["status"] == "unknown":
+        return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
     lines = [f"{result['status']}: play {' '.join(result['played'])} ({result['value']} points)"]
     lines += ["  " + " ".join(meld) for meld in result["table"]]
     return "\n".join(lines)

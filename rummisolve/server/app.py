@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Identical to what `rummisolve solve` prints for the position. The response header "
         "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap.",
         responses={
-            200: {"model": schemas.SolveResult, "description": "The best move found (or no_move)."},
+            200: {"model": schemas.SolveResult, "description": "The best move found, no_move or unknown."},
             400: {"model": schemas.SolveError, "description": "Bad input; the message names the bad part."},
             413: {"model": schemas.SolveError, "description": "Body over the size limit."},
         },

@@ -100,9 +100,12 @@ class SolveResult(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    status: Literal["optimal", "feasible", "no_move"] = Field(
-        description="'optimal': proven best; 'feasible': best found within the time limit; 'no_move': draw a tile."
+    status: Literal["optimal", "feasible", "no_move", "unknown"] = Field(
+        description="'optimal': proven best; 'feasible': the time limit cut the proof short (the best move found); "
+        "'no_move': proven that no legal move exists (draw a tile); 'unknown': the time limit ran out before any "
+        "move was found (not a proof that there is none: do not treat it as 'draw')."
     )
+    proven: bool = Field(description="True exactly for 'optimal' and 'no_move': the answer is proven.")
     played: list[str] = Field(description="Rack tiles the move plays, sorted.")
     table: list[list[str]] = Field(description="The table after the move, melds in play order.")
     value: int = Field(description="Points shed by the move.")

@@ -55,7 +55,7 @@ def solve(
         built = build_model(position, cat, objective, anchored)
         timings["build"] += time.perf_counter() - start
         if built is None:
-            return _no_move(position, objective, timings, proven=True)
+            return _no_move(position, objective, timings, Status.NO_MOVE)
 
         start = time.perf_counter()
         response = _search(built.proto, seed, deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS)
@@ -64,11 +64,11 @@ def solve(
 
         start = time.perf_counter()
         if status not in (_OPTIMAL, _FEASIBLE):
-            return _no_move(position, objective, timings, proven=status == _INFEASIBLE)
+            return _no_move(position, objective, timings, Status.NO_MOVE if status == _INFEASIBLE else Status.UNKNOWN)
         sol = solution_values(response)
         if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
             timings["decode"] += time.perf_counter() - start
-            return _no_move(position, objective, timings, proven=status == _OPTIMAL)
+            return _no_move(position, objective, timings, Status.NO_MOVE if status == _OPTIMAL else Status.UNKNOWN)
         try:
             played, table, kept = decode(position, cat, built, sol, anchored)
         except NeedAnchors as need:
@@ -256,9 +256,10 @@ def _plays_anything(built, cat, sol) -> bool:
     return played_tiles > 0
 
 
-def _no_move(position: Position, objective: Objective, timings: dict[str, float], proven: bool) -> Solution:
+def _no_move(position: Position, objective: Objective, timings: dict[str, float], status: Status) -> Solution:
+    """No move to play: ``no_move`` (proven none exists) or ``unknown`` (none found in time)."""
     kept = tuple(range(len(position.table)))
-    return Solution(Status.NO_MOVE, (), position.table, 0, objective, position, kept, timings, proven)
+    return Solution(status, (), position.table, 0, objective, position, kept, timings)
 
 
 def _referee(position: Position, table) -> None:
