@@ -4,12 +4,12 @@ Every game of every stage is logged per turn and each logged play is re-checked 
 referee from the logged position alone (independent of the engine, which also checks every move
 and the conservation of tiles after every turn and would raise on a lost or duplicated tile).
 
-    python benchmarks/bench_tournament.py --stage hard-medium --games 500 --seed 1
-    python benchmarks/bench_tournament.py --stage medium-easy --games 200 --seed 2
-    python benchmarks/bench_tournament.py --stage long --games 1000 --seed 3
-    python benchmarks/bench_tournament.py --stage speed --games 20 --seed 4
+    python -m benchmarks.bench_tournament --stage hard-medium --games 500 --seed 1
+    python -m benchmarks.bench_tournament --stage medium-easy --games 200 --seed 2
+    python -m benchmarks.bench_tournament --stage long --games 1000 --seed 3
+    python -m benchmarks.bench_tournament --stage speed --games 20 --seed 4
 
-Results (one JSON object per stage) are appended to benchmarks/results_game.jsonl.
+Results (one JSON object per stage) are appended to benchmarks/results/results_game.jsonl.
 """
 
 from __future__ import annotations
@@ -76,15 +76,16 @@ def run_stage(stage: str, games: int, seed: int, workers: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tournament", description=__doc__.splitlines()[0])
     parser.add_argument("--stage", choices=sorted(STAGES), required=True)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(Path(__file__).with_name("results_game.jsonl")))
+    parser.add_argument("--out", default=str(Path(__file__).with_name("results") / "results_game.jsonl"))
     args = parser.parse_args()
     start = time.perf_counter()
     summaries = run_stage(args.stage, args.games, args.seed, args.workers)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "a", encoding="utf-8") as f:
         for s in summaries:
             s["stage_wall_seconds"] = time.perf_counter() - start

@@ -6,7 +6,10 @@ seconds, and reports throughput, latency percentiles, errors and the server's pe
 (resident set size summed over the server and its worker processes, sampled every 50 ms, plus
 each process's own high-water mark from /proc). Loopback only; bounded in time and count.
 
-    python benchmarks/load_server.py --clients 8 --duration 30 [--workers 2] [--json out.json]
+    python -m benchmarks.load_server --clients 8 --duration 30 [--workers 2] [--json out.json]
+
+The figures are printed and written as JSON to ``--json`` (default
+``benchmarks/results/load_server_w<workers>.json``).
 
 An error is any response that is not 200 with a result of status optimal/feasible/no_move, any
 transport failure, and any answer that differs from the first answer to the same position.
@@ -270,7 +273,7 @@ def _ms(seconds: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load_server", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of load (default 30)")
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (default 1)")
@@ -279,8 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=50, help="positions sampled per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None, help="use a running server at this loopback URL")
-    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument("--json", default=None, help="JSON file (default benchmarks/results/load_server_w<N>.json)")
     args = parser.parse_args(argv)
+    if args.json is None:
+        args.json = str(ROOT / "benchmarks" / "results" / f"load_server_w{args.workers}.json")
     if not 1 <= args.clients <= MAX_CLIENTS:
         parser.error(f"--clients must be between 1 and {MAX_CLIENTS}")
     if not 0 < args.duration <= MAX_DURATION:
@@ -340,8 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         }
     text = json.dumps(figures, indent=2)
     print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n")
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(text + "\n")
     return 1 if figures["errors"] else 0
 
 

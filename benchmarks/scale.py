@@ -7,7 +7,9 @@ it generates seeded random positions from a few tiles up to the whole set (dense
 14..30 tile rack), times ``rummisolve.solve_json`` end to end for both objectives, judges every
 answer with the referee and (``--check``) against the oracle's optimum, and reports median /
 p95 / max by size bucket with the worst case of each rule set. Writes ``scale.json``,
-``scale.md`` and ``scale.png`` to ``--out`` (default ``benchmarks/results``).
+``scale.md`` and ``scale.png`` to ``--out`` (default ``benchmarks/results``); with ``--check``,
+``scale_check.json``, ``scale_check.md`` and ``scale_check.png``, so that a check does not
+overwrite the series.
 """
 
 from __future__ import annotations
@@ -228,11 +230,14 @@ def main(argv: list[str] | None = None) -> int:
         "load_average_before_after": [load_before, load_average()],
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "scale.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1) + "\n")
+    stem = "scale_check" if args.check else "scale"
+    (args.out / f"{stem}.json").write_text(
+        json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1) + "\n"
+    )
     table = markdown(summary, meta)
-    (args.out / "scale.md").write_text(table)
+    (args.out / f"{stem}.md").write_text(table)
     if not args.no_plot:
-        plot(rows, args.out / "scale.png")
+        plot(rows, args.out / f"{stem}.png")
     print(table)
     bad = sum(1 for r in rows if r["outcome"] not in ("optimal", "legal"))
     return 1 if bad else 0
