@@ -116,7 +116,8 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
         raise JsonInputError(f"{path}: expected an object, got {json_type_name(obj)}")
     unknown = sorted(set(obj) - _POSITION_KEYS)
     if unknown:
-        raise JsonInputError(f"{path}: unknown field(s) {', '.join(map(repr, unknown))}")
+        known = ", ".join(sorted(_POSITION_KEYS))
+        raise JsonInputError(f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id)")
     rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
     table = table_from_json(obj.get("table", []), f"{path}.table", rules)
     rack = tiles_from_json(obj.get("rack", []), f"{path}.rack", rules)

@@ -205,7 +205,7 @@ def _as_run(seq, real, rules) -> tuple:
             return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
         return (
             "gap",
-            f"expected {colour.value}{expected if expected <= top else expected - top} at slot {j + 1}, found {t}",
+            f"expected {colour.value}{expected if expected <= top else expected - top} at slot {j}, found {t}",
         )
     end = start + n - 1
     if start < 1:

@@ -47,7 +47,7 @@ class Position:
             try:
                 melds.append(Meld.of(tiles, rules))
             except InvalidMeldError as err:
-                raise InvalidMeldError(f"table meld {i + 1}: {err}", err.reason, err.tiles) from None
+                raise InvalidMeldError(f"table[{i}]: {err}", err.reason, err.tiles) from None
         rack = parse_tiles(self.rack)
         for tile in rack:
             rules.check_tile(tile)

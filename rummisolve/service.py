@@ -39,8 +39,12 @@ def solve_json(obj: Any) -> dict[str, Any]:
     """Solve one position object; return the result object.
 
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
-    Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds).
+    Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds) and ``id``
+    (any JSON value, returned first on the result, errors included, so batches can be matched up).
     """
+    if isinstance(obj, dict) and "id" in obj:
+        ident = obj["id"]
+        return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"})}
     start = time.perf_counter()
     try:
         position = position_from_json(obj)
@@ -76,7 +80,11 @@ def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
     Returns the verdict object ``{"legal", "reasons", "played"}``, or ``{"error": message}`` (the
     message names the bad part) for bad input; never raises for bad input. An illegal turn is not
     an error. ``max_steps``: see :func:`rummisolve.referee.verify` (past it, an error names the limit).
+    An ``id`` (any JSON value) comes back first on the answer.
     """
+    if isinstance(obj, dict) and "id" in obj:
+        ident = obj["id"]
+        return {"id": ident, **verify_json({k: v for k, v in obj.items() if k != "id"}, max_steps=max_steps)}
     try:
         if not isinstance(obj, dict):
             raise JsonInputError(f"expected an object with fields 'position' and 'table', got {json_type_name(obj)}")
@@ -85,7 +93,9 @@ def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
             raise JsonInputError(f"missing field(s) {', '.join(map(repr, missing))}")
         unknown = sorted(set(obj) - set(_VERIFY_KEYS))
         if unknown:
-            raise JsonInputError(f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table')")
+            raise JsonInputError(
+                f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table' and optionally 'id')"
+            )
         position = position_from_json(obj["position"], "position")
         table = table_from_json(obj["table"], "table")
         return verdict_to_json(verify(position, table, max_steps=max_steps))

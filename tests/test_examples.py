@@ -17,3 +17,27 @@ def test_example_runs(name):
     done = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() and "Traceback" not in done.stderr
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rummisolve", *args], capture_output=True, text=True, timeout=120, cwd=EXAMPLES.parent
+    )
+
+
+def test_the_readmes_sample_inputs_are_shipped_and_answered():
+    # The README's command-line examples name these files; each must work as written.
+    import json
+
+    done = _cli("solve", "examples/positions.jsonl", "--objective", "value")
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    inputs = [json.loads(line) for line in (EXAMPLES / "positions.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in results] == [p["id"] for p in inputs]  # each answer names its position
+    assert {r["status"] for r in results} <= {"optimal", "no_move"} and "no_move" in {r["status"] for r in results}
+    done = _cli("verify", "examples/turns.jsonl")
+    assert done.returncode == 0, done.stdout + done.stderr
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [v["legal"] for v in verdicts] == [True, False, False, False]
+    done = _cli("render", "examples/position.json")
+    assert done.returncode == 0 and done.stdout.startswith("<svg"), done.stderr

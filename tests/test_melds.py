@@ -319,3 +319,14 @@ def test_meld_is_immutable_and_hashable():
     assert meld != Meld.parse("R4 R5 R6")
     assert repr(meld) == "Meld.parse('R4 J R6')"
     assert meld.jokers == ((1, Tile.parse("R5")),)
+
+
+def test_messages_count_slots_and_melds_from_zero_like_the_json():
+    # One convention everywhere (docs/json-contract.md): slot 0 is a meld's first tile, table[0]
+    # the first meld, as in the JSON's "jokers": [{"meld": 0, "slot": 0, ...}].
+    with pytest.raises(InvalidMeldError, match="expected R2 at slot 1, found R3"):
+        Meld.parse("R1 R3 R4")
+    from rummisolve.position import Position
+
+    with pytest.raises(InvalidMeldError, match=r"^table\[1\]: "):
+        Position.from_notation(["R1 R2 R3", "K1 K3 K4"], "")

@@ -203,3 +203,19 @@ def test_absurdly_nested_values_get_a_short_error_naming_the_part(depth):
     assert result["status"] == "error"
     assert len(result["error"]) <= 500
     assert result["error"].startswith("position.rules") or result["error"] == "JSON nested too deeply"
+
+
+def test_an_id_comes_back_on_its_result_and_other_unknown_fields_are_still_refused():
+    for ident in ("game-7", 7, None, {"batch": 3, "row": [1, 2]}):
+        result = solve_json({"id": ident, "table": [["R1", "R2", "R3"]], "rack": ["R4"]})
+        assert next(iter(result)) == "id" and result["id"] == ident and result["status"] == "optimal"
+    bad = solve_json({"id": "x1", "rack": ["X9"]})
+    assert bad["id"] == "x1" and bad["status"] == "error" and "position.rack[0]" in bad["error"]
+    refused = solve_json({"id": "x2", "rack": ["R1"], "optimum": 3})
+    assert refused["id"] == "x2" and refused["status"] == "error" and "'optimum'" in refused["error"]
+    from rummisolve.service import verify_json
+
+    verdict = verify_json(
+        {"id": 5, "position": {"table": [["R1", "R2", "R3"]], "rack": ["R4"]}, "table": [["R1", "R2", "R3", "R4"]]}
+    )
+    assert verdict == {"id": 5, "legal": True, "reasons": [], "played": ["R4"]}
