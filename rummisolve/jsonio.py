@@ -117,7 +117,9 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
     unknown = sorted(set(obj) - _POSITION_KEYS)
     if unknown:
         known = ", ".join(sorted(_POSITION_KEYS))
-        raise JsonInputError(f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id)")
+        raise JsonInputError(
+            f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id)"
+        )
     rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
     table = table_from_json(obj.get("table", []), f"{path}.table", rules)
     rack = tiles_from_json(obj.get("rack", []), f"{path}.rack", rules)
