@@ -11,7 +11,7 @@ integer multiplicity per candidate is chosen by HiGHS subject to tile counts:
 * not opened: new melds from rack tiles only (the table is kept as it is), worth at least
   ``rules.initial_threshold`` with jokers worth what they stand for; with
   ``open_then_manipulate`` a second arrangement over table + every played tile must exist too;
-  with ``joker_in_initial_meld`` false no rack joker is played on that turn at all (RULES.md as
+  with ``joker_in_initial_meld`` false no rack joker is played on that turn at all (docs/rules.md as
   the referee reads it: the ban covers the melds after the initial meld too);
 * at least one rack tile is played, else there is no move (``None``).
 

@@ -297,7 +297,7 @@ def game_positions(
 
 
 def trap_positions() -> list[dict[str, Any]]:
-    """Hand-made positions where a solver typically goes wrong (RULES.md, DESIGN.md, issue 3)."""
+    """Hand-made positions where a solver typically goes wrong (docs/rules.md and the peer failures in benchmarks/RESULTS.md)."""
     std = STANDARD
     traps: list[tuple[str, list[str], str, bool, RuleSet]] = [
         ("opening: a group of 13s", [], "K13 B13 O13 R2 B5", False, std),

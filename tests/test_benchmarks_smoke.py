@@ -227,7 +227,7 @@ def test_peer_adapter_on_known_failures():
     assert [str(t) for t in play_order(list(parse_tiles("J R12 R13")), STANDARD)] == ["J", "R12", "R13"]
     peer = PeerSolver(STANDARD)
     traps = {r["source"]: r for r in _records("traps")}
-    # DESIGN.md: it cannot put a joker in a group of 4 or at the end of a run of 4+
+    # A known failure of the peer: it cannot put a joker in a group of 4 or at the end of a run of 4+
     for name in ("trap:joker in a group of 4", "trap:joker at the end of a run of 4"):
         record = traps[name]
         position = position_of(record)

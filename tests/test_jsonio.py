@@ -1,4 +1,4 @@
-"""The JSON codec for positions and rules, and the JSON / JSON Lines reader (DESIGN.md contract)."""
+"""The JSON codec for positions and rules, and the JSON / JSON Lines reader (docs/json-contract.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The meld classifier against an independent brute-force definition (RULES.md section 2)."""
+"""The meld classifier against an independent brute-force definition (docs/rules.md, "Melds")."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ WRAP = RuleSet(wraparound=True)
 
 
 def all_runs(rules: RuleSet, length: int) -> list[tuple[Tile, ...]]:
-    """Every joker-free run of ``length`` tiles in play order, written from RULES.md alone."""
+    """Every joker-free run of ``length`` tiles in play order, written from the definition in docs/rules.md alone."""
     colours = list(Colour)[: rules.colours]
     top = rules.numbers
     if length < rules.min_meld_length:

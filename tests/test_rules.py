@@ -1,4 +1,4 @@
-"""RuleSet: defaults (RULES.md section 4), presets, validation, dict round trips."""
+"""RuleSet: defaults (docs/rules.md, "Rule options"), presets, validation, dict round trips."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests for ``rummisolve.solve_json``: the JSON contract (DESIGN.md) and its error answers."""
+"""Tests for ``rummisolve.solve_json``: the JSON contract (docs/json-contract.md) and its error answers."""
 
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ def primary(solution: Solution) -> int | None:
     return len(solution.played) if solution.objective == "tiles" else solution.value
 
 
-# -- 1. every failure of the published peer (DESIGN.md) -------------------------------------------
+# -- 1. every failure of the published peer (benchmarks/RESULTS.md) -------------------------------------------
 
 
 def test_peer_failure_group_in_the_initial_meld():

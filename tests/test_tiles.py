@@ -1,4 +1,4 @@
-"""Tile notation, identity and ordering (RULES.md section 1)."""
+"""Tile notation, identity and ordering (docs/rules.md, "Tiles and notation")."""
 
 from __future__ import annotations
 

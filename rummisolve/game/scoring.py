@@ -1,4 +1,4 @@
-"""Round and match scoring (RULES.md section 3, "Scoring")."""
+"""Round and match scoring (docs/rules.md, "End of a round and scoring")."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ types) and is what every solver answer, engine move and property test is checked
 illegal turn:
   invalid_meld: table[1] (K9 B9) is not a valid meld: too_short: 2 tile(s); a meld needs at least 3
 
-The rules enforced (RULES.md section 3), in the order the reasons are listed:
+The rules enforced (docs/rules.md), in the order the reasons are listed:
 
 ``bad_tile``
     a new-table tile that does not exist under the rules (unknown code, colour or number out of
@@ -557,9 +557,12 @@ def _best_opening(table, played_counts, threshold, budget: _Budget) -> int | Non
     return best
 
 
+# The referee enumerates melds itself, from the definitions of runs and groups, instead of using
+# the solver's candidate catalogue: it must stay independent of the model it checks, so a mistake
+# in one cannot hide in the other.
 def _meld_shapes(rules: RuleSet) -> dict[tuple, list[tuple[tuple, int]]]:
     """For every tile key, the joker-free melds of length ``m .. 2m - 1`` holding it (see
-    :meth:`_RulesContext.shapes`). Built from the definitions of runs and groups (RULES.md s.2)."""
+    :meth:`_RulesContext.shapes`). Built from the definitions of runs and groups (docs/rules.md, "Melds")."""
     from itertools import combinations
 
     m, top = rules.min_meld_length, rules.numbers

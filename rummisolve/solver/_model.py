@@ -159,10 +159,8 @@ def _played(protos: Protos, counts: Counts, kinds: list[int], variables: list, c
     For the rack kinds that a usable set holds, conservation is ``u[k] - jk[k] - p[k] = table[k]``
     with ``p[k]`` in ``[0, rack[k]]``; every other ``p[k]`` is 0. The objective weighs ``p`` (and the
     jokers), not the sets. Both give the same optima, but with no set in the objective the LP
-    relaxation needs fewer simplex iterations (16% fewer at the root over the benchmark's opened
-    game models) and the search finds the optimum sooner on large tables: on 3,306 fresh self-play
-    models the solve's CPU time fell 13% in total, its p99 from 27 to 16 ms (see
-    ``benchmarks/RESULTS.md``)."""
+    relaxation needs fewer simplex iterations and the search finds the optimum sooner on large
+    tables."""
     block = [protos.domain(0, 0)] * len(counts.rack)
     played_row = protos.played
     for k in kinds:
@@ -175,8 +173,7 @@ def _plays_a_tile(built: PositionModel, n_sets: int, kinds: list[int], playable_
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
     with no move costs CP-SAT a search for the best such solution; with it that position is an
-    infeasible model, which CP-SAT proves faster (the quick stage on the game positions without a
-    move: 16-26% less time, 10-24x fewer branches; see ``benchmarks/RESULTS.md``)."""
+    infeasible model, which CP-SAT proves with far fewer branches."""
     played = built.played_offset
     variables = [played + k for k in kinds]
     if playable_jokers:  # the final layer's jk block (right before p), beyond the table's own jokers

@@ -106,13 +106,13 @@ _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts",
 QUICK_EFFORT = 0.008
 """Deterministic-time budget of the quick search (CP-SAT's work units, not seconds)."""
 TARGET_STEPS = 1
-"""How many objective values, from the proven bound up, the target stage tries (measured on 20
-models where the quick stage fails: one try saved time overall, two or three cost more)."""
+"""How many objective values, from the proven bound up, the target stage tries (more tries cost
+more than they save where the quick stage fails)."""
 TARGET_EFFORT = 0.008
 """Deterministic-time budget of each target search."""
 EAGER_FALLBACK_SETS = 800
-"""Up to this many candidate sets (standard: 185, ``xp``: 713) the fallback search puts the whole
-linear relaxation into the LP at once."""
+"""Up to this many candidate sets (the standard and ``xp`` sets: 185; 6 colours: 713; 8: 2,606) the fallback
+search puts the whole linear relaxation into the LP at once."""
 
 
 def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool) -> cmh.CpSolverResponse:
@@ -215,12 +215,11 @@ def _parameters(seed: int, limit: float | None, effort: float | None = None, eag
     """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
 
     Presolve, probing, SAT inprocessing and symmetry detection are off: on game positions they
-    cost more than they save (measured on self-play positions: p90 of the solve 13 ms -> 5 ms).
-    The quick stage puts the whole linear relaxation into the LP at once (not lazily), adds no cuts
-    and stops after :data:`QUICK_EFFORT`. The full stage keeps CP-SAT's cuts; it loads the LP
-    eagerly only when ``eager`` (models of up to :data:`EAGER_FALLBACK_SETS` candidate sets: on
-    game positions the fallback took 40% less time; on very large models an eager relaxation with
-    root cuts overran time limits several times over).
+    cost more than they save (benchmarks/RESULTS.md). The quick stage puts the whole linear
+    relaxation into the LP at once (not lazily), adds no cuts and stops after
+    :data:`QUICK_EFFORT`. The full stage keeps CP-SAT's cuts; it loads the LP eagerly only when
+    ``eager`` (models of up to :data:`EAGER_FALLBACK_SETS` candidate sets): on small models that
+    is faster, on very large ones an eager relaxation with root cuts overruns time limits.
 
     CP-SAT's own Ctrl-C handler is off: with it, every solve left SIGINT at the system default,
     so a later Ctrl-C killed the host program (the CLI, a server, a notebook) outright instead

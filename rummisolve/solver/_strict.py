@@ -1,4 +1,4 @@
-"""Strict joker retrieval (RULES.md section 3) in the CP-SAT model of a position."""
+"""Strict joker retrieval (docs/rules.md, "Jokers on the table") in the CP-SAT model of a position."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def strict_jokers(
     variables: list,
     constraints: list,
 ) -> None:
-    """Strict joker retrieval (RULES.md section 3) on the final layer.
+    """Strict joker retrieval on the final layer.
 
     Each table joker ``j`` stands for one of the kinds ``O[j]`` (its run slot, or a colour its group
     misses). It is either *bound*, ``b[j,k]`` for ``k`` in ``O[j]``: it sits in a slot of kind ``k``;
