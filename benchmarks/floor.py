@@ -1,6 +1,6 @@
 """Headroom: how fast could rummisolve's CP-SAT solve be on stored positions, at best?
 
-    python -m benchmarks.floor [--sets game] [--limit N] [--out FILE]
+    python -m benchmarks.floor [--sets game] [--limit N] [--out FILE]   # writes benchmarks/results/floor.{json,md}
 
 For each position and objective that reaches CP-SAT it times, in CPU milliseconds (best of two
 runs, the three measures in alternating order so that none always runs first):
@@ -108,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="game", help="comma-separated stored sets (default: game)")
     parser.add_argument("--limit", type=int, default=None, help="positions per set (the first N)")
     parser.add_argument("--data", default=str(HERE), help="directory of the .jsonl sets")
-    parser.add_argument("--out", default=None, help="also write the rows as JSON to this file")
+    parser.add_argument(
+        "--out",
+        default=str(HERE / "results" / "floor.json"),
+        help="where to write the rows as JSON (default: benchmarks/results/floor.json; beside it floor.md)",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1, not {args.limit}")
@@ -120,9 +124,12 @@ def main(argv: list[str] | None = None) -> int:
         lines = [line for line in path.read_text().splitlines() if line.strip()]
         records.extend(json.loads(line) for line in lines[: args.limit])
     rows = measure(records)
-    sys.stdout.write(summarise(rows))
-    if args.out:
-        Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+    table = summarise(rows)
+    sys.stdout.write(table)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rows, indent=1) + "\n")
+    out.with_suffix(".md").write_text(table)
     return 0
 
 

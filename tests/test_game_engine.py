@@ -292,3 +292,24 @@ def test_random_action_sequences_conserve_tiles_and_replay(seed, players, ops):
         assert game.state.tile_counts() == full
         assert sum(len(r) for r in game.state.racks) + len(game.state.pool) == rules.total_tiles
     assert Game.from_json(json.loads(json.dumps(game.to_json())), referee=fake_referee).state == game.state
+
+
+def test_run_tournament_without_a_main_guard_fails_fast_with_the_reason(tmp_path):
+    # Each worker process imports the calling script; without the guard it would call
+    # run_tournament again, and the pool used to respawn failing workers forever.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        "from rummisolve.game.tournament import run_tournament\n"
+        "run_tournament(['medium', 'easy'], 4, seed=1, workers=2)\n"
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode != 0
+    assert "if __name__ ==" in done.stderr and "UnavailableError" in done.stderr
+    assert len(done.stderr.splitlines()) < 40, done.stderr[-2000:]
