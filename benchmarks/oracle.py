@@ -251,8 +251,11 @@ class _Model:
         return objective, values
 
 
-def solve(position: Position, objective: str = "tiles") -> OracleAnswer:
-    """The proven optimum of ``position`` for ``objective`` and an arrangement reaching it."""
+def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterable[Tile]] = ()) -> OracleAnswer:
+    """The proven optimum of ``position`` for ``objective`` and an arrangement reaching it.
+
+    ``exclude``: multisets of rack tiles the move may not play exactly (to check alternatives:
+    the best move whose played tiles differ from each of them)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
     rules = position.rules
@@ -271,6 +274,20 @@ def solve(position: Position, objective: str = "tiles") -> OracleAnswer:
     # y[k]: rack tiles of kind k played
     y = {k: model.add_col(weight[k], rack.get(k, 0)) for k in kinds}
     model.add_row(((y[k], 1.0) for k in kinds), 1.0, _INF)  # at least one rack tile
+    for banned in exclude:  # y != banned: some kind played fewer times, or more
+        wanted = Counter(banned)
+        ways = []
+        for k in kinds:
+            have, value = rack.get(k, 0), wanted.get(k, 0)
+            if value >= 1:  # fewer: y[k] <= value - 1 when chosen
+                fewer = model.add_col(0.0, 1.0)
+                model.add_row([(y[k], 1.0), (fewer, float(have - value + 1))], -_INF, float(have))
+                ways.append((fewer, 1.0))
+            if value < have:  # more: y[k] >= value + 1 when chosen
+                more = model.add_col(0.0, 1.0)
+                model.add_row([(y[k], 1.0), (more, -float(value + 1))], 0.0, _INF)
+                ways.append((more, 1.0))
+        model.add_row(ways, 1.0, _INF)
 
     def add_arrangement(pool: Counter[Tile], include_table: bool) -> dict[int, Candidate]:
         """Meld columns whose tiles make up (table if include_table) + played exactly."""

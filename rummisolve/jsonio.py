@@ -30,6 +30,8 @@ __all__ = [
     "position_from_json",
     "position_to_json",
     "objective_from_json",
+    "alternatives_from_json",
+    "MAX_ALTERNATIVES",
     "read_documents",
     "stream_documents",
     "solution_to_json",
@@ -157,9 +159,21 @@ def objective_from_json(obj: Any, path: str = "objective") -> Objective:
     return Objective(obj)
 
 
-def solution_to_json(solution: Solution) -> dict[str, Any]:
-    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
-    return {
+MAX_ALTERNATIVES = 10
+"""The most alternatives one JSON request may ask for."""
+
+
+def alternatives_from_json(obj: Any, path: str = "alternatives") -> int:
+    """How many alternatives a request asks for: a whole number from 0 to :data:`MAX_ALTERNATIVES`."""
+    if isinstance(obj, bool) or not isinstance(obj, int) or not 0 <= obj <= MAX_ALTERNATIVES:
+        raise JsonInputError(f"{path}: expected a whole number from 0 to {MAX_ALTERNATIVES}, got {obj!r}")
+    return obj
+
+
+def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, Any]:
+    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``
+    unless ``timings`` is false)."""
+    result = {
         "status": str(solution.status),
         "played": [str(t) for t in solution.played],
         "table": [[str(t) for t in meld.tiles] for meld in solution.table],
@@ -169,8 +183,10 @@ def solution_to_json(solution: Solution) -> dict[str, Any]:
         "proven": solution.proven,
         "kept": list(solution.kept),
         "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
-        "timings": {name: round(seconds, 6) for name, seconds in solution.timings.items()},
     }
+    if timings:
+        result["timings"] = {name: round(seconds, 6) for name, seconds in solution.timings.items()}
+    return result
 
 
 def read_documents(text: str) -> Iterator[Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rummisolve.errors import JsonInputError, OptionError, RuleSetError, RummisolveError
 from rummisolve.jsonio import (
+    alternatives_from_json,
     error_message,
     json_type_name,
     objective_from_json,
@@ -39,14 +40,20 @@ def solve_json(obj: Any) -> dict[str, Any]:
     """Solve one position object; return the result object.
 
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
-    Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds) and ``id``
-    (any JSON value, returned first on the result, errors included, so batches can be matched up).
+    Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds),
+    ``alternatives`` (0 to 10: that many further moves, in an ``alternatives`` list of results
+    without timings) and ``id`` (any JSON value, returned first on the result, errors included,
+    so batches can be matched up).
     """
     if isinstance(obj, dict) and "id" in obj:
         ident = obj["id"]
         return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"})}
     start = time.perf_counter()
+    alternatives = None
     try:
+        if isinstance(obj, dict) and "alternatives" in obj:
+            alternatives = alternatives_from_json(obj["alternatives"], "position.alternatives")
+            obj = {k: v for k, v in obj.items() if k != "alternatives"}
         position = position_from_json(obj)
         objective = objective_from_json(obj.get("objective"), "position.objective")
         time_limit = obj.get("time_limit")
@@ -60,12 +67,14 @@ def solve_json(obj: Any) -> dict[str, Any]:
     from rummisolve.solver import solve
 
     try:
-        solution = solve(position, objective, time_limit)
+        solution = solve(position, objective, time_limit, alternatives=alternatives or 0)
     except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
     solution.timings["parse"] = parse
     start = time.perf_counter()
     result = solution_to_json(solution)
+    if alternatives is not None:
+        result["alternatives"] = [solution_to_json(move, timings=False) for move in solution.alternatives]
     result["timings"]["encode"] = round(time.perf_counter() - start, 6)
     result["timings"]["total"] = round(sum(result["timings"].values()), 6)
     return result

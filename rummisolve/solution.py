@@ -70,6 +70,9 @@ class Solution:
     """Indices of the position's table melds left exactly as they were."""
     timings: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
     """Seconds spent: ``build``, ``solve``, ``decode``, ``verify`` (and ``parse`` from JSON)."""
+    alternatives: tuple[Solution, ...] = field(default=(), compare=False, repr=False)
+    """Further moves, when asked for (see :func:`rummisolve.solve`): each the best among the moves
+    whose played tiles differ from the best move's and every earlier alternative's."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))

@@ -21,12 +21,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time-limit", type=_seconds, metavar="SECONDS", help="override each position's time limit (inf: none)"
     )
+    parser.add_argument(
+        "--alternatives",
+        type=_count,
+        metavar="N",
+        help="also list up to N further moves (0-10), each the best that plays other tiles",
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
         '"objective": "tiles"}. Prints one result line per position, in order; a bad position gets '
         '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0.'
     )
+
+
+def _count(text: str) -> int:
+    """An ``--alternatives`` value: a whole number from 0 to 10."""
+    from rummisolve.jsonio import MAX_ALTERNATIVES
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= value <= MAX_ALTERNATIVES:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_ALTERNATIVES}, not {value}")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -56,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
                         document = {**document, "objective": args.objective}
                     if args.time_limit is not None:
                         document = {**document, "time_limit": args.time_limit}
+                    if args.alternatives is not None:
+                        document = {**document, "alternatives": args.alternatives}
                 try:
                     result = solve_json(document)
                 except Exception as err:  # never a traceback: report it and answer the next position
@@ -78,4 +99,7 @@ def _text(result: dict) -> str:
         return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
     lines = [f"{result['status']}: play {' '.join(result['played'])} ({result['value']} points)"]
     lines += ["  " + " ".join(meld) for meld in result["table"]]
+    for number, move in enumerate(result.get("alternatives", ()), start=1):
+        lines.append(f"alternative {number}: play {' '.join(move['played'])} ({move['value']} points)")
+        lines += ["  " + " ".join(meld) for meld in move["table"]]
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
@@ -14,15 +15,22 @@ from rummisolve.referee import verify
 from rummisolve.solution import Objective, Solution, Status
 from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
+from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
+from rummisolve.tiles import Tile
 
 __all__ = ["solve"]
 
 
 def solve(
-    position: Position, objective: Objective | str = Objective.TILES, time_limit: float | None = None, *, seed: int = 0
+    position: Position,
+    objective: Objective | str = Objective.TILES,
+    time_limit: float | None = None,
+    *,
+    seed: int = 0,
+    alternatives: int = 0,
 ) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
 
@@ -31,6 +39,13 @@ def solve(
     unchanged wins; one CP-SAT worker and a fixed ``seed`` make the answer deterministic. The
     returned arrangement has passed the referee; if it ever did not, :class:`RefereeRejectedError`
     is raised instead.
+
+    ``alternatives``: up to this many further moves in ``Solution.alternatives``, each the best
+    (by the objective, then melds kept) among the moves whose played tiles differ, as a
+    multiset, from the best move's and every earlier alternative's; proven so (``optimal``) unless
+    the time limit, shared with the main search, cut the proof (``feasible``). Fewer when fewer
+    exist or the time runs out. The same model is searched again with the earlier played
+    multisets forbidden.
 
     >>> from rummisolve import Position
     >>> s = solve(Position.from_notation(["R1 R2 R3"], "R4 K9 J", opened=True))
@@ -43,57 +58,104 @@ def solve(
     limit = check_time_limit(time_limit)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
         raise OptionError(f"seed must be a whole number from 0 to 2**31 - 1, not {seed!r}")
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int) or alternatives < 0:
+        raise OptionError(f"alternatives must be a whole number of at least 0, not {alternatives!r}")
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
-    cat = catalogue(position.rules)
-    timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
     deadline = None if limit is None else time.perf_counter() + limit
-    anchored: dict[int, int] = {}
-    while True:
-        start = time.perf_counter()
-        built = build_model(position, cat, objective, anchored)
-        timings["build"] += time.perf_counter() - start
-        if built is None:
-            return _no_move(position, objective, timings, Status.NO_MOVE)
+    search = _Search(position, catalogue(position.rules), objective, seed, deadline)
+    best = search.next()
+    if not alternatives or not best:
+        return best
+    found: list[Solution] = []
+    search.exclude(best.played)
+    while len(found) < alternatives and not _expired(deadline):
+        move = search.next()
+        if not move:
+            break
+        found.append(move)
+        search.exclude(move.played)
+    return dataclasses.replace(best, alternatives=tuple(found))
 
-        start = time.perf_counter()
-        response = _search(built.proto, seed, deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS)
-        status = response.status
-        timings["solve"] += time.perf_counter() - start
 
-        start = time.perf_counter()
-        if status not in (_OPTIMAL, _FEASIBLE):
-            return _no_move(position, objective, timings, Status.NO_MOVE if status == _INFEASIBLE else Status.UNKNOWN)
-        sol = solution_values(response)
-        if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
+class _Search:
+    """One position's model, searched for the best move, then again for the best move that plays
+    none of the multisets excluded so far (rebuilt only when decoding needs anchors)."""
+
+    def __init__(self, position: Position, cat, objective: Objective, seed: int, deadline: float | None) -> None:
+        self.position = position
+        self.cat = cat
+        self.objective = objective
+        self.seed = seed
+        self.deadline = deadline
+        self.anchored: dict[int, int] = {}
+        self.excluded: list[tuple[Tile, ...]] = []
+        self.built = None
+        self.stale = True
+
+    def exclude(self, played: tuple[Tile, ...]) -> None:
+        """Forbid the next searches to play exactly ``played``."""
+        self.excluded.append(played)
+        if not self.stale and self.built is not None:
+            exclude_played(self.built, self.cat, played)
+
+    def next(self) -> Solution:
+        """The best move not excluded (refereed), or a :class:`Solution` without a move."""
+        position, cat, objective = self.position, self.cat, self.objective
+        timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
+        while True:
+            if self.stale:
+                start = time.perf_counter()
+                self.built = build_model(position, cat, objective, self.anchored)
+                if self.built is not None:
+                    for played in self.excluded:
+                        exclude_played(self.built, cat, played)
+                self.stale = False
+                timings["build"] += time.perf_counter() - start
+            built = self.built
+            if built is None:
+                return _no_move(position, objective, timings, Status.NO_MOVE)
+
+            start = time.perf_counter()
+            response = _search(built.proto, self.seed, self.deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS)
+            status = response.status
+            timings["solve"] += time.perf_counter() - start
+
+            start = time.perf_counter()
+            if status not in (_OPTIMAL, _FEASIBLE):
+                missing = Status.NO_MOVE if status == _INFEASIBLE else Status.UNKNOWN
+                return _no_move(position, objective, timings, missing)
+            sol = solution_values(response)
+            if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
+                timings["decode"] += time.perf_counter() - start
+                return _no_move(position, objective, timings, Status.NO_MOVE if status == _OPTIMAL else Status.UNKNOWN)
+            try:
+                played, table, kept = decode(position, cat, built, sol, self.anchored)
+            except NeedAnchors as need:
+                # The relaxed model used a meld it cannot lay out (jokers only, or a run that reads
+                # as a group): demand real tiles in those sets and solve again.
+                self.anchored = {s: max(self.anchored.get(s, 0), n) for s, n in {**self.anchored, **need.sets}.items()}
+                self.stale = True
+                timings["decode"] += time.perf_counter() - start
+                continue
+            value = position.rules.rack_value(played)
             timings["decode"] += time.perf_counter() - start
-            return _no_move(position, objective, timings, Status.NO_MOVE if status == _OPTIMAL else Status.UNKNOWN)
-        try:
-            played, table, kept = decode(position, cat, built, sol, anchored)
-        except NeedAnchors as need:
-            # The relaxed model used a meld it cannot lay out (jokers only, or a run that reads as a
-            # group): demand real tiles in those sets and solve again.
-            anchored = {s: max(anchored.get(s, 0), n) for s, n in {**anchored, **need.sets}.items()}
-            timings["decode"] += time.perf_counter() - start
-            continue
-        value = position.rules.rack_value(played)
-        timings["decode"] += time.perf_counter() - start
-        break
+            break
 
-    start = time.perf_counter()
-    _referee(position, table)
-    timings["verify"] = time.perf_counter() - start
-    return Solution(
-        status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
-        played=played,
-        table=table,
-        value=value,
-        objective=objective,
-        position=position,
-        kept=kept,
-        timings=timings,
-    )
+        start = time.perf_counter()
+        _referee(position, table)
+        timings["verify"] = time.perf_counter() - start
+        return Solution(
+            status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
+            played=played,
+            table=table,
+            value=value,
+            objective=objective,
+            position=position,
+            kept=kept,
+            timings=timings,
+        )
 
 
 _OPTIMAL = cmh.CpSolverStatus.OPTIMAL

@@ -1,0 +1,64 @@
+"""No-good rows: forbid the model a multiset of played rack tiles, so the next search finds the best
+move that plays anything else (the solver's alternatives).
+
+A played multiset is a vector ``q`` over the rack's tile kinds and its jokers. ``q != P`` is one
+Boolean per way to differ: ``lt[k] => q[k] <= P[k] - 1`` and ``gt[k] => q[k] >= P[k] + 1`` (only
+where the rack allows it), with at least one of them true. Where the table may be rearranged,
+``q[k]`` is the final layer's ``p[k]`` and the jokers played are the layer's jokers less the
+table's; in an official opening (the layer holds the new melds only) ``q[k]`` is the layer's
+slots of kind ``k`` less its jokers standing for ``k``, and every joker of the layer is played.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ortools.sat.python import cp_model_helper as cmh
+
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import PositionModel
+from rummisolve.solver._pieces import INF, linear
+from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.tiles import Tile
+
+__all__ = ["exclude_played"]
+
+
+def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...]) -> None:
+    """Add to ``built.proto`` the rows that forbid playing exactly the multiset ``played``."""
+    proto = built.proto
+    counts = built.counts
+    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
+    jokers_var = [built.final_offset + n_sets + k for k in range(n_kinds)]
+    by_kind = Counter(cat.kind_index[t] for t in played if not t.is_joker)
+    differences: list[tuple[list[int], list[int], int, int, int]] = []  # (vars, coeffs, value, least, most)
+    for k, have in enumerate(counts.rack):
+        if not have:
+            continue
+        if built.kept_by_rule:
+            variables = [built.final_offset + s for s in cat.sets_by_kind[k]] + [jokers_var[k]]
+            coeffs = [1] * len(cat.sets_by_kind[k]) + [-1]
+        else:
+            variables, coeffs = [built.played_offset + k], [1]
+        differences.append((variables, coeffs, by_kind[k], 0, have))
+    if counts.rack_jokers:
+        table_jokers = 0 if built.kept_by_rule else counts.table_jokers
+        played_jokers = sum(t.is_joker for t in played)
+        differences.append(
+            (jokers_var, [1] * n_kinds, played_jokers + table_jokers, table_jokers, counts.rack_jokers + table_jokers)
+        )
+    domain = protos_for(cat).domain(0, 1)
+    literals: list[int] = []
+    rows: list[cmh.ConstraintProto] = []
+    for variables, coeffs, value, least, most in differences:
+        for lo, hi in ((-INF, value - 1), (value + 1, INF)):
+            if hi < least or lo > most:  # the rack cannot differ this way
+                continue
+            literal = len(proto.variables) + len(literals)
+            literals.append(literal)
+            row = linear(variables, coeffs, lo, hi)
+            row.enforcement_literal.append(literal)
+            rows.append(row)
+    proto.variables.extend([domain] * len(literals))
+    rows.append(linear(literals, [1] * len(literals), 1, INF))
+    proto.constraints.extend(rows)
