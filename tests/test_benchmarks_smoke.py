@@ -266,3 +266,15 @@ def test_floor_names_a_missing_set(capsys):
     with pytest.raises(SystemExit):
         floor.main(["--sets", "nosuchset"])
     assert "nosuchset" in capsys.readouterr().err
+
+
+def test_alternatives_benchmark_smoke(tmp_path, capsys):
+    import json
+
+    from benchmarks import alternatives
+
+    out = tmp_path / "alternatives.json"
+    assert alternatives.main(["--limit", "6", "--repeat", "1", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert rows and all(row["alternatives_ms"] > 0 and 0 <= row["found"] <= 3 for row in rows)
+    assert "alternatives=3" in capsys.readouterr().out
