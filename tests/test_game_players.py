@@ -137,3 +137,11 @@ def test_match_of_rounds_adds_up_and_rotates_the_first_player():
     assert [r.first for r in match.rounds] == [0, 1, 0]
     assert match.totals == tuple(sum(r.scores[s] for r in match.rounds) for s in range(2))
     assert sum(match.totals) == 0 and match.leaders
+
+
+def test_a_match_of_no_rounds_is_an_option_error():
+    from rummisolve.errors import OptionError
+    from rummisolve.game import play_match
+
+    with pytest.raises(OptionError, match="at least one round"):
+        play_match([make_player("easy"), make_player("easy")], 0)

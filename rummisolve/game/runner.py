@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummisolve.errors import IllegalMoveError
+from rummisolve.errors import IllegalMoveError, OptionError
 from rummisolve.game.actions import Draw, Play, Player
 from rummisolve.game.engine import Game
 from rummisolve.game.events import PlayEvent
@@ -131,7 +131,7 @@ def play_match(
     from rummisolve.game.scoring import match_totals
 
     if rounds < 1:
-        raise ValueError(f"a match needs at least one round, not {rounds}")
+        raise OptionError(f"a match needs at least one round, not {rounds}")
     records = tuple(
         play_game(players, rules=rules, seed=seed + r, first=r % len(players), **kwargs)[1] for r in range(rounds)
     )
