@@ -27,6 +27,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="also list up to N further moves (0-10), each the best that plays other tiles",
     )
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="solve in N processes (default 1); answers stay in input order, a few lines behind the input",
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
@@ -48,6 +55,17 @@ def _count(text: str) -> int:
     return value
 
 
+def _workers(text: str) -> int:
+    """A ``--workers`` value: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def _seconds(text: str) -> float:
     """A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
     try:
@@ -61,26 +79,22 @@ def _seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     import rummisolve.solver  # noqa: F401 (loads OR-Tools now: a missing or old one is one message, not a line each)
-    from rummisolve.jsonio import error_message, stream_documents
-    from rummisolve.service import solve_json
+    from rummisolve.batch import ordered_map
+    from rummisolve.jsonio import stream_documents
 
+    overrides = {
+        name: value
+        for name, value in (
+            ("objective", args.objective),
+            ("time_limit", args.time_limit),
+            ("alternatives", args.alternatives),
+        )
+        if value is not None
+    }
     status = 0
     try:
-        for document in stream_documents(input_lines(args.file)):
-            if isinstance(document, Exception):
-                result = {"status": "error", "error": error_message(document)}
-            else:
-                if isinstance(document, dict):
-                    if args.objective is not None:
-                        document = {**document, "objective": args.objective}
-                    if args.time_limit is not None:
-                        document = {**document, "time_limit": args.time_limit}
-                    if args.alternatives is not None:
-                        document = {**document, "alternatives": args.alternatives}
-                try:
-                    result = solve_json(document)
-                except Exception as err:  # never a traceback: report it and answer the next position
-                    result = {"status": "error", "error": f"internal error: {error_message(err)}"}
+        jobs = (_job(document, overrides) for document in stream_documents(input_lines(args.file)))
+        for result in ordered_map(answer, jobs, args.workers):
             if result["status"] == "error":
                 status = 1
             print(_text(result) if args.text else json_line(result), flush=True)
@@ -88,6 +102,31 @@ def run(args: argparse.Namespace) -> int:
         print(json_line({"status": "error", "error": str(err)}), flush=True)
         return 1
     return status
+
+
+def _job(document, overrides: dict):
+    """What to answer for one input: its result already (a line that is not JSON), or the position
+    with the command line's overrides."""
+    from rummisolve.jsonio import error_message
+
+    if isinstance(document, Exception):
+        return {"status": "error", "error": error_message(document)}
+    if isinstance(document, dict) and overrides:
+        return ("solve", {**document, **overrides})
+    return ("solve", document)
+
+
+def answer(job) -> dict:
+    """The result line of one job (module level: worker processes run it by name)."""
+    from rummisolve.jsonio import error_message
+    from rummisolve.service import solve_json
+
+    if isinstance(job, dict):
+        return job
+    try:
+        return solve_json(job[1])
+    except Exception as err:  # never a traceback: report it and answer the next position
+        return {"status": "error", "error": f"internal error: {error_message(err)}"}
 
 
 def _text(result: dict) -> str:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from rummisolve.errors import UnavailableError
+from rummisolve.batch import process_pool
 from rummisolve.game.deals import DealTask, contestant_names, deal_seed, run_deal
 from rummisolve.jsonio import rules_to_json
 from rummisolve.rules import STANDARD, RuleSet
@@ -120,27 +120,11 @@ def _local(tasks: list[DealTask], workers: int) -> Iterator[list[dict[str, Any]]
         for task in tasks:
             yield run_deal(task)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
+    from concurrent.futures import as_completed
 
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        # A worker process is importing the caller's script, which calls run_tournament again at
-        # import time: say why once and stop, instead of a traceback per worker, forever.
-        raise SystemExit(f"rummisolve: {_NO_MAIN_GUARD}")
-    context = multiprocessing.get_context("forkserver" if os.name != "nt" else "spawn")
-    try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            for future in as_completed([pool.submit(run_deal, task) for task in tasks]):
-                yield future.result()
-    except BrokenProcessPool:
-        raise UnavailableError(f"the tournament's worker processes could not start: {_NO_MAIN_GUARD}") from None
-
-
-_NO_MAIN_GUARD = (
-    "a script that calls run_tournament with several workers must do so under "
-    "'if __name__ == \"__main__\":' (each worker process imports the script), or pass workers=1"
-)
+    with process_pool(workers) as pool:
+        for future in as_completed([pool.submit(run_deal, task) for task in tasks]):
+            yield future.result()
 
 
 def run_tournament(
