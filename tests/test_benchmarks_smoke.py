@@ -278,3 +278,15 @@ def test_alternatives_benchmark_smoke(tmp_path, capsys):
     rows = json.loads(out.read_text())
     assert rows and all(row["alternatives_ms"] > 0 and 0 <= row["found"] <= 3 for row in rows)
     assert "alternatives=3" in capsys.readouterr().out
+
+
+def test_batch_benchmark_smoke(tmp_path, capsys):
+    import json
+
+    from benchmarks import batch
+
+    out = tmp_path / "batch.json"
+    assert batch.main(["--positions", "6", "--repeat", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["positions"] == 6 and report["speed_up"] > 0
+    assert "speed-up" in capsys.readouterr().out
