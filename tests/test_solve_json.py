@@ -51,6 +51,11 @@ def test_contract_fields_for_a_move():
     assert_legal(obj, result)
 
 
+def test_an_unknown_objective_lists_the_objectives_by_name():
+    result = answer({"rack": ["R1"], "objective": "points"})
+    assert result["error"] == "position.objective: expected one of 'tiles', 'value', got 'points'"
+
+
 def test_defaults_are_standard_rules_opened_tiles():
     # opened defaults to true: R4 may extend the table run.
     result = answer({"table": [["R1", "R2", "R3"]], "rack": ["R4"]})
