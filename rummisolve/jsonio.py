@@ -6,6 +6,7 @@ the path of the offending part, e.g. ``position.table[1][2]: unknown tile code '
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -70,10 +71,17 @@ def rules_from_json(obj: Any, path: str = "rules") -> RuleSet:
 
 def rules_to_json(rules: RuleSet) -> str | dict[str, Any]:
     """A preset's name, or the options that differ from the standard rules."""
+    encoded = _rules_to_json(rules)
+    return encoded if isinstance(encoded, str) else dict(encoded)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_to_json(rules: RuleSet) -> str | tuple[tuple[str, Any], ...]:
+    # Cached: every result carries its rules, and comparing against the presets is most of the cost.
     if rules.name is not None:
         return rules.name
     default = RuleSet().to_dict()
-    return {k: v for k, v in rules.to_dict().items() if v != default[k]}
+    return tuple((k, v) for k, v in rules.to_dict().items() if v != default[k])
 
 
 def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[Tile, ...]:
@@ -155,7 +163,10 @@ def objective_from_json(obj: Any, path: str = "objective") -> Objective:
 
 
 def solution_to_json(solution: Solution) -> dict[str, Any]:
-    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``)."""
+    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``,
+    ``rack_after``, ``rules``, ``timings``). ``rules`` are the position's, so that a result alone
+    decodes (and renders) under the rules it was solved under; ``rack_after`` is the rack less the
+    tiles played, sorted."""
     return {
         "status": str(solution.status),
         "played": [str(t) for t in solution.played],
@@ -166,6 +177,8 @@ def solution_to_json(solution: Solution) -> dict[str, Any]:
         "proven": solution.proven,
         "kept": list(solution.kept),
         "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
+        "rack_after": [str(t) for t in solution.rack_after],
+        "rules": rules_to_json(solution.position.rules),
         "timings": {name: round(seconds, 6) for name, seconds in solution.timings.items()},
     }
 
