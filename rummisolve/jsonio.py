@@ -6,6 +6,7 @@ the path of the offending part, e.g. ``position.table[1][2]: unknown tile code '
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -72,10 +73,17 @@ def rules_from_json(obj: Any, path: str = "rules") -> RuleSet:
 
 def rules_to_json(rules: RuleSet) -> str | dict[str, Any]:
     """A preset's name, or the options that differ from the standard rules."""
+    encoded = _rules_to_json(rules)
+    return encoded if isinstance(encoded, str) else dict(encoded)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_to_json(rules: RuleSet) -> str | tuple[tuple[str, Any], ...]:
+    # Cached: every result carries its rules, and comparing against the presets is most of the cost.
     if rules.name is not None:
         return rules.name
     default = RuleSet().to_dict()
-    return {k: v for k, v in rules.to_dict().items() if v != default[k]}
+    return tuple((k, v) for k, v in rules.to_dict().items() if v != default[k])
 
 
 def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[Tile, ...]:
@@ -171,8 +179,10 @@ def alternatives_from_json(obj: Any, path: str = "alternatives") -> int:
 
 
 def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, Any]:
-    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``, ``timings``
-    unless ``timings`` is false)."""
+    """The result object of the JSON contract, with extra fields (``kept``, ``jokers``,
+    ``rack_after``, ``rules``, and ``timings`` unless ``timings`` is false). ``rules`` are the
+    position's, so that a result alone decodes (and renders) under the rules it was solved under;
+    ``rack_after`` is the rack less the tiles played, sorted."""
     result = {
         "status": str(solution.status),
         "played": [str(t) for t in solution.played],
@@ -183,6 +193,8 @@ def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, A
         "proven": solution.proven,
         "kept": list(solution.kept),
         "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
+        "rack_after": [str(t) for t in solution.rack_after],
+        "rules": rules_to_json(solution.position.rules),
     }
     if timings:
         result["timings"] = {name: round(seconds, 6) for name, seconds in solution.timings.items()}

@@ -10,6 +10,7 @@ is loaded on the first ``solve_json``.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from rummisolve.jsonio import (
     objective_from_json,
     position_from_json,
     rules_from_json,
+    rules_to_json,
     solution_to_json,
     table_from_json,
     tiles_from_json,
@@ -28,8 +30,10 @@ from rummisolve.jsonio import (
     with_path,
 )
 from rummisolve.melds import Meld
+from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.render import render_result, render_svg
+from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import STATUSES
 from rummisolve.solver_limits import check_time_limit
 
@@ -112,19 +116,25 @@ def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
         return {"error": error_message(err)}
 
 
-def render_json(obj: Any) -> str:
+def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
     """An SVG picture of a position or a result object.
 
-    A result (an object with ``"status"``) shows its ``table`` with the ``played`` tiles
-    highlighted, then the rack left (``rack_after``, or the ``position``'s rack less ``played``).
-    Melds the move left untouched stay plain: those of its ``position`` if it carries one, else
-    the first ``len(kept)`` melds (the solver lists kept melds first). A position shows its table
-    and rack. Bad input raises a :class:`~rummisolve.errors.RummisolveError` whose message names
-    the bad part.
+    A result (an object with ``"status"``) shows its ``table``: the melds it ``kept`` (listed
+    first) plain, the others rearranged or new, the ``played`` tiles highlighted; then the rack
+    left (``rack_after``, or the ``position``'s rack less ``played``). Without ``kept``, the melds
+    equal to one of its ``position``'s stay plain. Its tiles are read under its ``rules`` (every
+    result of :func:`solve_json` carries them), else its ``position``'s. A position shows its
+    table and rack. ``rules`` are for an object that carries none; an object whose own rules
+    differ from them is an error. Bad input raises a :class:`~rummisolve.errors.RummisolveError`
+    whose message names the bad part.
     """
     if not isinstance(obj, dict):
         raise JsonInputError(f"expected a position or a result object, got {json_type_name(obj)}")
     if "status" not in obj:
+        own = _own_rules(obj, "position.rules")
+        _check_given(own, rules, "the position")
+        if own is None and rules is not None:
+            obj = {**obj, "rules": rules_to_json(rules)}
         return render_svg(position_from_json(obj, "position"))
 
     status = obj["status"]
@@ -132,12 +142,13 @@ def render_json(obj: Any) -> str:
         raise JsonInputError(f"status: cannot draw an error result ({obj.get('error', 'no message')})")
     if status not in STATUSES:
         raise JsonInputError(f"status: expected {', '.join(map(repr, STATUSES))} or 'error', got {status!r}")
+    rules = _result_rules(obj, rules)
     position = None
     if "position" in obj:
-        position = position_from_json(obj["position"], "position")
-        rules = position.rules
-    else:
-        rules = rules_from_json(obj.get("rules", "standard"), "rules")
+        body = obj["position"]
+        if isinstance(body, dict) and "rules" not in body:
+            body = {**body, "rules": rules_to_json(rules)}
+        position = position_from_json(body, "position")
     if "table" not in obj:
         raise JsonInputError("table: a result needs its table")
     table = table_from_json(obj["table"], "table", rules)
@@ -153,15 +164,76 @@ def render_json(obj: Any) -> str:
         rack_after = tiles_from_json(obj["rack_after"], "rack_after", rules)
     elif position is not None:
         rack_after = position.rack_after(played)
-    old: tuple[Meld, ...] | list[Meld]
-    old = position.table if position is not None else melds[: _kept_count(obj.get("kept"), len(melds))]
-    return render_result(status, melds, played, old_table=old, rack_after=rack_after, value=obj.get("value"))
+    value = obj.get("value")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise JsonInputError(f"value: expected an integer number of points, got {json_type_name(value)}")
+    objective = obj.get("objective")
+    if objective is not None:
+        objective = str(objective_from_json(objective, "objective"))
+    return render_result(
+        status,
+        melds,
+        played,
+        old_table=position.table if position is not None else (),
+        kept=_kept(obj.get("kept"), melds, position),
+        rack_after=rack_after,
+        value=value,
+        objective=objective,
+        rules=rules,
+    )
 
 
-def _kept_count(kept: Any, melds: int) -> int:
-    """How many leading melds a result marks as kept unchanged (its ``kept`` list of old indices)."""
-    if not isinstance(kept, list):
-        return 0
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in kept) or len(kept) > melds:
-        raise JsonInputError(f"kept: expected a list of at most {melds} meld indices, got {kept!r}")
-    return len(kept)
+def _own_rules(obj: dict[str, Any], path: str) -> RuleSet | None:
+    """The rules an object names in its ``rules`` field, if it has one."""
+    return rules_from_json(obj["rules"], path) if "rules" in obj else None
+
+
+def _check_given(own: RuleSet | None, given: RuleSet | None, what: str) -> None:
+    if own is not None and given is not None and own != given:
+        raise RuleSetError(
+            f"rules: {what} carries rules of its own ({_rules_text(own)}), not the ones given ({_rules_text(given)})"
+        )
+
+
+def _rules_text(rules: RuleSet) -> str:
+    return json.dumps(rules_to_json(rules), separators=(",", ":"))
+
+
+def _result_rules(obj: dict[str, Any], given: RuleSet | None) -> RuleSet:
+    """The rules a result is read under: its ``rules``, else its ``position``'s, else ``given``
+    (else the standard rules). Rules that disagree are an error."""
+    own = _own_rules(obj, "rules")
+    body = obj.get("position")
+    if isinstance(body, dict) and "rules" in body:
+        of_position = rules_from_json(body["rules"], "position.rules")
+        if own is not None and own != of_position:
+            raise RuleSetError(
+                f"rules: the result's rules ({_rules_text(own)}) differ from its position's "
+                f"({_rules_text(of_position)})"
+            )
+        own = of_position
+    _check_given(own, given, "the result")
+    return own or given or STANDARD
+
+
+def _kept(kept: Any, melds: list[Meld], position: Position | None) -> list[int] | None:
+    """A result's ``kept`` list (old indices of the melds kept unchanged, listed first on its
+    table), checked against the table and, when the result has one, its position."""
+    if kept is None:
+        return None
+    if (
+        not isinstance(kept, list)
+        or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in kept)
+        or len(set(kept)) != len(kept)
+        or len(kept) > len(melds)
+    ):
+        raise JsonInputError(f"kept: expected a list of at most {len(melds)} distinct meld indices, got {kept!r}")
+    if position is not None:
+        for i, old in enumerate(kept):
+            if old >= len(position.table):
+                raise JsonInputError(f"kept[{i}]: the position's table has no meld {old}")
+            if not melds[i].same_tiles(position.table[old]):
+                raise JsonInputError(
+                    f"kept[{i}]: table[{i}] ({melds[i]}) is not the position's meld {old} ({position.table[old]})"
+                )
+    return kept

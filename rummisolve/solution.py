@@ -40,8 +40,9 @@ class Status(enum.StrEnum):
         return f"Status.{self.name}"
 
 
-OBJECTIVES: tuple[str, ...] = tuple(Objective)
-STATUSES: tuple[str, ...] = tuple(Status)
+OBJECTIVES: tuple[str, ...] = tuple(o.value for o in Objective)
+STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
+"""The names, as plain strings (messages list them: ``'tiles'``, not ``Objective.TILES``)."""
 _MOVES = frozenset((Status.OPTIMAL, Status.FEASIBLE))
 _PROVEN = frozenset((Status.OPTIMAL, Status.NO_MOVE))
 

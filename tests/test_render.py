@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -15,9 +16,10 @@ from hypothesis import strategies as st
 
 from rummisolve import Meld, Position, Tile, solve, solve_json
 from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
-from rummisolve.jsonio import position_from_json, position_to_json
-from rummisolve.render import TILE_COLOURS, render_svg
-from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.jsonio import position_from_json, position_to_json, solution_to_json
+from rummisolve.referee import verify
+from rummisolve.render import COLOUR_MARKS, TILE_COLOURS, render_result, render_svg
+from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.service import render_json
 from tests.strategies import positions
 
@@ -48,6 +50,28 @@ def melds_drawn(root: ET.Element) -> list[list[str]]:
     return [[t.get("data-tile") for t in tile_elements(m)] for m in melds]
 
 
+def marks(g: ET.Element) -> list[ET.Element]:
+    return [e for e in g.iter() if e.get("class") == "mark"]
+
+
+def texts(root: ET.Element) -> str:
+    return " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+
+
+def meld_groups(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if "meld" in g.get("class", "").split()]
+
+
+def fates(root: ET.Element) -> list[str]:
+    """Each meld's fate as drawn: exactly one of kept, rearranged, new."""
+    found = []
+    for g in meld_groups(root):
+        fate = {"kept", "rearranged", "new"} & set(g.get("class").split())
+        assert len(fate) == 1, g.get("class")
+        found.append(fate.pop())
+    return found
+
+
 def expected_order(position: Position) -> list[str]:
     return [str(t) for m in position.table for t in m.tiles] + [str(t) for t in position.rack]
 
@@ -63,9 +87,13 @@ def test_position_draws_table_then_rack_with_colours_and_joker_labels():
     assert played_tiles(root) == []  # a position has nothing played
     for g in tile_elements(root):
         tile = Tile.parse(g.get("data-tile"))
-        inks = {t.get("fill") for t in g.iter(f"{SVG}text") if t.get("class") != "stands-for"}
-        assert inks == {TILE_COLOURS[tile.colour]}
-        if not tile.is_joker:
+        if tile.is_joker:
+            assert [t.get("class") for t in g.iter(f"{SVG}text")] in ([], ["stands-for"])
+            face = g.find(f"{SVG}g[@class='joker-face']")
+            assert face is not None and face.find(f"{SVG}circle").get("stroke") == TILE_COLOURS[None]
+        else:
+            inks = {t.get("fill") for t in g.iter(f"{SVG}text")} | {m.get("fill") for m in marks(g)}
+            assert inks == {TILE_COLOURS[tile.colour]}
             assert [t.text for t in g.iter(f"{SVG}text")] == [str(tile.number)]
     jokers = [g for g in tile_elements(root) if "joker" in g.get("class").split()]
     labels = [t.text for g in jokers for t in g.iter(f"{SVG}text") if t.get("class") == "stands-for"]
@@ -121,8 +149,8 @@ def test_meld_sequences_of_strings_or_melds():
 
 def test_text_is_escaped():
     # Labels carry only our own text, but the picture must stay well-formed XML whatever the status.
-    result = {"status": "optimal", "table": [["R1", "R2", "R3"]], "played": ["R1", "R2", "R3"], "value": "<&>"}
-    parse(render_json(result))
+    root = parse(render_result("<&>", [Meld.parse("R1 R2 R3")], []))
+    assert texts(root).startswith("<&>")
 
 
 # -- solutions ------------------------------------------------------------------------------------
@@ -292,3 +320,332 @@ def test_jupyter_shows_positions_and_solutions_with_the_renderer():
     assert position._repr_svg_() == render_svg(position)
     solution = solve(position)
     assert solution._repr_svg_() == render_svg(solution)
+
+
+# -- marks that tell colours apart without colour --------------------------------------------------
+
+EIGHT = RuleSet(colours=8)
+
+
+def _mark_shape(mark: ET.Element) -> tuple:
+    """A mark's geometry relative to its tile, without its paint: what an eye that sees no colour sees."""
+    paint = {"fill", "stroke", "stroke-width", "stroke-linejoin", "paint-order", "class", "data-mark"}
+    return mark.tag, tuple(sorted((k, v) for k, v in mark.attrib.items() if k not in paint))
+
+
+def test_every_colour_has_a_mark_of_its_own():
+    position = Position.from_notation(["K3 B3 O3 R3 G3 P3 W3 C3"], "K9 B9 O9 R9 G9 P9 W9 C9 J", rules=EIGHT)
+    root = parse(render_svg(position))
+    shapes: dict[str, set[tuple]] = {}
+    for g in tile_elements(root):
+        tile = Tile.parse(g.get("data-tile"))
+        if tile.is_joker:
+            assert g.get("data-colour") is None and not marks(g)
+            continue
+        (mark,) = marks(g)
+        assert g.get("data-colour") == tile.colour.name.lower()
+        assert g.get("data-mark") == mark.get("data-mark") == COLOUR_MARKS[tile.colour]
+        shapes.setdefault(g.get("data-colour"), set()).add(_mark_shape(mark))
+    # All 8 colours drawn, each with one shape (the same on every tile), no two alike.
+    assert len(shapes) == 8 and all(len(s) == 1 for s in shapes.values())
+    assert len({s for group in shapes.values() for s in group}) == 8
+    # The key under the picture names every colour next to its mark.
+    key = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "colour-key")
+    entries = {e.find(f"{SVG}text").text: marks(e)[0].get("data-mark") for e in key.findall(f"{SVG}g")}
+    assert entries == {c.name.lower(): COLOUR_MARKS[c] for c in EIGHT.colour_list}
+
+
+def test_the_colour_key_lists_only_the_colours_drawn():
+    root = parse(render_svg(Position.from_notation(["R1 R2 R3"], "B5 J")))
+    key = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "colour-key")
+    assert [e.find(f"{SVG}text").text for e in key.findall(f"{SVG}g")] == ["blue", "red"]
+
+
+def _luminance(hex_colour: str) -> float:
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def _contrast(a: str, b: str) -> float:
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_number_stands_out_from_its_face():
+    # WCAG's 3:1 for large text (the numbers are 15-18 px bold), on the plain and the played face;
+    # a number in a light ink (white) is outlined, and its outline must stand out instead.
+    melds = [Meld.parse("K3 B3 O3 R3 G3 P3 W3 C3", EIGHT)]
+    for played in (False, True):
+        root = parse(render_result("optimal", melds, melds[0].tiles if played else ()))
+        for g in tile_elements(root):
+            assert ("played" in g.get("class").split()) == played
+            face = g.find(f"{SVG}rect").get("fill")
+            number = g.find(f"{SVG}text")
+            ink = number.get("stroke") if _contrast(number.get("fill"), face) < 3 else number.get("fill")
+            assert ink is not None and _contrast(ink, face) >= 3, (g.get("data-tile"), face, number.attrib)
+
+
+def test_red_and_orange_differ_in_more_than_hue():
+    root = parse(render_svg([["O5", "R5", "K5"]]))
+    red, orange = (marks(g)[0] for g in tile_elements(root) if g.get("data-tile") in ("R5", "O5"))
+    assert _mark_shape(red) != _mark_shape(orange)
+    # And their inks differ in lightness too, not only in hue.
+    assert _contrast(TILE_COLOURS[Tile.parse("R1").colour], TILE_COLOURS[Tile.parse("O1").colour]) >= 1.5
+
+
+def test_the_joker_is_a_face_labelled_with_the_tile_it_stands_for():
+    root = parse(render_svg(Position.from_notation(["R4 J R6", "K7 B7 J"], "J", rules=XP)))
+    jokers = [g for g in tile_elements(root) if g.get("data-tile") == "J"]
+    assert len(jokers) == 3 and all("joker" in g.get("class").split() for g in jokers)
+    for g in jokers:
+        face = g.find(f"{SVG}g[@class='joker-face']")
+        assert face is not None and face.get("data-mark") == "joker"
+        assert (
+            len(face.findall(f"{SVG}circle")) == 3 and face.find(f"{SVG}path") is not None
+        )  # a face, two eyes, a smile
+        assert not marks(g)  # no colour mark: a joker has no colour
+    labels = [[t.text for t in g.iter(f"{SVG}text")] for g in jokers]
+    assert labels == [["=R5"], ["=O7"], []]  # the rack's joker stands for nothing yet
+    assert [g.find(f"{SVG}title").text for g in jokers] == ["joker as R5", "joker as O7", "joker"]
+
+
+# -- what the move did: kept, rearranged, new ----------------------------------------------------------
+
+SPLIT = Position.from_notation(["R1 R2 R3 R4", "K9 B9 O9"], "R5 R6 B1 B2 B3")
+SPLIT_RESULT = {
+    "status": "optimal",
+    "played": ["B1", "B2", "B3", "R5", "R6"],
+    "table": [["K9", "B9", "O9"], ["R1", "R2", "R3"], ["R4", "R5", "R6"], ["B1", "B2", "B3"]],
+    "value": 17,
+    "objective": "tiles",
+    "kept": [1],
+}
+
+
+def test_kept_rearranged_and_new_melds_are_told_apart():
+    assert verify(SPLIT, [Meld.of(m) for m in SPLIT_RESULT["table"]]).legal
+    for obj in (SPLIT_RESULT, dict(SPLIT_RESULT, position=position_to_json(SPLIT))):
+        root = parse(render_json(obj))
+        assert fates(root) == ["kept", "rearranged", "rearranged", "new"]
+        groups = meld_groups(root)
+        played = [[("played" in t.get("class").split()) for t in tile_elements(g)] for g in groups]
+        assert played == [[False] * 3, [False] * 3, [False, True, True], [True] * 3]
+        # A rearranged meld, and only such a meld, has a dashed outline.
+        outlined = [
+            any(r.get("class") == "outline" and r.get("stroke-dasharray") for r in g.iter(f"{SVG}rect")) for g in groups
+        ]
+        assert outlined == [False, True, True, False]
+        legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+        assert [e.get("class") for e in legend.findall(f"{SVG}g")] == ["played", "rearranged", "kept"]
+        assert " ".join(t.text for t in legend.iter(f"{SVG}text")) == (
+            "tile played from the rack meld rearranged meld kept as it was"
+        )
+
+
+def test_without_kept_the_position_tells_which_melds_were_kept():
+    result = {k: v for k, v in SPLIT_RESULT.items() if k != "kept"}
+    assert fates(parse(render_json(dict(result, position=position_to_json(SPLIT))))) == [
+        "kept",
+        "rearranged",
+        "rearranged",
+        "new",
+    ]
+    # With neither, no meld can be known to be kept: those holding old tiles count as rearranged.
+    assert fates(parse(render_json(result))) == ["rearranged", "rearranged", "rearranged", "new"]
+
+
+def test_a_result_without_a_move_keeps_every_meld_and_needs_no_legend():
+    result = solve_json({"table": [["R1", "R2", "R3"], ["K5", "B5", "O5"]], "rack": ["K9"]})
+    assert result["status"] == "no_move"
+    unknown = dict(result, status="unknown", proven=False, kept=[])
+    for obj, title in [(result, "No move (proven): draw a tile"), (unknown, "Unknown: no move found")]:
+        root = parse(render_json(obj))
+        assert fates(root) == ["kept", "kept"] and not played_tiles(root)
+        assert not [g for g in root.iter(f"{SVG}g") if g.get("class") == "legend"]
+        assert root.find(f"{SVG}title").text.startswith(title) and "Rack: 1 tile, 9 points" in texts(root)
+
+
+@settings(max_examples=25)
+@given(position=positions(rules=STANDARD, max_melds=8))
+def test_any_solution_marks_each_meld_by_what_the_move_did(position):
+    solution = solve(position)
+    for root in (parse(render_svg(solution)), parse(render_json(solution_to_json(solution)))):
+        drawn = fates(root)
+        assert drawn[: len(solution.kept)] == ["kept"] * len(solution.kept)
+        if not solution:
+            assert drawn == ["kept"] * len(solution.table)
+        for fate, g in zip(drawn, meld_groups(root)):
+            flags = [("played" in t.get("class").split()) for t in tile_elements(g)]
+            if fate == "kept":
+                assert not any(flags)
+            elif fate == "new":
+                assert all(flags)
+            else:  # rearranged: holds a tile that was on the table before
+                assert not all(flags)
+        assert Counter(played_tiles(root)) == Counter(str(t) for t in solution.played)
+        # The rack left follows the table, for a result in JSON too (it carries rack_after).
+        assert drawn_tiles(root)[sum(len(m) for m in solution.table) :] == [str(t) for t in solution.rack_after]
+
+
+# -- the points and the objective, said in words ------------------------------------------------------
+
+
+def test_the_title_says_what_the_points_count_and_the_objective():
+    rules = RuleSet(joker_penalty=25)
+    position = Position.from_notation(["R1 R2 R3"], "R4 J K9", rules=rules)
+    solution = solve(position)
+    assert [str(t) for t in solution.played] == ["R4", "J"] and solution.value == 29
+    for svg in (render_svg(solution), render_json(solve_json(position_to_json(position)))):
+        root = parse(svg)
+        assert root.find(f"{SVG}title").text == "Optimal: 2 tiles played, worth 29 points (a joker counts 25)"
+        assert "Objective: the most tiles played" in texts(root)
+        assert "Rack left: 1 tile, 9 points" in texts(root)
+
+
+@pytest.mark.parametrize(
+    "status,objective,title,note",
+    [
+        ("optimal", "value", "Optimal: 1 tile played, worth 4 points", "Objective: the most points played"),
+        (
+            "feasible",
+            "tiles",
+            "Best found (the time limit cut the proof short): 1 tile played, worth 4 points",
+            "Objective: the most tiles played",
+        ),
+        ("optimal", None, "Optimal: 1 tile played, worth 4 points", None),
+    ],
+)
+def test_titles_without_a_joker_played(status, objective, title, note):
+    result = {"status": status, "table": [["R1", "R2", "R3", "R4"]], "played": ["R4"], "value": 4, "kept": []}
+    if objective is not None:
+        result["objective"] = objective
+    root = parse(render_json(result))
+    assert root.find(f"{SVG}title").text == title == root.get("aria-label")
+    assert ("Objective" in texts(root)) == (note is not None) and (note or "") in texts(root)
+
+
+def test_the_rack_left_notes_a_jokers_penalty():
+    result = {"status": "optimal", "table": [["R1", "R2", "R3"]], "played": ["R1", "R2", "R3"], "value": 6}
+    root = parse(render_json(dict(result, rack_after=["K5", "J"], rules={"joker_penalty": 50})))
+    assert "Rack left: 2 tiles, 55 points (a joker counts 50)" in texts(root)
+    assert drawn_tiles(root) == ["R1", "R2", "R3", "K5", "J"]
+
+
+# -- any rules: a result carries its rules -------------------------------------------------------------
+
+WIDE_RULES = [
+    ({"colours": 8}, ["G1 G2 G3", "W7 C7 P7"], ["G4", "W8", "W9", "W10", "C12", "J"]),
+    ({"numbers": 99}, ["R97 R98 R99"], ["R96", "K50", "K51", "K52", "B99"]),
+]
+
+
+def _check_result_picture(svg: str, result: dict) -> None:
+    root = parse(svg)
+    assert melds_drawn(root) == result["table"]
+    assert Counter(played_tiles(root)) == Counter(result["played"])
+    assert drawn_tiles(root)[sum(map(len, result["table"])) :] == result["rack_after"]
+
+
+@pytest.mark.parametrize("rules,table,rack", WIDE_RULES)
+def test_a_result_renders_under_the_rules_it_was_solved_under(rules, table, rack):
+    body = {"rules": rules, "table": [m.split() for m in table], "rack": rack}
+    result = solve_json(body)
+    assert result["status"] == "optimal" and result["rules"] == rules
+    _check_result_picture(render_json(result), result)
+    # Read under the standard rules, the same result would not even decode.
+    with pytest.raises(RummisolveError):
+        render_json({k: v for k, v in result.items() if k != "rules"})
+    # Given the rules, a result without them renders the same picture; rules that disagree are an error.
+    bare = {k: v for k, v in result.items() if k != "rules"}
+    assert render_json(bare, rules=RuleSet.from_dict(rules)) == render_json(result)
+    with pytest.raises(RummisolveError, match=r"rules: the result carries rules of its own .* not the ones given"):
+        render_json(result, rules=STANDARD)
+
+
+@pytest.mark.parametrize("rules,table,rack", WIDE_RULES)
+def test_solve_piped_into_render(rules, table, rack, monkeypatch, capsys):
+    from rummisolve.cli import main
+
+    body = json.dumps({"rules": rules, "table": [m.split() for m in table], "rack": rack})
+    monkeypatch.setattr("sys.stdin", io.StringIO(body + "\n"))
+    assert main(["solve"]) == 0
+    solved = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(solved))
+    assert main(["render"]) == 0
+    _check_result_picture(capsys.readouterr().out, json.loads(solved))
+
+
+def test_solve_piped_into_render_in_a_shell_pipeline(tmp_path):
+    # The issue as reported: `rummisolve solve c8.json | rummisolve render`.
+    rules, table, rack = WIDE_RULES[0]
+    path = tmp_path / "c8.json"
+    path.write_text(json.dumps({"rules": rules, "table": [m.split() for m in table], "rack": rack}))
+    solver = subprocess.Popen([sys.executable, "-m", "rummisolve", "solve", str(path)], stdout=subprocess.PIPE)
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "render"], stdin=solver.stdout, capture_output=True, text=True, timeout=60
+    )
+    solver.stdout.close()
+    assert solver.wait(timeout=60) == 0
+    assert done.returncode == 0, done.stderr
+    _check_result_picture(done.stdout, solve_json(json.loads(path.read_text())))
+
+
+def test_render_command_rules_option():
+    result = {"status": "optimal", "table": [["G1", "G2", "G3", "G4"]], "played": ["G4"], "value": 4}
+    stdin = json.dumps(result)
+    done = run_cli("--rules", '{"colours": 8}', stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == render_json(result, rules=EIGHT)
+    for args, message in [
+        ((), "table[0][0]: tile 'G1': colour green is not in play with 4 colours"),
+        (("--rules", '{"colours": 9}'), "--rules: rule option 'colours' must be between 1 and 8, not 9"),
+        (("--rules", "{nope"), "--rules: not valid JSON"),
+        (("--rules", "huge"), "--rules: unknown rules preset 'huge'"),
+    ]:
+        done = run_cli(*args, stdin=stdin)
+        assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout == ""
+    # A position without rules takes them from --rules too.
+    done = run_cli("--rules", "xp", stdin=json.dumps({"rack": ["J", "J", "J"]}))
+    assert done.returncode == 0 and done.stdout == render_svg(Position.from_notation([], "J J J", rules=XP))
+
+
+_SPLIT_WITH_POSITION = dict(SPLIT_RESULT, position=position_to_json(SPLIT))
+
+
+@pytest.mark.parametrize(
+    "obj,message",
+    [
+        ({"status": "optimal", "table": [], "value": "7"}, "value: expected an integer number of points, got string"),
+        ({"status": "optimal", "table": [], "objective": "most"}, "objective: expected one of 'tiles', 'value'"),
+        ({"status": "optimal", "table": [], "kept": {"0": 1}}, "kept: expected a list of at most 0"),
+        (
+            {"status": "optimal", "table": [["R1", "R2", "R3"]] * 2, "kept": [0, 0]},
+            "kept: expected a list of at most 2 distinct",
+        ),
+        ({"status": "optimal", "table": [["R1", "R2", "R3"]], "kept": [-1]}, "kept: expected"),
+        (
+            dict(_SPLIT_WITH_POSITION, kept=[0]),
+            "kept[0]: table[0] (K9 B9 O9) is not the position's meld 0 (R1 R2 R3 R4)",
+        ),
+        (dict(_SPLIT_WITH_POSITION, kept=[5]), "kept[0]: the position's table has no meld 5"),
+        (
+            dict(_SPLIT_WITH_POSITION, rules="xp"),
+            'rules: the result\'s rules ("xp") differ from its position\'s ("standard")',
+        ),
+    ],
+)
+def test_render_json_names_the_bad_part_of_a_result(obj, message):
+    with pytest.raises(RummisolveError) as info:
+        render_json(obj)
+    assert message in str(info.value)
+
+
+def test_render_json_of_a_position_checks_the_rules_given():
+    body = {"rules": "xp", "rack": ["J", "J", "J"]}
+    assert render_json(body, rules=XP) == render_json(body) == render_json({"rack": body["rack"]}, rules=XP)
+    with pytest.raises(RummisolveError, match=r'rules: the position carries rules of its own \("xp"\)'):
+        render_json(body, rules=STANDARD)

@@ -247,6 +247,22 @@ def test_render(server):
         assert response.text.startswith("<svg")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"rules": {"numbers": 99}, "table": [["R97", "R98", "R99"]], "rack": ["R96", "K50", "J"]},
+        {"rules": {"colours": 8}, "table": [["G5", "G6", "G7"]], "rack": ["G4", "W9", "J"]},
+    ],
+)
+def test_render_a_result_under_other_rules(server, body):
+    # A result carries its rules, so /render reads its tiles (R99, G5) under them.
+    result = server.client.post("/solve", json=body).json()
+    assert result["status"] == "optimal" and result["rules"] == body["rules"]
+    response = server.client.post("/render", json=result)
+    assert response.status_code == 200, response.text
+    assert response.text == render_json(result)
+
+
 # -- bad input -------------------------------------------------------------------------------------------
 
 BAD_SOLVE = [

@@ -51,6 +51,36 @@ def test_contract_fields_for_a_move():
     assert_legal(obj, result)
 
 
+@pytest.mark.parametrize(
+    "rules,encoded",
+    [
+        (None, "standard"),
+        ("xp", "xp"),
+        ({"colours": 8}, {"colours": 8}),
+        ({"preset": "xp", "jokers": 1}, {"copies": 3, "jokers": 1, "max_players": 6}),
+    ],
+)
+def test_a_result_carries_its_rules_and_the_rack_left(rules, encoded):
+    obj = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9", "J", "B2"]}
+    if rules is not None:
+        obj["rules"] = rules
+    result = answer(obj)
+    assert result["rules"] == encoded
+    assert position_from_json({**obj, "rules": result["rules"]}) == position_from_json(obj)
+    assert result["played"] == ["R4", "J"]
+    assert result["rack_after"] == ["K9", "B2"]  # sorted: colour (K B O R), then number
+
+
+def test_no_move_keeps_the_whole_rack():
+    result = answer({"table": [["K1", "K2", "K3"]], "rack": ["O9", "B7"]})
+    assert result["status"] == "no_move" and result["rack_after"] == ["B7", "O9"] and result["rules"] == "standard"
+
+
+def test_an_unknown_objective_lists_the_objectives_by_name():
+    result = answer({"rack": ["R1"], "objective": "points"})
+    assert result["error"] == "position.objective: expected one of 'tiles', 'value', got 'points'"
+
+
 def test_defaults_are_standard_rules_opened_tiles():
     # opened defaults to true: R4 may extend the table run.
     result = answer({"table": [["R1", "R2", "R3"]], "rack": ["R4"]})

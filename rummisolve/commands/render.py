@@ -1,11 +1,11 @@
-"""``rummisolve render [FILE|-]``: an SVG picture of a position or a result (JSON) on stdout."""
+"""``rummisolve render [FILE|-] [--rules RULES]``: an SVG picture of a position or a result (JSON) on stdout."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from rummisolve.commands._io import read_text
+from rummisolve.commands._io import read_text, rules_option
 
 HELP = "Draw a position or a solve result (JSON) as SVG."
 
@@ -13,6 +13,11 @@ HELP = "Draw a position or a solve result (JSON) as SVG."
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="JSON position or result (default: - for standard input)")
     parser.add_argument("-o", "--output", default="-", help="where to write the SVG (default: - for stdout)")
+    parser.add_argument(
+        "--rules",
+        help="rules preset (standard, xp) or a JSON object of options, for a document that carries none "
+        "(a result of 'rummisolve solve' carries its own)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,6 +25,13 @@ def run(args: argparse.Namespace) -> int:
     from rummisolve.jsonio import error_message, read_documents
     from rummisolve.service import render_json
 
+    rules = None
+    if args.rules is not None:
+        try:
+            rules = rules_option(args.rules)
+        except RummisolveError as err:
+            print(f"rummisolve render: {err}", file=sys.stderr)
+            return 1
     name = "standard input" if args.file == "-" else args.file
     text, problem = read_text(args.file)
     if text is None:
@@ -37,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if isinstance(document, Exception):
             raise document
-        svg = render_json(document)
+        svg = render_json(document, rules=rules)
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         print(f"rummisolve render: {name}: {error_message(err)}", file=sys.stderr)
         return 1

@@ -152,8 +152,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/render",
         summary="An SVG picture of a position or a result",
-        description="A position shows its table and rack; a result of /solve shows the new table with the "
-        "played tiles highlighted (include its `position` to leave untouched melds plain) and the rack left.",
+        description="A position shows its table and rack; a result of /solve shows the new table (melds kept "
+        "plain, melds rearranged outlined, tiles played highlighted) and the rack left, under the rules it carries.",
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {}}, "description": "The picture, ready to embed."},

@@ -1,0 +1,200 @@
+"""How one tile looks: its ink, the shape that tells its colour without colour, and the joker.
+
+Every colour has a mark of its own under the number (a circle for black, a square for blue, ...),
+so tiles can be told apart by shape alone: red and orange look alike to many eyes, and white
+ink on a cream face is faint. White numbers and marks are drawn white with a dark outline. The
+joker's glyph (a smiling face, as on the real tiles) is drawn by :func:`joker_glyph` alone, the
+one place a new kind of joker gets its picture.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rummisolve.errors import InternalError
+from rummisolve.tiles import JOKER, Colour, Tile
+
+__all__ = [
+    "TILE_COLOURS",
+    "COLOUR_MARKS",
+    "TILE_W",
+    "TILE_H",
+    "FACE",
+    "EDGE",
+    "PLAYED_FACE",
+    "PLAYED_EDGE",
+    "colour_name",
+    "mark_svg",
+    "tile_svg",
+    "joker_glyph",
+]
+
+TILE_COLOURS: dict[Colour | None, str] = {
+    Colour.BLACK: "#1b1b1b",
+    Colour.BLUE: "#1565c0",
+    Colour.ORANGE: "#e65100",
+    Colour.RED: "#b71c1c",
+    Colour.GREEN: "#2e7d32",
+    Colour.PURPLE: "#6a1b9a",
+    Colour.WHITE: "#ffffff",
+    Colour.CYAN: "#00737e",
+    None: "#ad1457",  # the joker
+}
+"""The ink each tile colour is drawn in (``None``: the joker). White numbers and marks are outlined in dark slate."""
+
+COLOUR_MARKS: dict[Colour, str] = {
+    Colour.BLACK: "circle",
+    Colour.BLUE: "square",
+    Colour.ORANGE: "triangle",
+    Colour.RED: "diamond",
+    Colour.GREEN: "cross",
+    Colour.PURPLE: "star",
+    Colour.WHITE: "hexagon",
+    Colour.CYAN: "bar",
+}
+"""The shape drawn under each colour's numbers, one per colour."""
+
+TILE_W, TILE_H = 32, 46
+FACE = "#fbf8ef"
+EDGE = "#9e9e9e"
+PLAYED_FACE = "#fff1a8"
+PLAYED_EDGE = "#f57f17"
+_OUTLINE = "#263238"
+"""The outline of white numbers and marks (white ink alone is faint on the cream face)."""
+_OUTLINED = frozenset({Colour.WHITE})
+
+_MARK_Y = 36.5
+_MARK_R = 4.6
+
+
+def colour_name(colour: Colour) -> str:
+    """``"red"`` for :attr:`Colour.RED`: the name pictures show and ``data-colour`` carries."""
+    return colour.name.lower()
+
+
+def mark_svg(colour: Colour, cx: float, cy: float, r: float = _MARK_R) -> str:
+    """The SVG element of ``colour``'s mark centred on ``(cx, cy)``, about ``2 * r`` across."""
+    shape = COLOUR_MARKS[colour]
+    paint = _paint(colour, 2.2)
+    head = f'class="mark" data-mark="{shape}"'
+    if shape == "circle":
+        return f'<circle {head} cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r * 0.9)}" {paint}/>'
+    if shape == "square":
+        side = r * 1.6
+        corner = f'x="{_n(cx - side / 2)}" y="{_n(cy - side / 2)}"'
+        return f'<rect {head} {corner} width="{_n(side)}" height="{_n(side)}" {paint}/>'
+    if shape == "bar":
+        return (
+            f'<rect {head} x="{_n(cx - r * 1.25)}" y="{_n(cy - r * 0.5)}" width="{_n(r * 2.5)}" '
+            f'height="{_n(r)}" rx="{_n(r * 0.3)}" {paint}/>'
+        )
+    return f'<polygon {head} points="{_points(_OUTLINES[shape], cx, cy, r)}" {paint}/>'
+
+
+def _star() -> tuple[tuple[float, float], ...]:
+    points = []
+    for i in range(10):
+        radius = 1.35 if i % 2 == 0 else 0.55
+        angle = math.pi * i / 5 - math.pi / 2
+        points.append((radius * math.cos(angle), radius * math.sin(angle) + 0.1))
+    return tuple(points)
+
+
+_OUTLINES: dict[str, tuple[tuple[float, float], ...]] = {
+    # Unit shapes (radius 1, centred on 0, 0; y grows downwards), scaled by the mark's radius.
+    "triangle": ((0, -1.15), (1.15, 0.85), (-1.15, 0.85)),
+    "diamond": ((0, -1.25), (1, 0), (0, 1.25), (-1, 0)),
+    "cross": (
+        (-0.35, -1.1),
+        (0.35, -1.1),
+        (0.35, -0.35),
+        (1.1, -0.35),
+        (1.1, 0.35),
+        (0.35, 0.35),
+        (0.35, 1.1),
+        (-0.35, 1.1),
+        (-0.35, 0.35),
+        (-1.1, 0.35),
+        (-1.1, -0.35),
+        (-0.35, -0.35),
+    ),
+    "star": _star(),
+    "hexagon": tuple((1.2 * math.cos(math.pi * i / 3), 1.1 * math.sin(math.pi * i / 3)) for i in range(6)),
+}
+
+
+def tile_svg(x: float, y: float, tile: Tile, stands_for: Tile | None, played: bool) -> str:
+    """One tile as an SVG group at ``(x, y)``: face, number and colour mark, or the joker's glyph.
+
+    The group carries ``data-tile`` (its code) and, for a coloured tile, ``data-colour`` and
+    ``data-mark``; its classes are ``tile``, ``joker`` for a joker and ``played`` when it comes
+    from the rack (drawn on a yellow face with an orange edge).
+    """
+    classes = "tile" + (" joker" if tile.is_joker else "") + (" played" if played else "")
+    face, edge, edge_w = (PLAYED_FACE, PLAYED_EDGE, 2.5) if played else (FACE, EDGE, 1)
+    attributes = f'class="{classes}" data-tile="{tile}"'
+    if tile.is_joker:
+        title = f"joker as {stands_for}" if stands_for is not None else "joker"
+        body = joker_glyph(tile, stands_for)
+    else:
+        name = colour_name(tile.colour)
+        attributes += f' data-colour="{name}" data-mark="{COLOUR_MARKS[tile.colour]}"'
+        title = f"{tile} ({name} {tile.number})"
+        size = 18 if tile.number < 10 else 15
+        body = (
+            f'<text class="number" x="{TILE_W / 2}" y="25" text-anchor="middle" font-size="{size}" '
+            f'font-weight="bold" {_paint(tile.colour, 2.8)}>{tile.number}</text>'
+        ) + mark_svg(tile.colour, TILE_W / 2, _MARK_Y)
+    return (
+        f'<g {attributes} transform="translate({_n(x)},{_n(y)})"><title>{title}</title>'
+        f'<rect width="{TILE_W}" height="{TILE_H}" rx="4" fill="{face}" stroke="{edge}" stroke-width="{edge_w}"/>'
+        f"{body}</g>"
+    )
+
+
+def joker_glyph(tile: Tile, stands_for: Tile | None) -> str:
+    """The picture on a joker's face, in tile coordinates: a smiling face, and under it the tile
+    it stands for on the table (``=R5``, in that tile's ink; white's is dark slate).
+
+    Every kind of joker is drawn here; today there is one, :data:`~rummisolve.tiles.JOKER`.
+    """
+    if tile is not JOKER:
+        raise InternalError(f"joker_glyph: {tile} is not a joker")
+    ink = TILE_COLOURS[None]
+    cx, cy, r = TILE_W / 2, (17 if stands_for is not None else 21), 10.5
+    parts = [
+        f'<g class="joker-face" data-mark="joker">'
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{r}" fill="#fde7ef" stroke="{ink}" stroke-width="2"/>'
+        f'<circle cx="{_n(cx - 3.8)}" cy="{_n(cy - 2.6)}" r="1.6" fill="{ink}"/>'
+        f'<circle cx="{_n(cx + 3.8)}" cy="{_n(cy - 2.6)}" r="1.6" fill="{ink}"/>'
+        f'<path d="M{_n(cx - 5.6)},{_n(cy + 2)} Q{_n(cx)},{_n(cy + 8.6)} {_n(cx + 5.6)},{_n(cy + 2)}" '
+        f'fill="none" stroke="{ink}" stroke-width="1.8" stroke-linecap="round"/></g>'
+    ]
+    if stands_for is not None:
+        colour = stands_for.colour
+        # A label this small cannot be outlined legibly: a light ink's label takes its outline's ink.
+        paint = f'fill="{_OUTLINE if colour in _OUTLINED else TILE_COLOURS[colour]}"'
+        parts.append(
+            f'<text class="stands-for" x="{_n(cx)}" y="40.5" text-anchor="middle" font-size="9.5" '
+            f'font-weight="bold" {paint}>={stands_for}</text>'
+        )
+    return "".join(parts)
+
+
+def _paint(colour: Colour, outline_width: float) -> str:
+    """The fill (and for white, the outline) of a number or mark in ``colour``."""
+    if colour in _OUTLINED:
+        return (
+            f'fill="{TILE_COLOURS[colour]}" stroke="{_OUTLINE}" stroke-width="{outline_width}" '
+            f'stroke-linejoin="round" paint-order="stroke"'
+        )
+    return f'fill="{TILE_COLOURS[colour]}"'
+
+
+def _points(unit: tuple[tuple[float, float], ...], cx: float, cy: float, r: float) -> str:
+    return " ".join(f"{_n(cx + px * r)},{_n(cy + py * r)}" for px, py in unit)
+
+
+def _n(value: float) -> str:
+    """A coordinate with at most two decimals and no trailing zeros."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
