@@ -25,6 +25,7 @@ __all__ = [
     "RefereeLimitError",
     "IllegalMoveError",
     "GameStateError",
+    "TableEditError",
     "UnknownPlayerError",
     "SettingsError",
     "InternalError",
@@ -96,6 +97,10 @@ class IllegalMoveError(RummisolveError):
 
 class GameStateError(RummisolveError):
     """An action that does not fit the game's state (the round is over, nothing to undo, ...)."""
+
+
+class TableEditError(RummisolveError):
+    """An edit of a tentative table that cannot be made (no such meld, a tile not on the rack, ...)."""
 
 
 class UnknownPlayerError(RummisolveError):

@@ -166,3 +166,98 @@ def test_tournament_on_local_ray(capsys):
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 2 and summary["illegal_moves"] == 0
+
+
+def _saved_mid_game(path, mine="R10 R11 R12 K5 K6 K7 B7 O7 R7 R3 B3 O3 J K1", opening=("R10 R11 R12",)):
+    """A saved game (you, medium) at turn 3, after you opened with ``opening`` and medium drew.
+    By default the table is R10 R11 R12, your rack K1 K5 K6 K7 B3 B7 O3 O7 R3 R7 J, and medium
+    is ready to open with many tiles."""
+    from collections import Counter
+
+    from rummisolve.game.engine import Game
+    from rummisolve.rules import STANDARD
+    from rummisolve.tiles import parse_tiles
+
+    mine = parse_tiles(mine)
+    medium = parse_tiles("K11 K12 K13 B1 B2 O1 O2 R1 R2 B4 O4 R4 K2 B5")
+    rest = sorted((Counter(STANDARD.full_set()) - Counter(mine) - Counter(medium)).elements())
+    game = Game(2, STANDARD, deck=[*mine, *medium, *rest], names=["you", "medium"])
+    game.play(opening)
+    game.draw()
+    game.save(path)
+
+
+def test_play_human_edits_the_table_then_the_referee_judges_it(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "game.json"
+    _saved_mid_game(save)
+    script = ["new K5 K6 K7", "new B7 O7 R7", "move K7 from 2 to 3", "put J on 9", "done", "back", "end", "q"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
+    assert main(["play", "--load", str(save), "--save", str(save), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "  ! 2: [K5] [K6]   (2 tile(s); a meld needs at least 3)\n  * 3: [B7] [O7] [R7] [K7]" in out
+    assert "no meld 9: the table has melds 1 to 3" in out
+    # The referee's verdict at the end of the turn names the meld as on screen; the table is kept.
+    assert "not allowed (your table is kept" in out and "- meld 2 (K5 K6) is not a valid meld" in out
+    assert "you play K5 K6 K7 B7 O7 R7\n" in out and "plays K5" not in out
+    # After the AI's move the table is shown once, its new melds starred and its tiles bracketed.
+    assert "medium plays " in out and "    2: K5 K6 K7\n" in out and "  * 4: [K11] [K12] [K13]" in out
+    assert "table: as above\n" in out and "medium: 1 tile\n" in out
+    assert f"leaving the game (quit); saved to {save}" in out
+    from rummisolve.game.engine import Game
+
+    game = Game.load(save)
+    assert [str(m) for m in game.state.table][:3] == ["R10 R11 R12", "K5 K6 K7", "B7 O7 R7"]
+
+
+def test_play_grammar_speaks_to_you_and_about_the_ais(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "game.json"
+    mine = "R10 R11 R12 K5 K6 K7 B7 O7 R7 R3 B3 O3 K8 K9"
+    _saved_mid_game(save, mine, ["R10 R11 R12", "B7 O7 R7", "R3 B3 O3", "K5 K6 K7"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("= R10 R11 R12 | B7 O7 R7 | R3 B3 O3 | K5 K6 K7 K8 K9\n"))
+    assert main(["play", "--load", str(save), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "you play K8 K9\n" in out and "you win: went out, after 3 turns" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("d\nd\nq\n"))
+    assert main(["play", "--players", "human,medium", "--seed", "5", "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("you draw ") == 2 and ("medium draws" in out or "medium plays" in out)
+
+
+def test_play_watch_marks_each_ai_move(capsys):
+    assert main(["play", "--watch", "--players", "medium,easy", "--seed", "2", "--rules", SMALL]) == 0
+    out = capsys.readouterr().out
+    assert " plays " in out and "  * 1: [" in out
+    assert (
+        main(["play", "--watch", "--players", "medium,easy", "--seed", "2", "--rules", SMALL, "--colour", "always"])
+        == 0
+    )
+    assert "\033[4m" in capsys.readouterr().out  # the played tiles are underlined too
+
+
+def test_play_save_into_a_missing_folder_fails_before_the_game(tmp_path, capsys):
+    target = tmp_path / "no" / "such" / "game.json"
+    assert main(["play", "--players", "human,medium", "--seed", "5", "--save", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert f"rummisolve play: error: --save: cannot write {str(target)!r}: No such file or directory" in captured.err
+    assert captured.out == "" and not target.exists()
+
+
+def test_play_save_failing_mid_game_is_never_claimed_saved(monkeypatch, capsys, tmp_path):
+    from rummisolve.game.engine import Game
+
+    real_save = Game.save
+    calls = []
+
+    def flaky_save(self, path):
+        calls.append(path)
+        if len(calls) > 1:  # the check before the game passes; then the disk is full
+            raise OSError(28, "No space left on device")
+        real_save(self, path)
+
+    monkeypatch.setattr(Game, "save", flaky_save)
+    monkeypatch.setattr("sys.stdin", io.StringIO("d\nd\nq\n"))
+    target = tmp_path / "game.json"
+    assert main(["play", "--players", "human,medium", "--seed", "5", "--colour", "never", "--save", str(target)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count(f"error: the game is not saved: cannot write {str(target)!r}: No space left") == 1
+    assert "saved to" not in captured.out and "leaving the game (quit); NOT saved (cannot write" in captured.out

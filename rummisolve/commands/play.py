@@ -90,7 +90,23 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
     except RummisolveError as err:
         return _fail(str(err))
+    if args.save and (problem := _save(game, args.save)) is not None:  # before the game: fail early
+        return _fail(f"--save: {problem}")
     return _loop(game, kinds, args, colour)
+
+
+def _save(game, path: str) -> str | None:
+    """Save ``game`` to ``path``; ``None`` if saved, else why not (naming the path)."""
+    try:
+        game.save(path)
+    except OSError as err:
+        return f"cannot write {path!r}: {err.strerror or err}"
+    return None
+
+
+def _says(name: str, human: bool, you: str, other: str) -> str:
+    """``name`` and the verb that agrees with it: a human is spoken to ("you play"), an AI about ("medium plays")."""
+    return f"{name} {you if human else other}"
 
 
 def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
@@ -98,7 +114,7 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
 
     from rummisolve.errors import IllegalMoveError
     from rummisolve.game.actions import Draw, Play
-    from rummisolve.game.display import meld_text, table_text
+    from rummisolve.game.display import marked_table_text, meld_text, table_text
     from rummisolve.game.events import DrawEvent, PlayEvent
     from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest
     from rummisolve.game.players import make_player
@@ -110,29 +126,38 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
         else make_player(kind, seed=(game.deal.seed or 0) + seat)
         for seat, kind in enumerate(kinds)
     ]
+    humans = [p for p in players if isinstance(p, HumanPlayer)]
     print(
         f"rummisolve play: {', '.join(names)}; seed {game.deal.seed}"
         + ("" if args.watch else "; type 'help' for commands")
     )
+    unsaved: str | None = None  # why the last save failed
 
     def save() -> None:
+        nonlocal unsaved
         if args.save:
-            try:
-                game.save(args.save)
-            except OSError as err:
-                print(f"warning: cannot save to {args.save!r}: {err.strerror}", file=sys.stderr)
+            problem = _save(game, args.save)
+            if problem is not None and problem != unsaved:
+                print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
+            unsaved = problem
+
+    def saved_note() -> str:
+        if not args.save:
+            return ""
+        return f"; saved to {args.save}" if unsaved is None else f"; NOT saved ({unsaved})"
 
     while not game.finished:
         seat = game.current
         player = players[seat]
+        name = names[seat]
         human = isinstance(player, HumanPlayer)
         before = game.state
         try:
             action = player.choose(game.view(seat))
         except QuitGame as why:
             save()
-            print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
-            return 0
+            print(f"\nleaving the game ({why}){saved_note()}")
+            return 0 if unsaved is None else 1
         except UndoRequest:
             if not any(e.player == seat for e in game.events):
                 print("nothing to undo: you have not played a turn yet")
@@ -140,45 +165,52 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
             while game.can_undo and game.undo().player != seat:
                 pass
             print("took back your last turn")
+            save()
             continue
         if isinstance(action, Play):
             try:
                 event = game.play(action.table)
             except IllegalMoveError as err:
                 if human:
-                    player.illegal(str(err))
+                    player.illegal(str(err), err.reasons)
                     continue
-                print(f"{names[seat]} tried an illegal move ({err}); it draws instead")
+                print(f"{name} tries an illegal move ({err}); it draws instead")
                 event = game.draw()
         elif isinstance(action, Draw):
             event = game.draw()
         else:
-            print(f"{names[seat]} returned {action!r}; it draws instead")
+            print(f"{name} returned {action!r}; it draws instead")
             event = game.draw()
         if isinstance(event, PlayEvent):
             played = Counter(t for m in event.table for t in m) - Counter(before.table_tiles)
-            print(f"{names[seat]} plays {meld_text(sorted(played.elements()), colour)}")
+            print(f"{_says(name, human, 'play', 'plays')} {meld_text(sorted(played.elements()), colour)}")
             if not human:
-                print(table_text(game.state.table, colour))
+                print(marked_table_text(game.state.table, before.table, colour))
+                for other in humans:
+                    other.seen(game.state.table)
         elif isinstance(event, DrawEvent):
             if event.tile is None:
-                print(f"{names[seat]} passes (the pool is empty)")
+                print(f"{_says(name, human, 'pass', 'passes')} (the pool is empty)")
             elif human:
-                print(f"you draw {meld_text([event.tile], colour)}")
+                print(f"{_says(name, human, 'draw', 'draws')} {meld_text([event.tile], colour)}")
             else:
-                print(f"{names[seat]} draws")
+                print(f"{_says(name, human, 'draw', 'draws')}")
         else:
-            print(f"{names[seat]} ran out of time: the table is restored and {len(event.tiles)} penalty tiles drawn")
+            print(f"{name} ran out of time: the table is restored and {len(event.tiles)} penalty tiles drawn")
         save()
         if not human and args.delay > 0:
             time.sleep(args.delay)
 
     state = game.state
     scores = game.scores()
-    how = "went out" if state.end_reason == "out" else "has the lowest rack (the pool ran out)"
-    print(f"\n{names[state.winner]} wins: {how}, after {state.turn} turns")
+    human = kinds[state.winner] == "human"
+    if state.end_reason == "out":
+        how = "went out"
+    else:
+        how = f"{'have' if human else 'has'} the lowest rack (the pool ran out)"
+    print(f"\n{_says(names[state.winner], human, 'win', 'wins')}: {how}, after {state.turn} turns{saved_note()}")
     print(table_text(state.table, colour))
     for seat, name in enumerate(names):
         rack = meld_text(state.racks[seat], colour) or "(empty)"
         print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
-    return 0
+    return 0 if unsaved is None else 1

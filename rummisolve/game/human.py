@@ -1,29 +1,64 @@
-"""A human player at the terminal: reads commands, shows the view, never lets bad input crash the game."""
+"""A human player at the terminal: reads commands, shows the view, never lets bad input crash the game.
+
+Within a turn the human edits a tentative table (:mod:`rummisolve.game.edit_commands`) and ends
+the turn with ``done``; the engine's referee judges the table then. If it is illegal the engine
+asks again, and the tentative table is still there to be fixed.
+"""
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from rummisolve.errors import RummisolveError
 from rummisolve.game.actions import Action, Draw, Play
-from rummisolve.game.display import meld_text, view_text
+from rummisolve.game.display import RACK_ORDERS, marked_table_text, meld_text, rack_text, status_text, view_text
+from rummisolve.game.edit_commands import EDIT_COMMANDS, apply_edit
 from rummisolve.game.state import PlayerView
-from rummisolve.melds import Meld
+from rummisolve.game.table_edit import Draft, new_meld
+from rummisolve.melds import MELD_REASONS, Meld
 from rummisolve.tiles import parse_tiles, split_melds
 
-__all__ = ["HumanPlayer", "QuitGame", "UndoRequest", "HELP_TEXT"]
+__all__ = ["HumanPlayer", "QuitGame", "UndoRequest", "HELP_TEXT", "screen_reason"]
 
-HELP_TEXT = """commands:
-  d | draw                 draw a tile (ends your turn)
-  + R5 R6 R7 | K9 B9 O9    add new melds from your rack to the table
-  = MELD | MELD | ...      give the whole new table (rearrange freely)
-  hint                     show the solver's best move
-  best                     play the solver's best move
-  t | table                show the table and your rack again
-  undo                     take back your last turn (and the turns after it)
-  help                     this text
-  q | quit                 leave the game"""
+HELP_TEXT = """Melds are numbered from 1, as the table shows them; commands use those numbers.
+Build your new table step by step, then type 'done' to play it:
+  put R7 K8 on 3         rack tiles onto meld 3 (a run: where the numbers fit;
+                         a group: at the end)
+  put J on 3 at 4        ... at slot 4 of meld 3 (when a joker fits twice)
+  new R5 R6 R7           a new meld from rack tiles
+  move R5 from 2 to 4    a table tile onto meld 4 ('to new': a meld of its
+                         own; 'at SLOT' as for put)
+  take R7 from 3         a tile you put down this turn back to your rack
+  split 2 at R7          split meld 2 before R7 ('after 3': keep 3 tiles)
+  join 2 3               join melds 2 and 3 into one (meld 2)
+  back                   step back one edit
+  reset                  back to the table as your turn began
+  done | end             play it: the referee judges it (if illegal, you
+                         see why and keep editing)
+New melds (new, split, move .. to new) go at the end; when a meld is emptied
+or joined away, the melds after it move up one. On your new table * marks a
+changed meld, ! a meld that is not valid (yet), [R7] a tile from your rack.
+Other commands:
+  d | draw               draw a tile (ends your turn; drops your edits)
+  + R5 R6 R7 | K9 B9 O9  add these melds from your rack and play at once
+  = MELD | MELD | ...    give the whole new table and play it at once
+  hint | best            show the solver's best move | play it
+  sort colour | number   show your rack by colour or by number from now on
+  t | table              show the table and your rack again
+  undo                   take back your whole last turn (and those after it)
+  help                   this text
+  q | quit               leave the game"""
+
+_TABLE_INDEX = re.compile(r"table\[(\d+)\]")
+
+
+def screen_reason(message: str) -> str:
+    """A referee's reason for people: melds named as on screen (``table[1]`` is ``meld 2``), no meld reason codes."""
+    for code in MELD_REASONS:
+        message = message.replace(f": {code}: ", ": ")
+    return _TABLE_INDEX.sub(lambda m: f"meld {int(m.group(1)) + 1}", message)
 
 
 class QuitGame(Exception):
@@ -35,7 +70,10 @@ class UndoRequest(Exception):
 
 
 class HumanPlayer:
-    """Prompts on ``output`` and reads lines from ``input``; illegal plays are explained by the engine."""
+    """Prompts on ``output`` and reads lines from ``input``; illegal plays are explained by the engine.
+
+    ``order`` is how the rack is shown (``"colour"`` or ``"number"``; the ``sort`` command changes it).
+    """
 
     name = "you"
 
@@ -45,72 +83,175 @@ class HumanPlayer:
         output: Callable[[str], None] | None = None,
         colour: bool = False,
         names: tuple[str, ...] = (),
+        order: str = "colour",
     ) -> None:
         self._input = input or _read_line
         self._print = output or (lambda text: print(text, flush=True))
         self.colour = colour
         self.names = names
+        self.order = order
+        self._seen: tuple | None = None
+        self._turn: tuple | None = None
+        self._drafts: list[Draft] = []
+
+    def seen(self, table: Sequence[Meld]) -> None:
+        """Note that ``table`` was just shown: the next prompt does not show it again (if it is still the table)."""
+        self._seen = tuple(table)
 
     def choose(self, view: PlayerView) -> Action:
-        names = self.names or tuple(f"player {s + 1}" for s in range(view.players))
-        self._print(view_text(view, names, self.colour))
+        turn = (view.seat, view.turn, view.table, view.rack)
+        if turn != self._turn or not self._drafts:  # a new turn (else: asked again after an illegal play)
+            self._turn = turn
+            self._drafts = [Draft.start(view.table, view.rack, view.rules)]
+            self._print(self._view(view, table=tuple(view.table) != self._seen))
+        else:
+            self._show_draft()
+        self._seen = None  # shown once: the next prompt shows the table again
         while True:
             try:
                 line = self._input()
             except EOFError:
                 raise QuitGame("input ended") from None
-            action = self._parse(line.strip(), view)
+            try:
+                action = self._command(line.strip(), view)
+            except RummisolveError as err:
+                self._print(str(err))
+                continue
             if action is not None:
+                if isinstance(action, Draw):
+                    self._turn = None
                 return action
 
-    def illegal(self, message: str) -> None:
-        """Tell the human why the engine rejected their play."""
-        self._print(f"not allowed: {message}")
+    def illegal(self, message: str, reasons: Iterable = ()) -> None:
+        """Tell the human why the engine rejected their play (each reason naming melds as on screen)."""
+        reasons = tuple(reasons)
+        if not reasons:
+            self._print(f"not allowed: {screen_reason(message)}")
+            return
+        self._print("not allowed (your table is kept: fix it, or 'reset' / 'draw'):")
+        for reason in reasons:
+            self._print(f"  - {screen_reason(getattr(reason, 'message', str(reason)))}")
 
-    def _parse(self, line: str, view: PlayerView) -> Action | None:
+    # -- commands --------------------------------------------------------------------------------
+
+    @property
+    def _draft(self) -> Draft:
+        return self._drafts[-1]
+
+    def _command(self, line: str, view: PlayerView) -> Action | None:
         if not line:
             self._print("type a command ('help' lists them)")
             return None
+        if line[0] in "+=":
+            return self._whole_melds(line, view)
         word = line.split()[0].lower()
+        if word in EDIT_COMMANDS:
+            self._drafts.append(apply_edit(self._draft, line))
+            self._show_draft()
+            return None
         if word in ("q", "quit", "exit"):
             raise QuitGame("quit")
-        if word == "undo":
-            raise UndoRequest
         if word in ("d", "draw"):
             return Draw()
+        if word in ("done", "end"):
+            if not self._draft.changed:
+                self._print("the table is as your turn began: put tiles on it first, or 'draw'")
+                return None
+            return Play(self._draft.table)
+        if word == "back":
+            if len(self._drafts) == 1:
+                self._print("nothing to step back: no edits this turn ('undo' takes back your last turn)")
+                return None
+            self._drafts.pop()
+            self._show_draft()
+            return None
+        if word == "reset":
+            if not self._draft.changed:
+                self._print("the table is already as your turn began")
+                return None
+            self._drafts.append(self._drafts[0])
+            self._show_draft()
+            return None
+        if word == "undo":
+            if self._draft.changed:
+                self._print("'undo' takes back your whole last turn: 'back' steps back one edit, 'reset' all of them")
+                return None
+            self._turn = None
+            raise UndoRequest
+        if word == "sort":
+            return self._sort(line.split()[1:])
         if word in ("h", "help", "?"):
             self._print(HELP_TEXT)
             return None
         if word in ("t", "table"):
-            self._print(
-                view_text(view, self.names or tuple(f"player {s + 1}" for s in range(view.players)), self.colour)
-            )
+            if self._draft.changed:
+                self._print(status_text(view, self._names(view)))
+                self._show_draft()
+            else:
+                self._print(self._view(view, table=True))
             return None
         if word in ("hint", "best"):
-            from rummisolve.solver import solve
-
-            solution = solve(view.position)
-            if not solution:
-                self._print("the solver finds no play: draw")
-                return Draw() if word == "best" else None
-            if word == "best":
-                return Play(tuple(solution.table))
-            self._print(f"best: play {meld_text(solution.played, self.colour)}; new table:")
-            for i, meld in enumerate(solution.table):
-                self._print(f"  {i + 1}: {meld_text(meld, self.colour)}")
-            return None
-        if line[0] in "+=":
-            try:
-                melds = [Meld.of(parse_tiles(part), view.rules) for part in split_melds(line[1:])]
-            except RummisolveError as err:
-                self._print(f"bad meld: {err}")
-                return None
-            if not melds:
-                self._print("give at least one meld after '+' or '=' (tiles separated by spaces, melds by '|')")
-                return None
-            return Play(tuple(view.table) + tuple(melds) if line[0] == "+" else tuple(melds))
+            return self._solver(word, view)
         self._print(f"unknown command {line.split()[0]!r} ('help' lists the commands)")
         return None
+
+    def _whole_melds(self, line: str, view: PlayerView) -> Action | None:
+        """``+ MELD | ...`` (add melds from the rack and play) or ``= MELD | ...`` (the whole table)."""
+        try:
+            melds = [Meld.of(parse_tiles(part), view.rules) for part in split_melds(line[1:])]
+        except RummisolveError as err:
+            self._print(f"bad meld: {err}")
+            return None
+        if not melds:
+            self._print("give at least one meld after '+' or '=' (tiles separated by spaces, melds by '|')")
+            return None
+        if line[0] == "=":
+            return Play(tuple(melds))
+        draft = self._draft
+        for meld in melds:
+            draft = new_meld(draft, meld.tiles)
+        self._drafts.append(draft)
+        return Play(draft.table)
+
+    def _sort(self, args: list[str]) -> None:
+        choice = {"colour": "colour", "color": "colour", "c": "colour", "number": "number", "n": "number"}
+        if len(args) != 1 or args[0].lower() not in choice:
+            self._print(f"usage: sort {' | '.join(RACK_ORDERS)}")
+            return None
+        self.order = choice[args[0].lower()]
+        self._print(f"your rack: {rack_text(self._draft.rack, self.colour, self.order)}")
+        return None
+
+    def _solver(self, word: str, view: PlayerView) -> Action | None:
+        from rummisolve.solver import solve
+
+        solution = solve(view.position)
+        if not solution:  # no move proven, or none found in time
+            self._print("the solver finds no play: draw")
+            return Draw() if word == "best" else None
+        if word == "best":
+            return Play(tuple(solution.table))
+        self._print(f"best: play {meld_text(solution.played, self.colour)}; new table:")
+        self._print(marked_table_text(solution.table, view.table, self.colour, view.rules))
+        return None
+
+    # -- showing ---------------------------------------------------------------------------------
+
+    def _names(self, view: PlayerView) -> tuple[str, ...]:
+        return self.names or tuple(f"player {s + 1}" for s in range(view.players))
+
+    def _view(self, view: PlayerView, table: bool) -> str:
+        return view_text(view, self._names(view), self.colour, order=self.order, table=table)
+
+    def _show_draft(self) -> None:
+        draft = self._draft
+        if draft.changed:
+            table = "your new table, not played yet ('done' plays it):\n" + marked_table_text(
+                draft.table, draft.origin, self.colour, draft.rules
+            )
+        else:
+            table = f"the table as your turn began:\n{marked_table_text(draft.table, draft.origin, self.colour)}"
+        self._print(f"{table}\nyour rack ({len(draft.rack)}): {rack_text(draft.rack, self.colour, self.order)}")
 
 
 def _read_line() -> str:
