@@ -490,3 +490,150 @@ def test_property_illegal_tables_raise_with_the_referees_codes(data):
     assert caught.value.codes == verdict.codes
     for reason in verdict.reasons:
         assert reason.message in str(caught.value)
+
+
+# -- JSON, the service, the command line ----------------------------------------------------------------
+
+MOVE = {"table": [["R1", "R2", "R3"], ["K7", "B7", "O7"]], "rack": ["R4", "J", "R7"]}
+
+
+def test_explanation_to_json():
+    from rummisolve.jsonio import explanation_to_json
+
+    e = explain(pos(["R3 R4 R5 R6 R7", "K7 B7 O7"], "R2"), ["R2 R3 R4 R5 R6", "K7 B7 O7 R7"])
+    assert explanation_to_json(e) == {
+        "meld_map": [0, 1],
+        "steps": [
+            {"tile": "R7", "from": 0, "to": 1, "text": "Take R7 from R3 R4 R5 R6 R7 and add it to K7 B7 O7"},
+            {"tile": "R2", "from": "rack", "to": 0, "text": "Add R2 from your rack to the start of R3 R4 R5 R6"},
+        ],
+    }
+    opening = explain(pos([], "K10 B10 O10", opened=False), ["K10 B10 O10"])
+    assert explanation_to_json(opening)["meld_map"] == []
+    split = explain(pos(["R1 R2 R3 R4 R5 R6", "K1 B1 O1"], "R7"), ["R1 R2 R3", "R4 R5 R6 R7", "K1 O1 B1"])
+    assert explanation_to_json(split)["meld_map"] == [0, 2]
+
+
+def test_explain_json_answers_like_verify_json():
+    from rummisolve.service import explain_json
+
+    turn = {"position": MOVE, "table": [["R1", "R2", "R3", "R4", "J"], ["K7", "B7", "O7", "R7"]]}
+    answer = explain_json(turn)
+    assert answer["meld_map"] == [0, 1]
+    assert [(s["tile"], s["from"], s["to"]) for s in answer["steps"]] == [
+        ("R4", "rack", 0),
+        ("J", "rack", 0),
+        ("R7", "rack", 1),
+    ]
+    assert answer["steps"][0]["text"] == "Add R4 J from your rack to the end of R1 R2 R3 (the joker stands for R5)"
+    assert explain_json({"id": "t1", **turn}) == {"id": "t1", **answer}
+    illegal = explain_json({"position": MOVE, "table": [["R1", "R2", "R3", "R7"], ["K7", "B7", "O7"]]})
+    assert set(illegal) == {"error", "reasons"}
+    assert illegal["error"].startswith("illegal turn: invalid_meld: table[0] (R1 R2 R3 R7) is not a valid meld")
+    assert [r["code"] for r in illegal["reasons"]] == ["invalid_meld"]
+    assert explain_json({"position": MOVE}) == {"error": "missing field(s) 'table'"}
+    assert explain_json([1]) == {"error": "expected an object with fields 'position' and 'table', got array"}
+    bad = explain_json({"position": MOVE, "table": [["R1", "X2"]]})
+    assert list(bad) == ["error"] and bad["error"].startswith("table[0][1]: unknown tile code 'X2'")
+    assert "position.rack[0]" in explain_json({"position": {"rack": [7]}, "table": []})["error"]
+    assert "unknown field(s) 'explain'" in explain_json({**turn, "explain": True})["error"]
+
+
+def test_solve_json_explains_when_asked():
+    from rummisolve import solve_json
+
+    plain = solve_json(MOVE)
+    assert "steps" not in plain and "meld_map" not in plain
+    assert "steps" not in solve_json({**MOVE, "explain": False})
+    result = solve_json({**MOVE, "explain": True, "id": 7})
+    assert next(iter(result)) == "id" and result["status"] == "optimal"
+    assert {k: v for k, v in result.items() if k not in ("id", "meld_map", "steps", "timings")} == {
+        k: v for k, v in plain.items() if k != "timings"
+    }
+    position = Position.from_notation([" ".join(m) for m in MOVE["table"]], " ".join(MOVE["rack"]))
+    from rummisolve.jsonio import explanation_to_json
+
+    expected = explanation_to_json(explain(position, result["table"]))
+    assert result["meld_map"] == expected["meld_map"] and result["steps"] == expected["steps"]
+    timings = result["timings"]
+    assert timings["explain"] > 0 and list(timings)[-1] == "total"
+    assert timings["total"] == pytest.approx(sum(v for k, v in timings.items() if k != "total"), abs=1e-5)
+
+
+def test_solve_json_explain_without_a_move_and_bad_values():
+    from rummisolve import solve_json
+
+    none = solve_json({"table": [["K1", "K2", "K3"], ["R5", "B5", "O5"]], "rack": ["B9"], "explain": True})
+    assert none["status"] == "no_move" and none["meld_map"] == [0, 1] and none["steps"] == []
+    for value, kind in (("yes", "string"), (1, "number"), (None, "null")):
+        bad = solve_json({**MOVE, "explain": value, "id": "b"})
+        assert bad == {"id": "b", "status": "error", "error": f"position.explain: expected true or false, got {kind}"}
+    broken = solve_json({"rack": ["X9"], "explain": True})
+    assert broken["status"] == "error" and "position.rack[0]" in broken["error"]
+
+
+def test_cli_solve_explain(monkeypatch, capsys):
+    import io
+    import json
+    import sys
+
+    from rummisolve import cli
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(MOVE) + "\n" + json.dumps({"rack": ["X1"]}) + "\n"))
+    assert cli.main(["solve", "--explain"]) == 1  # the second line is an error
+    first, second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert first["meld_map"] == [0, 1] and len(first["steps"]) == 3
+    assert second["status"] == "error"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(MOVE) + "\n"))
+    assert cli.main(["solve", "--explain", "--text"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3:] == [
+        "steps:",
+        "  1-2. Add R4 J from your rack to the end of R1 R2 R3 (the joker stands for R5)",
+        "  3. Add R7 from your rack to K7 B7 O7",
+    ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(MOVE) + "\n"))
+    assert cli.main(["solve", "--text"]) == 0
+    assert "steps:" not in capsys.readouterr().out
+
+
+def test_demo_prints_the_steps(capsys):
+    from rummisolve import cli
+
+    assert cli.main(["demo", "manipulate"]) == 0
+    out = capsys.readouterr().out
+    assert "-- how to play it: 8 tile(s) move --" in out
+    assert "1-3. Make a new run K5 K6 K7 with K7 from K7 O7 J and K5 K6 from your rack" in out
+    assert "7-8. Add R7 R8 from your rack to the end of R3 R4 R5 R6" in out
+
+
+def test_the_http_service_explains_when_asked():
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette's notice about httpx
+        from fastapi.testclient import TestClient
+
+    from rummisolve.server.app import create_app
+
+    with TestClient(create_app()) as client:
+        answer = client.post("/solve", json={**MOVE, "explain": True})
+        assert answer.status_code == 200 and len(answer.json()["steps"]) == 3
+        refused = client.post("/solve", json={**MOVE, "explain": "yes"})
+        assert refused.status_code == 400 and "position.explain" in refused.json()["error"]
+
+
+def test_benchmark_smoke(tmp_path, capsys):
+    import json
+
+    from benchmarks import explain as bench
+
+    out = tmp_path / "explain.json"
+    assert bench.main(["--limit", "6", "--repeat", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["rows"] and report["summary"]["moves"] == len(report["rows"])
+    for row in report["rows"]:
+        assert row["explain_ms"] > 0 and row["moves"] >= row["played"] >= 1
+    assert "| explain_ms |" in capsys.readouterr().out

@@ -21,6 +21,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time-limit", type=_seconds, metavar="SECONDS", help="override each position's time limit (inf: none)"
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help='add how to play each move, step by step ("explain": true on each position: meld_map and steps)',
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
@@ -56,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
                         document = {**document, "objective": args.objective}
                     if args.time_limit is not None:
                         document = {**document, "time_limit": args.time_limit}
+                    if args.explain:
+                        document = {**document, "explain": True}
                 try:
                     result = solve_json(document)
                 except Exception as err:  # never a traceback: report it and answer the next position
@@ -78,4 +85,9 @@ def _text(result: dict) -> str:
         return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
     lines = [f"{result['status']}: play {' '.join(result['played'])} ({result['value']} points)"]
     lines += ["  " + " ".join(meld) for meld in result["table"]]
+    if "steps" in result:
+        from rummisolve.explain import numbered
+
+        lines.append("steps:")
+        lines += ["  " + line for line in numbered([step["text"] for step in result["steps"]])]
     return "\n".join(lines)
