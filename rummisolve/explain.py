@@ -7,11 +7,12 @@ steps are fewest: a maximum-weight assignment between old and new melds, weighte
 they share (copies of a tile are interchangeable), ties going to more melds that stay whole
 (the same tiles before and after), then to more melds that keep their kind (run or group).
 
-The steps come in an order a person can follow at the table: first jokers swapped for the tile
-they stand for, then the new melds one by one, each built after the melds it takes tiles from
-have given them up. Each step's ``text`` is the sentence of the action it belongs to and names
-melds by their tiles as they stand at that moment; the steps of one action (a new meld laid from
-the rack, a run split in two, two tiles added to one end) share it.
+The steps come in an order a person can follow at the table: first jokers replaced by the tile
+they stand for, then the new melds one by one, an old meld giving its tiles away before it is
+extended (when melds trade tiles both ways, one sets its departing tiles aside first). Each
+step's ``text`` is the sentence of the action it belongs to and names melds by their tiles as
+they stand at that moment; the steps of one action (a new meld laid from the rack, a run split
+in two, two tiles added to one end) share it.
 
 >>> from rummisolve.position import Position
 >>> p = Position.from_notation(["R3 R4 R5 R6", "K9 B9 O9 R9"], "R7 O7 O8", opened=True)
@@ -545,8 +546,10 @@ class _Plan:
         action.notes.extend(f"{the} now stands for {_meaning(self.new[j], joker.final)}" for joker in jokers)
 
     def _build_order(self) -> list[int]:
-        """New melds to build, each after the melds whose old tiles it takes have been built
-        (so a meld gives tiles away before it is extended); by table order otherwise."""
+        """The new melds that receive tiles, in the order to build them: a meld that continues an
+        old one after the melds that old one gives tiles to (so it gives them away before it is
+        extended), by table order otherwise; a cycle is broken at the meld with the fewest tiles
+        still to give away."""
         pending = [j for j, arrivals in enumerate(self.arrivals) if arrivals]
         waiting = set(pending)
         blocks: dict[int, set[int]] = {j: set() for j in pending}  # j -> melds to build after it
