@@ -1,310 +1,25 @@
-"""Explanations of a turn: how to get from the old table to the new one, in the fewest moves.
-
-A tile *stays* when it is in an old meld and also in the new meld that continues that old meld;
-every other tile of the new table *moves*, from the rack or from the old meld it was in, and is
-one :class:`Step`. Which new meld continues which old meld (``meld_map``) is chosen so that the
-steps are fewest: a maximum-weight assignment between old and new melds, weighted by the tiles
-they share (copies of a tile are interchangeable), ties going to more melds that stay whole
-(the same tiles before and after), then to more melds that keep their kind (run or group).
-
-The steps come in an order a person can follow at the table: first jokers replaced by the tile
-they stand for, then the new melds one by one, an old meld giving its tiles away before it is
-extended (when melds trade tiles both ways, one sets its departing tiles aside first). Each
-step's ``text`` is the sentence of the action it belongs to and names melds by their tiles as
-they stand at that moment; the steps of one action (a new meld laid from the rack, a run split
-in two, two tiles added to one end) share it.
-
->>> from rummisolve.position import Position
->>> p = Position.from_notation(["R3 R4 R5 R6", "K9 B9 O9 R9"], "R7 O7 O8", opened=True)
->>> e = explain(p, ["R3 R4 R5 R6 R7", "K9 B9 R9", "O7 O8 O9"])
->>> e.meld_map, e.moves
-((0, 1), 4)
->>> print(e)
-1. Add R7 from your rack to the end of R3 R4 R5 R6
-2-4. Make a new run O7 O8 O9 with O9 from K9 B9 O9 R9 and O7 O8 from your rack
-"""
+"""The steps of an explanation for a given meld map: which copy of each moving tile comes from
+where, the order a person can follow at the table, and the sentence of each action."""
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from operator import attrgetter
+from collections.abc import Sequence
 
-from rummisolve.errors import IllegalTurnError, InternalError
+from rummisolve.errors import InternalError
 from rummisolve.melds import Meld, MeldKind
-from rummisolve.position import Position
-from rummisolve.referee import verify
-from rummisolve.rules import RuleSet
-from rummisolve.solution import Solution
-from rummisolve.tiles import Tile, format_tiles, parse_tiles, split_melds
+from rummisolve.tiles import Tile, format_tiles
 
-__all__ = ["Step", "Explanation", "explain", "explain_solution", "numbered"]
+__all__ = ["plan"]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One tile moving: ``tile`` from ``source`` (an old table meld's index; ``None`` is the rack)
-    to ``target`` (a new table meld's index). ``text`` is the plain-English sentence of the action
-    the step is part of (steps moved together share it)."""
-
-    tile: Tile
-    source: int | None
-    target: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """How a turn gets from the old table to the new one.
-
-    ``meld_map`` has one entry per old table meld: the index of the new meld that continues it
-    (keeps its tiles that do not move), or ``None`` when all its tiles move; no two old melds
-    continue into the same new meld. ``steps`` has one :class:`Step` per tile that moves, in
-    playing order; their number, ``moves``, is the fewest any meld map allows.
-    """
-
-    meld_map: tuple[int | None, ...]
-    steps: tuple[Step, ...]
-
-    @property
-    def moves(self) -> int:
-        """The number of tiles that move (``len(steps)``)."""
-        return len(self.steps)
-
-    def __str__(self) -> str:
-        """The steps numbered from 1, one line per action (``2-4.`` for three steps moved together)."""
-        return "\n".join(numbered([step.text for step in self.steps])) or "no tile moves"
-
-
-def numbered(texts: Sequence[str]) -> list[str]:
-    """Step texts as numbered lines, counting from 1; consecutive equal texts (one action) share a
-    line numbered as a range, e.g. ``["a", "b", "b"]`` -> ``["1. a", "2-3. b"]``."""
-    lines = []
-    start = 0
-    for end in range(1, len(texts) + 1):
-        if end == len(texts) or texts[end] != texts[start]:
-            label = str(start + 1) if end - start == 1 else f"{start + 1}-{end}"
-            lines.append(f"{label}. {texts[start]}")
-            start = end
-    return lines
-
-
-def explain(position: Position, new_table, *, max_steps: int | None = None) -> Explanation:
-    """Explain the turn that turns ``position``'s table into ``new_table``.
-
-    ``new_table`` is what :func:`rummisolve.referee.verify` takes (melds as :class:`Meld` objects,
-    tile iterables, strings, or one ``"R1 R2 R3 | K7 B7 O7"`` string); the step targets index it in
-    the order given. The turn is refereed first: an illegal one raises
-    :class:`~rummisolve.errors.IllegalTurnError` listing the referee's reasons (its ``verdict``
-    has them all). ``max_steps`` is passed on to the referee. A :class:`Solution` is explained by
-    :func:`explain_solution`.
-    """
-    if not isinstance(position, Position):
-        raise TypeError(f"position must be a Position, not {type(position).__name__}")
-    table = _materialise(new_table)
-    verdict = verify(position, table, max_steps=max_steps)
-    if not verdict.legal:
-        raise IllegalTurnError("illegal turn: " + "; ".join(str(r) for r in verdict.reasons), verdict)
-    rules = position.rules
-    new = tuple(_meld(meld, rules) for meld in (split_melds(table) if isinstance(table, str) else table))
-    return _explain(position.table, new, verdict.played)
-
-
-def explain_solution(solution: Solution) -> Explanation:
-    """Explain a solver answer: its move, or, for a solution without one (``no_move``, ``unknown``),
-    the table left as it is (each old meld continues into itself, no steps)."""
-    if not isinstance(solution, Solution):
-        raise TypeError(f"solution must be a Solution, not {type(solution).__name__}")
-    if not solution:
-        return Explanation(tuple(range(len(solution.position.table))), ())
-    return explain(solution.position, solution.table)
-
-
-def _materialise(new_table):
-    """``new_table`` with its melds as lists, so that iterators survive being read twice."""
-    if isinstance(new_table, str | Meld | Tile):
-        return new_table  # a whole table as one string, or something verify() names as wrong
-    try:
-        items = list(new_table)
-    except TypeError:
-        return new_table  # verify() names the wrong type
-    return [m if isinstance(m, str | Meld | Tile) or not isinstance(m, Iterable) else list(m) for m in items]
-
-
-def _meld(meld, rules: RuleSet) -> Meld:
-    if isinstance(meld, Meld):
-        return Meld.of(meld.tiles, rules)
-    return Meld.of(parse_tiles(meld), rules)
-
-
-def _explain(old: Sequence[Meld], new: Sequence[Meld], played: Sequence[Tile]) -> Explanation:
-    mapping = _meld_map(old, new)
-    steps = _Plan(old, new, mapping, played).steps()
-    return Explanation(tuple(mapping), steps)
-
-
-# -- the meld map: a maximum-weight assignment ----------------------------------------------------
-
-_KEY = attrgetter("_key")  # a tile's canonical sort key, read without the property call
-
-
-def _counts(tiles: Iterable[Tile]) -> dict[Tile, int]:
-    counts: dict[Tile, int] = {}
-    for tile in tiles:
-        counts[tile] = counts.get(tile, 0) + 1
-    return counts
-
-
-def _meld_map(old: Sequence[Meld], new: Sequence[Meld]) -> list[int | None]:
-    """For each old meld, the new meld that continues it, or ``None``.
-
-    Maximises the tiles that stay (for a pair, the multiset intersection of their tiles), then
-    the melds that stay whole, then the pairs of the same kind. Whole melds are paired first:
-    some best assignment always contains a given pair of equal melds (swapping their partners
-    never lowers the tiles that stay), and pairing equal melds greedily pairs as many as can be.
-    The rest splits into groups of melds linked by shared tiles, each solved exactly
-    (:func:`_hungarian`)."""
-    mapping: list[int | None] = [None] * len(old)
-    free = [True] * len(new)
-    by_tiles: dict[tuple, list[int]] = {}
-    for j, meld in enumerate(new):
-        by_tiles.setdefault(tuple(sorted(meld.tiles, key=_KEY)), []).append(j)
-    rest = []
-    for i, meld in enumerate(old):
-        same = by_tiles.get(tuple(sorted(meld.tiles, key=_KEY)))
-        if same:
-            j = next((j for j in same if new[j].tiles == meld.tiles), same[0])  # the same order if any
-            same.remove(j)
-            mapping[i] = j
-            free[j] = False
-        else:
-            rest.append(i)
-    if not rest:
-        return mapping
-
-    holders: dict[Tile, list[int]] = {}
-    new_counts: dict[int, dict[Tile, int]] = {}
-    for j, meld in enumerate(new):
-        if free[j]:
-            counts = new_counts[j] = _counts(meld.tiles)
-            for tile in counts:
-                holders.setdefault(tile, []).append(j)
-    shared: dict[int, dict[int, int]] = {}  # old i -> new j -> tiles they share
-    for i in rest:
-        row: dict[int, int] = {}
-        for tile, n in _counts(old[i].tiles).items():
-            for j in holders.get(tile, ()):
-                row[j] = row.get(j, 0) + min(n, new_counts[j][tile])
-        if row:
-            shared[i] = row
-
-    for rows, cols in _components(shared):
-        for i, j in _assign(rows, cols, shared, old, new):
-            mapping[i] = j
-    return mapping
-
-
-def _components(shared: dict[int, dict[int, int]]) -> list[tuple[list[int], list[int]]]:
-    """The groups of old and new melds linked by shared tiles (each solved on its own)."""
-    by_new: dict[int, list[int]] = {}
-    for i, row in shared.items():
-        for j in row:
-            by_new.setdefault(j, []).append(i)
-    seen: set[int] = set()
-    groups = []
-    for start in shared:
-        if start in seen:
-            continue
-        seen.add(start)
-        rows, cols, todo, cols_seen = [], [], [start], set()
-        while todo:
-            i = todo.pop()
-            rows.append(i)
-            for j in shared[i]:
-                if j not in cols_seen:
-                    cols_seen.add(j)
-                    cols.append(j)
-                    for other in by_new[j]:
-                        if other not in seen:
-                            seen.add(other)
-                            todo.append(other)
-        groups.append((sorted(rows), sorted(cols)))
-    return groups
-
-
-def _assign(rows: list[int], cols: list[int], shared, old, new) -> list[tuple[int, int]]:
-    """The best pairs (old, new) of one group: most tiles staying, then most pairs of one kind."""
-    bonus = min(len(rows), len(cols)) + 1  # more than all kind ties together: tiles come first
-
-    def score(i: int, j: int) -> int:
-        tiles = shared[i].get(j, 0)
-        return tiles * bonus + (old[i].kind is new[j].kind) if tiles else 0
-
-    if len(rows) == 1:
-        i = rows[0]
-        return [(i, max(cols, key=lambda j: (score(i, j), -j)))]
-    if len(cols) == 1:
-        j = cols[0]
-        return [(max(rows, key=lambda i: (score(i, j), -i)), j)]
-    if len(rows) <= len(cols):
-        matrix = [[score(i, j) for j in cols] for i in rows]
-        pairs = [(rows[r], cols[c]) for r, c in enumerate(_hungarian(matrix))]
-    else:
-        matrix = [[score(i, j) for i in rows] for j in cols]
-        pairs = [(rows[r], cols[c]) for c, r in enumerate(_hungarian(matrix))]
-    return [(i, j) for i, j in pairs if shared[i].get(j, 0)]
-
-
-def _hungarian(score: list[list[int]]) -> list[int]:
-    """For each row, its column in an assignment of the rows to distinct columns with the largest
-    total score (rows <= columns). The Hungarian algorithm with potentials, O(rows^2 * columns)."""
-    n, m = len(score), len(score[0])
-    inf = 1 << 62
-    u = [0] * (n + 1)
-    v = [0] * (m + 1)
-    owner = [0] * (m + 1)  # owner[j]: the row (from 1) assigned to column j (from 1); 0 for none
-    way = [0] * (m + 1)
-    for row in range(1, n + 1):
-        owner[0] = row
-        j0 = 0
-        least = [inf] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0 = owner[j0]
-            values = score[i0 - 1]
-            ui = u[i0]
-            delta, j1 = inf, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cost = -values[j - 1] - ui - v[j]
-                    if cost < least[j]:
-                        least[j] = cost
-                        way[j] = j0
-                    if least[j] < delta:
-                        delta, j1 = least[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    least[j] -= delta
-            j0 = j1
-            if owner[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            owner[j0] = owner[j1]
-            j0 = j1
-    result = [0] * n
-    for j in range(1, m + 1):
-        if owner[j]:
-            result[owner[j] - 1] = j - 1
-    return result
-
-
-# -- the steps --------------------------------------------------------------------------------------
+def plan(
+    old: Sequence[Meld], new: Sequence[Meld], mapping: list[int | None], played: Sequence[Tile]
+) -> list[tuple[Tile, int | None, int, str]]:
+    """The steps, in order, as (tile, source: old meld index or ``None`` for the rack, target: new
+    meld index, text), for the turn from ``old`` to ``new`` that played ``played`` from the rack,
+    with each old meld continuing into ``mapping[i]``."""
+    return _Plan(old, new, mapping, played).steps()
 
 
 class _Entry:
@@ -437,7 +152,7 @@ class _Plan:
 
     # -- the actions ------------------------------------------------------------------------------
 
-    def steps(self) -> tuple[Step, ...]:
+    def steps(self) -> list[tuple[Tile, int | None, int, str]]:
         self._swaps()
         for j in self._build_order():
             if j in self.continues:
@@ -456,12 +171,12 @@ class _Plan:
             if text == last:  # the same action twice in a row (e.g. two equal new melds)
                 text += " again"
             last = text
-            steps.extend(Step(tile, source, target, text) for tile, source, target in action.steps)
+            steps.extend((tile, source, target, text) for tile, source, target in action.steps)
         if len(steps) != sum(len(m) for m in self.new) - sum(
             1 for entries in self.entries for e in entries if e.final is not None
         ):
             raise InternalError("explain: the steps do not account for every tile that moves")
-        return tuple(steps)
+        return steps
 
     def _swaps(self) -> None:
         """A tile arriving in a meld in place of a joker that it stood for: "Replace the joker"."""
