@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import (
+    IllegalTurnError,
     InternalError,
     InvalidMeldError,
     JsonInputError,
@@ -21,6 +22,7 @@ from rummisolve.errors import (
     TileRangeError,
     UnavailableError,
 )
+from rummisolve.explain import Explanation, Step, explain, explain_solution
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee import REASONS, Reason, Verdict, verify
@@ -29,7 +31,7 @@ from rummisolve.solution import Objective, Solution, Status
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rummisolve.service import render_json, solve_json, verify_json
+    from rummisolve.service import explain_json, render_json, solve_json, verify_json
     from rummisolve.solver import solve
 
 __version__ = "0.1.0"
@@ -54,11 +56,16 @@ __all__ = [
     "Reason",
     "REASONS",
     "solve",
+    "explain",
+    "explain_solution",
+    "Explanation",
+    "Step",
     "Solution",
     "Objective",
     "Status",
     "solve_json",
     "verify_json",
+    "explain_json",
     "render_json",
     "RummisolveError",
     "TileNotationError",
@@ -69,6 +76,7 @@ __all__ = [
     "JsonInputError",
     "OptionError",
     "RefereeLimitError",
+    "IllegalTurnError",
     "InternalError",
     "UnavailableError",
 ]
@@ -77,6 +85,7 @@ _LAZY = {
     "solve": "rummisolve.solver",
     "solve_json": "rummisolve.service",
     "verify_json": "rummisolve.service",
+    "explain_json": "rummisolve.service",
     "render_json": "rummisolve.service",
 }
 

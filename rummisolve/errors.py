@@ -23,6 +23,7 @@ __all__ = [
     "JsonInputError",
     "OptionError",
     "RefereeLimitError",
+    "IllegalTurnError",
     "IllegalMoveError",
     "GameStateError",
     "TableEditError",
@@ -81,6 +82,24 @@ class OptionError(RummisolveError):
 
 class RefereeLimitError(RummisolveError):
     """A turn the referee could not judge within the search steps its caller allowed."""
+
+
+class IllegalTurnError(RummisolveError):
+    """A turn to explain that the referee rejects; ``verdict`` carries every reason, and the
+    message lists them."""
+
+    def __init__(self, message: str, verdict: Any = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+
+    @property
+    def reasons(self) -> tuple:
+        return tuple(getattr(self.verdict, "reasons", ()))
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The referee's reason codes, in order."""
+        return tuple(r.code for r in self.reasons)
 
 
 class IllegalMoveError(RummisolveError):

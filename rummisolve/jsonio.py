@@ -37,6 +37,7 @@ __all__ = [
     "stream_documents",
     "solution_to_json",
     "verdict_to_json",
+    "explanation_to_json",
     "error_message",
 ]
 
@@ -128,7 +129,7 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
     if unknown:
         known = ", ".join(sorted(_POSITION_KEYS))
         raise JsonInputError(
-            f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id)"
+            f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id and explain)"
         )
     rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
     table = table_from_json(obj.get("table", []), f"{path}.table", rules)
@@ -323,4 +324,26 @@ def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
         "legal": verdict.legal,
         "reasons": [{"code": r.code, "message": r.message, "meld": r.meld} for r in verdict.reasons],
         "played": [str(t) for t in verdict.played],
+    }
+
+
+# -- explanations (rummisolve.explain) -------------------------------------------------------------
+
+
+def explanation_to_json(explanation: Any) -> dict[str, Any]:
+    """Encode a :class:`rummisolve.explain.Explanation` (read by its fields: this codec sits below
+    the engines): ``{"meld_map": [new meld index or null, ...], "steps": [{"tile", "from", "to",
+    "text"}, ...]}``, where ``from`` is ``"rack"`` or an old table meld's index and ``to`` a new
+    table meld's index."""
+    return {
+        "meld_map": list(explanation.meld_map),
+        "steps": [
+            {
+                "tile": str(step.tile),
+                "from": "rack" if step.source is None else step.source,
+                "to": step.target,
+                "text": step.text,
+            }
+            for step in explanation.steps
+        ],
     }

@@ -1,10 +1,11 @@
-"""The JSON entry points: :func:`solve_json`, :func:`verify_json` and :func:`render_json`.
+"""The JSON entry points: :func:`solve_json`, :func:`verify_json`, :func:`explain_json` and :func:`render_json`.
 
 Each takes a decoded JSON value of the contract (docs/json-contract.md) and answers in it. The
 CLI and the HTTP service call these and nothing else, so both answer alike. None of them raises
 for bad input: ``solve_json`` returns ``{"status": "error", "error": ...}``, ``verify_json``
 ``{"error": ...}``, and ``render_json`` raises a :class:`~rummisolve.errors.RummisolveError`
-naming the bad part (it returns a picture, not a JSON object). The solver, and with it OR-Tools,
+naming the bad part (it returns a picture, not a JSON object); ``explain_json`` answers like
+``verify_json``. The solver, and with it OR-Tools,
 is loaded on the first ``solve_json``.
 """
 
@@ -14,10 +15,12 @@ import json
 import time
 from typing import Any
 
-from rummisolve.errors import JsonInputError, OptionError, RuleSetError, RummisolveError
+from rummisolve.errors import IllegalTurnError, JsonInputError, OptionError, RuleSetError, RummisolveError
+from rummisolve.explain import explain
 from rummisolve.jsonio import (
     alternatives_from_json,
     error_message,
+    explanation_to_json,
     json_type_name,
     objective_from_json,
     position_from_json,
@@ -37,7 +40,7 @@ from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import STATUSES
 from rummisolve.solver_limits import check_time_limit
 
-__all__ = ["solve_json", "verify_json", "render_json"]
+__all__ = ["solve_json", "verify_json", "explain_json", "render_json"]
 
 
 def solve_json(obj: Any) -> dict[str, Any]:
@@ -46,12 +49,15 @@ def solve_json(obj: Any) -> dict[str, Any]:
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
     Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds),
     ``alternatives`` (0 to 10: that many further moves, in an ``alternatives`` list of results
-    without timings) and ``id`` (any JSON value, returned first on the result, errors included,
-    so batches can be matched up).
+    without timings), ``explain`` (``true`` adds ``meld_map`` and ``steps``, to the alternatives
+    too: how to play the move, see :func:`rummisolve.explain.explain`) and ``id`` (any JSON value,
+    returned first on the result, errors included, so batches can be matched up).
     """
     if isinstance(obj, dict) and "id" in obj:
         ident = obj["id"]
         return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"})}
+    if isinstance(obj, dict) and "explain" in obj:
+        return _solve_explained(obj)
     start = time.perf_counter()
     alternatives = None
     try:
@@ -84,6 +90,36 @@ def solve_json(obj: Any) -> dict[str, Any]:
     return result
 
 
+def _solve_explained(obj: dict[str, Any]) -> dict[str, Any]:
+    """:func:`solve_json` for a position with an ``explain`` field: with ``true``, the result gains
+    ``meld_map`` and ``steps`` (for a result without a move, each old meld maps to itself and there
+    are no steps) and ``timings.explain``."""
+    flag = obj["explain"]
+    if not isinstance(flag, bool):
+        return {"status": "error", "error": f"position.explain: expected true or false, got {json_type_name(flag)}"}
+    rest = {k: v for k, v in obj.items() if k != "explain"}
+    result = solve_json(rest)
+    if not flag or result["status"] == "error":
+        return result
+    start = time.perf_counter()
+    position = position_from_json({k: v for k, v in rest.items() if k != "alternatives"})  # decoded fine a moment ago
+    result = {**result, **_explained(position, result)}
+    if "alternatives" in result:
+        result["alternatives"] = [{**move, **_explained(position, move)} for move in result["alternatives"]]
+    timings = result["timings"]
+    total = timings.pop("total")
+    timings["explain"] = round(time.perf_counter() - start, 6)
+    timings["total"] = round(total + timings["explain"], 6)
+    return result
+
+
+def _explained(position, result: dict[str, Any]) -> dict[str, Any]:
+    """``meld_map`` and ``steps`` of a result (each old meld mapped to itself without a move)."""
+    if result["status"] in ("optimal", "feasible"):
+        return explanation_to_json(explain(position, result["table"]))
+    return {"meld_map": list(range(len(position.table))), "steps": []}
+
+
 _VERIFY_KEYS = ("position", "table")
 
 
@@ -99,21 +135,46 @@ def verify_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
         ident = obj["id"]
         return {"id": ident, **verify_json({k: v for k, v in obj.items() if k != "id"}, max_steps=max_steps)}
     try:
-        if not isinstance(obj, dict):
-            raise JsonInputError(f"expected an object with fields 'position' and 'table', got {json_type_name(obj)}")
-        missing = [key for key in _VERIFY_KEYS if key not in obj]
-        if missing:
-            raise JsonInputError(f"missing field(s) {', '.join(map(repr, missing))}")
-        unknown = sorted(set(obj) - set(_VERIFY_KEYS))
-        if unknown:
-            raise JsonInputError(
-                f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table' and optionally 'id')"
-            )
-        position = position_from_json(obj["position"], "position")
-        table = table_from_json(obj["table"], "table")
+        position, table = _turn_from_json(obj)
         return verdict_to_json(verify(position, table, max_steps=max_steps))
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
         return {"error": error_message(err)}
+
+
+def explain_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
+    """Explain one ``{"position": {...}, "table": [[...], ...]}`` turn, step by step.
+
+    Returns ``{"meld_map": [...], "steps": [{"tile", "from", "to", "text"}, ...]}``
+    (:func:`rummisolve.jsonio.explanation_to_json`), or ``{"error": message}`` naming the bad part
+    for bad input; an illegal turn is an error too, its message listing the referee's reasons,
+    which also come as ``reasons`` (as in a verdict). Never raises for bad input. ``max_steps`` and
+    ``id``: as for :func:`verify_json`.
+    """
+    if isinstance(obj, dict) and "id" in obj:
+        ident = obj["id"]
+        return {"id": ident, **explain_json({k: v for k, v in obj.items() if k != "id"}, max_steps=max_steps)}
+    try:
+        position, table = _turn_from_json(obj)
+        return explanation_to_json(explain(position, table, max_steps=max_steps))
+    except IllegalTurnError as err:
+        return {"error": error_message(err), "reasons": verdict_to_json(err.verdict)["reasons"]}
+    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
+        return {"error": error_message(err)}
+
+
+def _turn_from_json(obj: Any) -> tuple[Any, Any]:
+    """The position and new table of a ``{"position": {...}, "table": [[...], ...]}`` request."""
+    if not isinstance(obj, dict):
+        raise JsonInputError(f"expected an object with fields 'position' and 'table', got {json_type_name(obj)}")
+    missing = [key for key in _VERIFY_KEYS if key not in obj]
+    if missing:
+        raise JsonInputError(f"missing field(s) {', '.join(map(repr, missing))}")
+    unknown = sorted(set(obj) - set(_VERIFY_KEYS))
+    if unknown:
+        raise JsonInputError(
+            f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table' and optionally 'id')"
+        )
+    return position_from_json(obj["position"], "position"), table_from_json(obj["table"], "table")
 
 
 def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:

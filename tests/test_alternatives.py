@@ -157,3 +157,17 @@ def test_the_cli_takes_alternatives(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         cli.main(["solve", "--alternatives", "-3"])
     assert "--alternatives" in capsys.readouterr().err
+
+
+def test_explained_alternatives_carry_their_own_steps():
+    from rummisolve.explain import explain
+    from rummisolve.service import solve_json
+
+    body = {"table": [["R3", "R4", "R5", "R6"], ["K9", "B9", "O9", "R9"]], "rack": ["R7", "O7", "O8"]}
+    result = solve_json({**body, "alternatives": 2, "explain": True})
+    position = position_from_json(body)
+    assert result["alternatives"]
+    for move in (result, *result["alternatives"]):
+        expected = explain(position, move["table"])
+        assert move["meld_map"] == list(expected.meld_map)
+        assert [s["text"] for s in move["steps"]] == [s.text for s in expected.steps]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "Solve a built-in example position and print it with the proven-best move."
+HELP = "Solve a built-in example position and print it with the proven-best move, step by step."
 
 EXAMPLES = {
     "manipulate": (
@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rummisolve import Position, solve, verify
+    from rummisolve import Position, explain_solution, solve, verify
 
     names = list(EXAMPLES) if args.example == "all" else [args.example]
     for number, name in enumerate(names):
@@ -46,4 +46,7 @@ def run(args: argparse.Namespace) -> int:
             f"referee: {'legal' if verdict.legal else 'ILLEGAL'}; "
             f"solved in {sum(solution.timings.values()) * 1000:.1f} ms"
         )
+        explanation = explain_solution(solution)
+        print(f"-- how to play it: {explanation.moves} tile(s) move --")
+        print(explanation)
     return 0

@@ -34,6 +34,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="solve in N processes (default 1); answers stay in input order, a few lines behind the input",
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help='add how to play each move, step by step ("explain": true on each position: meld_map and steps)',
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
@@ -88,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             ("objective", args.objective),
             ("time_limit", args.time_limit),
             ("alternatives", args.alternatives),
+            ("explain", True if args.explain else None),
         )
         if value is not None
     }
@@ -136,9 +142,19 @@ def _text(result: dict) -> str:
         return "no move (proven): draw a tile"
     if result["status"] == "unknown":
         return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
-    lines = [f"{result['status']}: play {' '.join(result['played'])} ({result['value']} points)"]
-    lines += ["  " + " ".join(meld) for meld in result["table"]]
+    lines = _move_text(f"{result['status']}: play", result)
     for number, move in enumerate(result.get("alternatives", ()), start=1):
-        lines.append(f"alternative {number}: play {' '.join(move['played'])} ({move['value']} points)")
-        lines += ["  " + " ".join(meld) for meld in move["table"]]
+        lines += _move_text(f"alternative {number}: play", move)
     return "\n".join(lines)
+
+
+def _move_text(head: str, move: dict) -> list[str]:
+    """A move's lines: what it plays, its table, and its steps when explained."""
+    lines = [f"{head} {' '.join(move['played'])} ({move['value']} points)"]
+    lines += ["  " + " ".join(meld) for meld in move["table"]]
+    if "steps" in move:
+        from rummisolve.explain import numbered
+
+        lines.append("  steps:")
+        lines += ["    " + line for line in numbered([step["text"] for step in move["steps"]])]
+    return lines
