@@ -31,6 +31,7 @@ __all__ = [
     "position_from_json",
     "position_to_json",
     "objective_from_json",
+    "hint_to_json",
     "alternatives_from_json",
     "MAX_ALTERNATIVES",
     "read_documents",
@@ -328,6 +329,25 @@ def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
 
 
 # -- explanations (rummisolve.explain) -------------------------------------------------------------
+
+
+def hint_to_json(hint: Any) -> dict[str, Any]:
+    """Encode a :class:`rummisolve.hints.Hint` (read by its fields): ``level``, ``text``,
+    ``played`` and ``tiles_played``; from level 2 ``touched`` (old table meld indices); at level 3
+    ``table``, ``meld_map`` and ``steps``."""
+    out: dict[str, Any] = {
+        "level": hint.level,
+        "text": hint.text,
+        "played": [str(t) for t in hint.tiles],
+        "tiles_played": len(hint.tiles),
+    }
+    if hint.touched is not None:
+        out["touched"] = list(hint.touched)
+    if hint.table is not None:
+        out["table"] = table_to_json(hint.table)
+    if hint.explanation is not None:
+        out.update(explanation_to_json(hint.explanation))
+    return out
 
 
 def explanation_to_json(explanation: Any) -> dict[str, Any]:

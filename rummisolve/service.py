@@ -21,6 +21,7 @@ from rummisolve.jsonio import (
     alternatives_from_json,
     error_message,
     explanation_to_json,
+    hint_to_json,
     json_type_name,
     objective_from_json,
     position_from_json,
@@ -50,12 +51,16 @@ def solve_json(obj: Any) -> dict[str, Any]:
     Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds),
     ``alternatives`` (0 to 10: that many further moves, in an ``alternatives`` list of results
     without timings), ``explain`` (``true`` adds ``meld_map`` and ``steps``, to the alternatives
-    too: how to play the move, see :func:`rummisolve.explain.explain`) and ``id`` (any JSON value,
-    returned first on the result, errors included, so batches can be matched up).
+    too: how to play the move, see :func:`rummisolve.explain.explain`), ``hint`` (1, 2 or 3:
+    answer with only what a hint of that level reveals, see :func:`rummisolve.hints.hint`) and
+    ``id`` (any JSON value, returned first on the result, errors included, so batches can be
+    matched up).
     """
     if isinstance(obj, dict) and "id" in obj:
         ident = obj["id"]
         return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"})}
+    if isinstance(obj, dict) and "hint" in obj:
+        return _solve_hint(obj)
     if isinstance(obj, dict) and "explain" in obj:
         return _solve_explained(obj)
     start = time.perf_counter()
@@ -88,6 +93,38 @@ def solve_json(obj: Any) -> dict[str, Any]:
     result["timings"]["encode"] = round(time.perf_counter() - start, 6)
     result["timings"]["total"] = round(sum(result["timings"].values()), 6)
     return result
+
+
+def _solve_hint(obj: dict[str, Any]) -> dict[str, Any]:
+    """:func:`solve_json` for a position with a ``hint`` level: ``{"status", "proven", "objective",
+    "hint": {...}}`` (:func:`rummisolve.jsonio.hint_to_json`) without the rest of the move."""
+    from rummisolve.hints import HINT_LEVELS, hint_of
+    from rummisolve.solver import solve
+
+    level = obj["hint"]
+    if isinstance(level, bool) or level not in HINT_LEVELS:
+        return {"status": "error", "error": f"position.hint: expected 1, 2 or 3, got {level!r}"}
+    clash = sorted({"alternatives", "explain"} & set(obj))
+    if clash:
+        return {"status": "error", "error": f"position.hint: cannot be combined with {', '.join(map(repr, clash))}"}
+    try:
+        position = position_from_json({k: v for k, v in obj.items() if k != "hint"})
+        objective = objective_from_json(obj.get("objective"), "position.objective")
+        try:
+            time_limit = check_time_limit(obj.get("time_limit"))
+        except OptionError as err:
+            raise OptionError(f"position.time_limit: {err}") from None
+        solution = solve(position, objective, time_limit)
+    except RuleSetError as err:  # more jokers in play than the model takes
+        return {"status": "error", "error": f"position: {error_message(err)}"}
+    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
+        return {"status": "error", "error": error_message(err)}
+    return {
+        "status": str(solution.status),
+        "proven": solution.proven,
+        "objective": str(solution.objective),
+        "hint": hint_to_json(hint_of(solution, level)),
+    }
 
 
 def _solve_explained(obj: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ LAYERS = {
     "core": ("errors", "tiles", "rules", "melds", "position", "solution"),
     "referee": ("referee",),
     "codec": ("jsonio", "solver_limits"),
-    "engines": ("solver", "render", "game", "batch", "explain"),
+    "engines": ("solver", "render", "game", "batch", "explain", "hints"),
     "service": ("service",),
     "apps": ("cli", "commands", "server", "__main__"),
 }

@@ -196,3 +196,12 @@ def test_screen_reason_counts_melds_from_one():
     assert screen_reason("table[0] (R1 R2) is not a valid meld: too_short: 2 tile(s); table[11] too") == (
         "meld 1 (R1 R2) is not a valid meld: 2 tile(s); meld 12 too"
     )
+
+
+def test_hint_levels_at_the_terminal():
+    script = Script("hint 1", "hint 2", "hint", "hint 7", "d")
+    assert isinstance(script.player().choose(VIEW), Draw)
+    text = script.text
+    assert "hint: You can play" in text and "The move changes" in text
+    assert "best: play" in text and "from your rack" in text  # level 3: the move and its steps
+    assert "hint takes a level 1, 2 or 3, not '7'" in text

@@ -39,6 +39,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help='add how to play each move, step by step ("explain": true on each position: meld_map and steps)',
     )
+    parser.add_argument(
+        "--hint",
+        type=int,
+        choices=(1, 2, 3),
+        metavar="LEVEL",
+        help="answer with a hint only: 1 the tiles to play, 2 also the melds touched, 3 the whole move with steps",
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
@@ -94,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             ("time_limit", args.time_limit),
             ("alternatives", args.alternatives),
             ("explain", True if args.explain else None),
+            ("hint", args.hint),
         )
         if value is not None
     }
@@ -142,6 +150,8 @@ def _text(result: dict) -> str:
         return "no move (proven): draw a tile"
     if result["status"] == "unknown":
         return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
+    if "hint" in result:
+        return f"hint: {result['hint']['text']}"
     lines = _move_text(f"{result['status']}: play", result)
     for number, move in enumerate(result.get("alternatives", ()), start=1):
         lines += _move_text(f"alternative {number}: play", move)

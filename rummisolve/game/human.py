@@ -44,7 +44,8 @@ Other commands:
   d | draw               draw a tile (ends your turn; drops your edits)
   + R5 R6 R7 | K9 B9 O9  add these melds from your rack and play at once
   = MELD | MELD | ...    give the whole new table and play it at once
-  hint | best            show the solver's best move | play it
+  hint [1|2|3] | best     a hint: 1 the tiles, 2 also the melds touched, 3 (the
+                         default) the whole move, step by step | play it
   sort colour | number   show your rack by colour or by number from now on
   t | table              show the table and your rack again
   undo                   take back your whole last turn (and those after it)
@@ -191,7 +192,7 @@ class HumanPlayer:
                 self._print(self._view(view, table=True))
             return None
         if word in ("hint", "best"):
-            return self._solver(word, view)
+            return self._solver(line, view)
         self._print(f"unknown command {line.split()[0]!r} ('help' lists the commands)")
         return None
 
@@ -222,17 +223,33 @@ class HumanPlayer:
         self._print(f"your rack: {rack_text(self._draft.rack, self.colour, self.order)}")
         return None
 
-    def _solver(self, word: str, view: PlayerView) -> Action | None:
+    def _solver(self, line: str, view: PlayerView) -> Action | None:
+        """``best`` plays the solver's best move; ``hint [1|2|3]`` tells as much of it as asked
+        (1: the tiles, 2: also the melds it changes, 3 (the default): the whole move, step by step)."""
+        from rummisolve.hints import hint_of
         from rummisolve.solver import solve
 
+        word, *rest = line.split()
+        word = word.lower()
+        level = 3
+        if word == "hint" and rest:
+            if len(rest) > 1 or rest[0] not in ("1", "2", "3"):
+                self._print(f"hint takes a level 1, 2 or 3, not {' '.join(rest)!r}")
+                return None
+            level = int(rest[0])
         solution = solve(view.position)
         if not solution:  # no move proven, or none found in time
             self._print("the solver finds no play: draw")
             return Draw() if word == "best" else None
         if word == "best":
             return Play(tuple(solution.table))
+        found = hint_of(solution, level)
+        if level < 3:
+            self._print(f"hint: {found.text}")
+            return None
         self._print(f"best: play {meld_text(solution.played, self.colour)}; new table:")
         self._print(marked_table_text(solution.table, view.table, self.colour, view.rules))
+        self._print(str(found.explanation))
         return None
 
     # -- showing ---------------------------------------------------------------------------------
