@@ -278,7 +278,26 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         value=value,
         objective=objective,
         rules=rules,
+        steps=_steps(obj.get("steps"), len(melds), rules),
     )
+
+
+def _steps(steps: Any, melds: int, rules: RuleSet) -> list[tuple[Any, int]] | None:
+    """An explained result's ``steps`` as ``(tile, new meld index)``, to number the moving tiles."""
+    if steps is None:
+        return None
+    if not isinstance(steps, list):
+        raise JsonInputError(f"steps: expected an array of steps, got {json_type_name(steps)}")
+    out = []
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict) or "tile" not in step or "to" not in step:
+            raise JsonInputError(f"steps[{i}]: expected an object with 'tile' and 'to'")
+        (tile,) = tiles_from_json([step["tile"]], f"steps[{i}].tile", rules)
+        target = step["to"]
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < melds:
+            raise JsonInputError(f"steps[{i}].to: expected a meld index from 0 to {melds - 1}, got {target!r}")
+        out.append((tile, target))
+    return out
 
 
 def _own_rules(obj: dict[str, Any], path: str) -> RuleSet | None:

@@ -649,3 +649,28 @@ def test_render_json_of_a_position_checks_the_rules_given():
     assert render_json(body, rules=XP) == render_json(body) == render_json({"rack": body["rack"]}, rules=XP)
     with pytest.raises(RummisolveError, match=r'rules: the position carries rules of its own \("xp"\)'):
         render_json(body, rules=STANDARD)
+
+
+def test_an_explained_result_numbers_each_moving_tile_by_its_step():
+    import xml.etree.ElementTree as ET
+
+    from rummisolve.service import render_json, solve_json
+
+    body = {"table": [["R3", "R4", "R5", "R6"], ["K9", "B9", "O9", "R9"]], "rack": ["R7", "O7", "O8", "K2"]}
+    result = solve_json({**body, "explain": True})
+    root = ET.fromstring(render_json(result))
+    numbered = {}
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        if "data-step" in group.attrib:
+            assert "moved" in group.attrib["class"].split()
+            numbered[int(group.attrib["data-step"])] = group.attrib["data-tile"]
+    assert numbered == {i: step["tile"] for i, step in enumerate(result["steps"], start=1)}
+    plain = ET.fromstring(render_json({k: v for k, v in result.items() if k != "steps"}))
+    assert not [g for g in plain.iter("{http://www.w3.org/2000/svg}g") if "data-step" in g.attrib]
+    for bad, message in (
+        ("x", "steps: expected an array"),
+        ([{"tile": "R7"}], "steps[0]"),
+        ([{"tile": "R7", "to": 9}], "steps[0].to"),
+    ):
+        with pytest.raises(RummisolveError, match=message.replace("[", r"\[").replace("]", r"\]")):
+            render_json({**result, "steps": bad})

@@ -72,6 +72,7 @@ def render_result(
     objective: str | None = None,
     rules: RuleSet = STANDARD,
     width: int = _DEFAULT_WIDTH,
+    steps: Sequence[tuple[Tile, int]] | None = None,
 ) -> str:
     """An SVG picture of a solve's result given by its parts.
 
@@ -80,13 +81,39 @@ def render_result(
     result lists them); without ``kept``, the melds equal to one of ``old_table`` are. The other
     melds are rearranged (they hold old table tiles) or new (rack tiles only). Then the rack left
     (``rack_after``, when given). ``status``, ``value`` and ``objective`` make the title and the
-    line under it; ``rules`` give a joker's rack penalty for the points.
+    line under it; ``rules`` give a joker's rack penalty for the points. ``steps`` (an
+    explanation's ``(tile, new meld index)`` in order) number each moving tile by its step.
     """
     melds = list(table)
     after = None if rack_after is None else tuple(rack_after)
+    numbers = None if steps is None else _step_numbers(melds, steps)
     return _solved_svg(
-        str(status), melds, _kept_flags(melds, kept, old_table), tuple(played), after, value, objective, rules, width
+        str(status),
+        melds,
+        _kept_flags(melds, kept, old_table),
+        tuple(played),
+        after,
+        value,
+        objective,
+        rules,
+        width,
+        numbers,
     )
+
+
+def _step_numbers(melds: list[Meld], steps: Sequence[tuple[Tile, int]]) -> list[list[int | None]]:
+    """For each tile of each meld, the step (from 1) that moves it there, or ``None``. A step
+    numbers the first copy of its tile in its meld that no earlier step numbered."""
+    numbers: list[list[int | None]] = [[None] * len(meld) for meld in melds]
+    for number, (tile, target) in enumerate(steps, start=1):
+        if not 0 <= target < len(melds):
+            continue
+        row = numbers[target]
+        for slot, there in enumerate(melds[target].tiles):
+            if there == tile and row[slot] is None:
+                row[slot] = number
+                break
+    return numbers
 
 
 # -- the kinds of picture -----------------------------------------------------------------------
@@ -137,6 +164,7 @@ def _solved_svg(
     objective: str | None,
     rules: RuleSet,
     width: int,
+    numbers: list[list[int | None]] | None = None,
 ) -> str:
     moved = status not in _NO_MOVE
     if not moved:  # the table is the old one
@@ -147,7 +175,7 @@ def _solved_svg(
     canvas.label(title, bold=True)
     if moved and objective in _OBJECTIVES:
         canvas.note(_OBJECTIVES[objective])
-    canvas.melds(melds, flags, fates)
+    canvas.melds(melds, flags, fates, numbers if moved else None)
     if rack_after is not None:
         canvas.label(_rack_label("Rack left" if moved else "Rack", rack_after, rules))
         canvas.tiles(rack_after)

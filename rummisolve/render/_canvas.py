@@ -73,7 +73,13 @@ class Canvas:
         """A smaller line of explanation under a label."""
         self.label(text, size=12, css="note", ink=_NOTE_INK)
 
-    def melds(self, melds: Sequence[Meld], flags: Sequence[Sequence[bool]], fates: Sequence[str] | None = None) -> None:
+    def melds(
+        self,
+        melds: Sequence[Meld],
+        flags: Sequence[Sequence[bool]],
+        fates: Sequence[str] | None = None,
+        steps: Sequence[Sequence[int | None]] | None = None,
+    ) -> None:
         """Melds left to right, wrapping; ``flags`` marks the tiles played from the rack, ``fates``
         (one of :data:`KEPT`, :data:`REARRANGED`, :data:`NEW` per meld, when given) become each
         meld's class, and a rearranged meld gets a dashed outline."""
@@ -90,7 +96,8 @@ class Canvas:
             if fate == REARRANGED:
                 self.parts.append(self._outline(x, self.y, meld_w))
             for slot, (tile, stands_for, flag) in enumerate(zip(meld.tiles, meld.represents, row_flags)):
-                self.parts.append(tile_svg(x + slot * (TILE_W + TILE_GAP), self.y, tile, stands_for, flag))
+                step = steps[index][slot] if steps is not None else None
+                self.parts.append(tile_svg(x + slot * (TILE_W + TILE_GAP), self.y, tile, stands_for, flag, step))
             self.parts.append("</g>")
             self.used_width = max(self.used_width, x + meld_w)
             self.bottom = max(self.bottom, self.y + TILE_H + (_OUTLINE_PAD if fate == REARRANGED else 0))

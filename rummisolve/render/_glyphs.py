@@ -123,16 +123,18 @@ _OUTLINES: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
-def tile_svg(x: float, y: float, tile: Tile, stands_for: Tile | None, played: bool) -> str:
+def tile_svg(x: float, y: float, tile: Tile, stands_for: Tile | None, played: bool, step: int | None = None) -> str:
     """One tile as an SVG group at ``(x, y)``: face, number and colour mark, or the joker's glyph.
 
     The group carries ``data-tile`` (its code) and, for a coloured tile, ``data-colour`` and
     ``data-mark``; its classes are ``tile``, ``joker`` for a joker and ``played`` when it comes
-    from the rack (drawn on a yellow face with an orange edge).
+    from the rack (drawn on a yellow face with an orange edge). A tile that moves in step
+    ``step`` of an explanation gets the class ``moved``, ``data-step`` and a numbered badge.
     """
     classes = "tile" + (" joker" if tile.is_joker else "") + (" played" if played else "")
+    classes += " moved" if step is not None else ""
     face, edge, edge_w = (PLAYED_FACE, PLAYED_EDGE, 2.5) if played else (FACE, EDGE, 1)
-    attributes = f'class="{classes}" data-tile="{tile}"'
+    attributes = f'class="{classes}" data-tile="{tile}"' + (f' data-step="{step}"' if step is not None else "")
     if tile.is_joker:
         title = f"joker as {stands_for}" if stands_for is not None else "joker"
         body = joker_glyph(tile, stands_for)
@@ -148,7 +150,17 @@ def tile_svg(x: float, y: float, tile: Tile, stands_for: Tile | None, played: bo
     return (
         f'<g {attributes} transform="translate({_n(x)},{_n(y)})"><title>{title}</title>'
         f'<rect width="{TILE_W}" height="{TILE_H}" rx="4" fill="{face}" stroke="{edge}" stroke-width="{edge_w}"/>'
-        f"{body}</g>"
+        f"{body}{'' if step is None else _step_badge(step)}</g>"
+    )
+
+
+def _step_badge(step: int) -> str:
+    """A small numbered disc on a tile's top right corner: the step that moves it."""
+    size = 8 if step < 10 else 7 if step < 100 else 6
+    return (
+        f'<g class="step"><circle cx="{TILE_W - 3}" cy="3" r="7" fill="#37474f"/>'
+        f'<text x="{TILE_W - 3}" y="6" text-anchor="middle" font-size="{size}" font-weight="bold" '
+        f'fill="#ffffff">{step}</text></g>'
     )
 
 
