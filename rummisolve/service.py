@@ -11,7 +11,7 @@ is loaded on the first ``solve_json``.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import JsonInputError, OptionError, RuleSetError, RummisolveError
 from rummisolve.jsonio import (
@@ -32,14 +32,19 @@ from rummisolve.render import render_result, render_svg
 from rummisolve.solution import STATUSES
 from rummisolve.solver_limits import check_time_limit
 
+if TYPE_CHECKING:
+    from rummisolve.solver import StopSignal
+
 __all__ = ["solve_json", "verify_json", "render_json"]
 
 
-def solve_json(obj: Any) -> dict[str, Any]:
+def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     """Solve one position object; return the result object.
 
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
-    Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds).
+    Optional fields ``objective`` (``"tiles"``/``"value"``) and ``time_limit`` (seconds). ``stop``:
+    a :class:`~rummisolve.solver.StopSignal` that ends the search early when set (the HTTP service
+    sets it when the client has gone), as if the time limit had run out.
     """
     start = time.perf_counter()
     try:
@@ -56,7 +61,7 @@ def solve_json(obj: Any) -> dict[str, Any]:
     from rummisolve.solver import solve
 
     try:
-        solution = solve(position, objective, time_limit)
+        solution = solve(position, objective, time_limit, stop=stop)
     except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
     solution.timings["parse"] = parse
