@@ -46,6 +46,7 @@ from rummisolve.rules import (  # noqa: E402
 )
 from rummisolve.server import schemas as server_schemas  # noqa: E402
 from rummisolve.server.app import BadRequest, check_position_size, clamp_time_limit  # noqa: E402
+from rummisolve.server.lanes import Lane, LaneFull, Lanes  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.service import render_json, verify_json  # noqa: E402
 from rummisolve.tiles import JOKER, TILE_CODE_PATTERN, Tile  # noqa: E402
@@ -600,6 +601,49 @@ def test_check_position_size_unit():
         with pytest.raises(BadRequest) as info:
             check_position_size(body, settings)
         assert info.value.status == 413 and limit in info.value.message
+
+
+def test_lane_refuses_past_its_threads_and_queue():
+    lane = Lane("heavy", threads=1, max_queued=1, retry_after=7)
+    started, release = threading.Event(), threading.Event()
+
+    def job(body, stop):
+        started.set()
+        release.wait(60)
+        return {"body": body}
+
+    try:
+        first = lane.submit(job, 1, None)
+        assert started.wait(60)
+        second = lane.submit(job, 2, None)
+        assert lane.snapshot() == {"running": 1, "queued": 1, "started": 1}
+        with pytest.raises(LaneFull) as info:
+            lane.submit(job, 3, None)
+        assert info.value.retry_after == 7 and "(max_queued_solves = 1)" in info.value.message
+        assert second.cancel()  # never started: its place in the queue is free again
+        assert lane.snapshot() == {"running": 1, "queued": 0, "started": 1}
+        third = lane.submit(job, 3, None)
+        release.set()
+        assert first.result(60) == {"body": 1} and third.result(60) == {"body": 3}
+        assert lane.snapshot() == {"running": 0, "queued": 0, "started": 2}
+    finally:
+        release.set()
+        lane.shutdown()
+
+
+def test_lanes_send_small_positions_to_the_light_lane():
+    lanes = Lanes(Settings(light_max_tiles=20))
+    try:
+        assert lanes.lane_for(0) is lanes.light and lanes.lane_for(20) is lanes.light
+        assert lanes.lane_for(21) is lanes.heavy
+        assert (lanes.light.retry_after, lanes.heavy.retry_after) == (1, 10)
+    finally:
+        lanes.shutdown()
+    single = Lanes(Settings(light_solver_threads=0))
+    try:
+        assert single.light is None and single.lane_for(1) is single.heavy
+    finally:
+        single.shutdown()
 
 
 # -- a tight server: one heavy thread, one queue place ------------------------------------------------------
