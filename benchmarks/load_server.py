@@ -498,7 +498,11 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if proc is not None:
                 proc.terminate()
-                proc.wait(30)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:  # still finishing solves nobody waits for
+                    proc.kill()
+                    proc.wait()
     figures.update(
         clients=args.clients,
         heavy_clients=args.heavy_clients,

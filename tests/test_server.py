@@ -187,6 +187,7 @@ def test_health(server):
         "light_solver_threads": 2,
         "light_max_tiles": 160,
         "max_queued_solves": 8,
+        "max_queued_light_solves": 64,
         "max_tiles_in_play": 4000,
         "max_melds": 1000,
         "max_verify_steps": 20_000,
@@ -604,7 +605,7 @@ def test_check_position_size_unit():
 
 
 def test_lane_refuses_past_its_threads_and_queue():
-    lane = Lane("heavy", threads=1, max_queued=1, retry_after=7)
+    lane = Lane("heavy", threads=1, max_queued=1, retry_after=7, limit="max_queued_solves")
     started, release = threading.Event(), threading.Event()
 
     def job(body, stop):

@@ -125,8 +125,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
             503: {
                 "model": schemas.SolveError,
-                "description": "Busy: every solver thread of the position's lane is taken and "
-                "`max_queued_solves` solves already wait. Retry after the `Retry-After` header's seconds.",
+                "description": "Busy: every solver thread of the position's lane is taken and its queue is "
+                "full (`max_queued_solves`, or `max_queued_light_solves` for small positions). Retry after "
+                "the `Retry-After` header's seconds.",
                 "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
             },
         },
@@ -291,7 +292,7 @@ async def _client_gone(request: Request) -> None:
     """Returns once the client has disconnected: once the body is read, an ASGI server's
     ``receive`` waits until then and yields ``http.disconnect``."""
     while (await request.receive())["type"] != "http.disconnect":
-        pass
+        await asyncio.sleep(0.1)  # a server that does not wait there is polled, never spun on
 
 
 def _short(value: float) -> str:

@@ -36,19 +36,21 @@ class LaneFull(Exception):
         self.retry_after = lane.retry_after
         self.message = (
             f"server busy: every solver thread of the {lane.name} lane ({lane.threads}) is taken and its queue "
-            f"is full (max_queued_solves = {lane.max_queued}); retry after {lane.retry_after} s"
+            f"is full ({lane.limit} = {lane.max_queued}); retry after {lane.retry_after} s"
         )
         super().__init__(self.message)
 
 
 class Lane:
-    """``threads`` solver threads and a queue of at most ``max_queued`` solves waiting for one."""
+    """``threads`` solver threads and a queue of at most ``max_queued`` solves waiting for one
+    (``limit``: the setting that says so, for messages)."""
 
-    def __init__(self, name: str, threads: int, max_queued: int, retry_after: int) -> None:
+    def __init__(self, name: str, threads: int, max_queued: int, retry_after: int, limit: str) -> None:
         self.name = name
         self.threads = threads
         self.max_queued = max_queued
         self.retry_after = retry_after
+        self.limit = limit
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix=f"rummisolve-{name}")
         self._lock = threading.Lock()
         self._running = 0
@@ -100,12 +102,12 @@ class Lanes:
     def __init__(self, settings: Settings) -> None:
         self.light_max_tiles = settings.light_max_tiles
         # A running heavy solve ends within the time cap; a light one within moments.
-        self.heavy = Lane(
-            "heavy", settings.solver_threads, settings.max_queued_solves, math.ceil(settings.max_time_limit)
-        )
+        cap = math.ceil(settings.max_time_limit)
+        self.heavy = Lane("heavy", settings.solver_threads, settings.max_queued_solves, cap, "max_queued_solves")
         self.light = None
         if settings.light_solver_threads:
-            self.light = Lane("light", settings.light_solver_threads, settings.max_queued_solves, 1)
+            queue = settings.max_queued_light_solves
+            self.light = Lane("light", settings.light_solver_threads, queue, 1, "max_queued_light_solves")
         self.refused = 0
         self.cancelled = 0
         self.stopped = 0

@@ -188,7 +188,8 @@ class Limits(BaseModel):
     solver_threads: int = Field(description="Threads solving positions of more than light_max_tiles tiles.")
     light_solver_threads: int = Field(description="Threads kept for positions of at most light_max_tiles tiles.")
     light_max_tiles: int = Field(description="Tiles in play (table and rack) up to which a position is light.")
-    max_queued_solves: int = Field(description="Solves that may wait for a thread in each lane (past it: 503).")
+    max_queued_solves: int = Field(description="Solves that may wait for a heavy-lane thread (past it: 503).")
+    max_queued_light_solves: int = Field(description="Solves that may wait for a light-lane thread (past it: 503).")
     max_tiles_in_play: int = Field(
         description="Largest position solved, in tiles on the table and rack (past it: 413)."
     )

@@ -19,6 +19,7 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "light_solver_threads": (0, 256),
     "light_max_tiles": (0, 1_000_000),
     "max_queued_solves": (0, 100_000),
+    "max_queued_light_solves": (0, 100_000),
     "max_tiles_in_play": (1, 1_000_000),
     "max_melds": (1, 1_000_000),
     "max_verify_steps": (1, 10**9),
@@ -44,7 +45,11 @@ class Settings:
     light_max_tiles: int = 160
     """Tiles in play (table + rack) up to which a position is light: the whole XP set (standard: 106)."""
     max_queued_solves: int = 8
-    """Solves that may wait for a thread in each lane; past it, 503 with ``Retry-After``."""
+    """Solves that may wait for a thread of the heavy lane; past it, 503 with ``Retry-After``.
+    Each may hold its thread for the whole time cap: 8 behind 4 threads wait up to 2 caps."""
+    max_queued_light_solves: int = 64
+    """Solves that may wait for a thread of the light lane; past it, 503. Light solves take
+    milliseconds (game positions: p99 about 26 ms), so 64 behind 2 threads wait under a second."""
     max_tiles_in_play: int = 4_000
     """Largest position solved, in tiles on the table and in the rack (past it: 413). About 30 KB
     of JSON; a position of 3,700 tiles under an 8-colour, 99-number set takes about 150 MB

@@ -68,7 +68,12 @@ def solve(
             return _no_move(position, objective, timings, Status.NO_MOVE)
 
         start = time.perf_counter()
-        response = _search(built.proto, seed, deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS, stop=stop)
+        eager = len(cat.sets) <= EAGER_FALLBACK_SETS
+        response = (
+            _search(built.proto, seed, deadline, eager=eager)
+            if stop is None
+            else _search(built.proto, seed, deadline, eager=eager, stop=stop)
+        )
         status = response.status
         timings["solve"] += time.perf_counter() - start
 
