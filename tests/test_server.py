@@ -188,6 +188,7 @@ def test_health(server):
         "light_max_tiles": 160,
         "max_queued_solves": 8,
         "max_queued_light_solves": 64,
+        "heavy_nice": 10,
         "max_tiles_in_play": 4000,
         "max_melds": 1000,
         "max_verify_steps": 20_000,
@@ -630,6 +631,23 @@ def test_lane_refuses_past_its_threads_and_queue():
     finally:
         release.set()
         lane.shutdown()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_heavy_lane_threads_run_at_a_lower_priority():
+    import os
+
+    def nice(body, stop):
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    lanes = Lanes(Settings(heavy_nice=5))
+    try:
+        assert lanes.heavy.submit(nice, None, None).result(60) == min(19, base + 5)
+        assert lanes.light.submit(nice, None, None).result(60) == base
+    finally:
+        lanes.shutdown()
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # this thread is untouched
 
 
 def test_lanes_send_small_positions_to_the_light_lane():

@@ -20,6 +20,7 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("light_max_tiles", int, "N", "tiles in play (table and rack) up to which a position is light"),
     ("max_queued_solves", int, "N", "solves that may wait for a heavy-lane thread; past it, 503 with Retry-After"),
     ("max_queued_light_solves", int, "N", "solves that may wait for a light-lane thread; past it, 503"),
+    ("heavy_nice", int, "N", "how much lower heavy-lane threads run (Linux nice increment; 0: no lower)"),
     ("max_tiles_in_play", int, "N", "largest position solved, in tiles on the table and rack; past it, 413"),
     ("max_melds", int, "N", "most melds on the table of a position solved; past it, 413"),
     ("max_verify_steps", int, "N", "search steps one /verify may take; past it, an error"),

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,13 +47,15 @@ class Lane:
     """``threads`` solver threads and a queue of at most ``max_queued`` solves waiting for one
     (``limit``: the setting that says so, for messages)."""
 
-    def __init__(self, name: str, threads: int, max_queued: int, retry_after: int, limit: str) -> None:
+    def __init__(self, name: str, threads: int, max_queued: int, retry_after: int, limit: str, nice: int = 0) -> None:
         self.name = name
         self.threads = threads
         self.max_queued = max_queued
         self.retry_after = retry_after
         self.limit = limit
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix=f"rummisolve-{name}")
+        self._executor = ThreadPoolExecutor(
+            threads, thread_name_prefix=f"rummisolve-{name}", initializer=_lower_priority, initargs=(nice,)
+        )
         self._lock = threading.Lock()
         self._running = 0
         self._queued = 0
@@ -103,7 +107,9 @@ class Lanes:
         self.light_max_tiles = settings.light_max_tiles
         # A running heavy solve ends within the time cap; a light one within moments.
         cap = math.ceil(settings.max_time_limit)
-        self.heavy = Lane("heavy", settings.solver_threads, settings.max_queued_solves, cap, "max_queued_solves")
+        self.heavy = Lane(
+            "heavy", settings.solver_threads, settings.max_queued_solves, cap, "max_queued_solves", settings.heavy_nice
+        )
         self.light = None
         if settings.light_solver_threads:
             queue = settings.max_queued_light_solves
@@ -171,6 +177,17 @@ class Lanes:
         for lane in (self.heavy, self.light):
             if lane is not None:
                 lane.shutdown()
+
+
+def _lower_priority(increment: int) -> None:
+    """Runs first in each thread of a lane. On Linux every thread has its own nice value: raised,
+    the heavy lane's searches give way to light solves and to the event loop on a busy CPU."""
+    if increment and sys.platform.startswith("linux"):
+        thread = threading.get_native_id()
+        try:
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + increment))
+        except OSError:  # not permitted here: run at the usual priority
+            pass
 
 
 def _log_failure(answer: asyncio.Future) -> None:

@@ -190,6 +190,7 @@ class Limits(BaseModel):
     light_max_tiles: int = Field(description="Tiles in play (table and rack) up to which a position is light.")
     max_queued_solves: int = Field(description="Solves that may wait for a heavy-lane thread (past it: 503).")
     max_queued_light_solves: int = Field(description="Solves that may wait for a light-lane thread (past it: 503).")
+    heavy_nice: int = Field(description="How much lower the heavy lane's threads run (nice increment, Linux).")
     max_tiles_in_play: int = Field(
         description="Largest position solved, in tiles on the table and rack (past it: 413)."
     )

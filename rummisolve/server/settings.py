@@ -20,6 +20,7 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "light_max_tiles": (0, 1_000_000),
     "max_queued_solves": (0, 100_000),
     "max_queued_light_solves": (0, 100_000),
+    "heavy_nice": (0, 19),
     "max_tiles_in_play": (1, 1_000_000),
     "max_melds": (1, 1_000_000),
     "max_verify_steps": (1, 10**9),
@@ -50,6 +51,9 @@ class Settings:
     max_queued_light_solves: int = 64
     """Solves that may wait for a thread of the light lane; past it, 503. Light solves take
     milliseconds (game positions: p99 about 26 ms), so 64 behind 2 threads wait under a second."""
+    heavy_nice: int = 10
+    """How much lower the heavy lane's threads run (Linux nice increment, 0..19): on a busy CPU,
+    light solves and the event loop go first. 0: the same priority as the rest."""
     max_tiles_in_play: int = 4_000
     """Largest position solved, in tiles on the table and in the rack (past it: 413). About 30 KB
     of JSON; a position of 3,700 tiles under an 8-colour, 99-number set takes about 150 MB
