@@ -11,8 +11,19 @@ each process's own high-water mark from /proc). Loopback only; bounded in time a
 The figures are printed and written as JSON to ``--json`` (default
 ``benchmarks/results/load_server_w<workers>.json``).
 
-An error is any response that is not 200 with a result of status optimal/feasible/no_move, any
-transport failure, and any answer that differs from the first answer to the same position.
+With ``--heavy-clients M``, M more clients send big positions at the same time: about 3,700 tiles
+(26 KB of JSON) under an 8-colour, 99-number, 8-copy set, each of which searches for the server's
+whole time cap, and every ``--oversized-every``-th one over the server's limit on tiles in play.
+They expect 200 (at the cap: feasible or unknown), 503 when the lanes are full (then they wait
+``--heavy-backoff`` seconds) and 413 for the oversized ones. The light clients' latencies are
+then the figure that matters (target: p99 under 1 s); at the end, heavy requests still waiting
+are abandoned (their connections closed), which the server's cancelled/stopped counts show.
+
+    python benchmarks/load_server.py --clients 6 --heavy-clients 16 --duration 40
+
+An error is any light response that is not 200 with a result of status optimal/feasible/no_move,
+any heavy response other than those expected, any transport failure, and any answer that differs
+from the first answer to the same position.
 """
 
 from __future__ import annotations
@@ -41,6 +52,9 @@ MAX_CLIENTS = 64
 MAX_DURATION = 600.0
 MAX_REQUESTS = 2_000_000
 _CONTRACT_KEYS = ("rules", "table", "rack", "opened", "objective")
+HEAVY_RULES = {"colours": 8, "numbers": 99, "copies": 8, "jokers": 4}
+HEAVY_SIZE = (2500, 1200)  # tiles on the table, in the rack: ~3,700 in play, under the default limit of 4,000
+OVERSIZED = (5000, 2500)  # ~7,500 tiles in play: over it
 
 
 # -- positions -------------------------------------------------------------------------------------------
@@ -57,6 +71,18 @@ def game_positions(seed: int, games: int, per_game: int) -> list[dict[str, Any]]
     return bodies
 
 
+def heavy_positions(seed: int, count: int, oversized: bool = False) -> list[dict[str, Any]]:
+    """Big random positions (benchmarks.positions.random_position) under :data:`HEAVY_RULES`."""
+    from benchmarks.positions import random_position
+    from rummisolve.jsonio import position_to_json
+    from rummisolve.rules import RuleSet
+
+    rules = RuleSet(**HEAVY_RULES)
+    table, rack = OVERSIZED if oversized else HEAVY_SIZE
+    rng = random.Random(seed)
+    return [position_to_json(random_position(rng, rules, table_size=table, rack_size=rack)) for _ in range(count)]
+
+
 # -- the server --------------------------------------------------------------------------------------------
 
 
@@ -66,10 +92,10 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(workers: int, max_time_limit: float | None) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, max_time_limit: float | None, extra: list[str] = ()) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--workers", str(workers)]
-    command += ["--no-access-log", "--log-level", "warning"]
+    command += ["--no-access-log", "--log-level", "warning", *extra]
     if max_time_limit is not None:
         command += ["--max-time-limit", str(max_time_limit)]
     proc = subprocess.Popen(command, cwd=ROOT)
@@ -178,7 +204,13 @@ class MemorySampler(threading.Thread):
 # -- the load ----------------------------------------------------------------------------------------------
 
 
-def run_load(url: str, bodies: list[dict[str, Any]], clients: int, duration: float) -> dict[str, Any]:
+def run_load(
+    url: str,
+    bodies: list[dict[str, Any]],
+    clients: int,
+    duration: float,
+    heavy: HeavyLoad | None = None,
+) -> dict[str, Any]:
     payloads = [json.dumps(b).encode() for b in bodies]
     first_answer: dict[int, Any] = {}
     lock = threading.Lock()
@@ -220,13 +252,19 @@ def run_load(url: str, bodies: list[dict[str, Any]], clients: int, duration: flo
         conn.close()
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    if heavy is not None:
+        threads += heavy.threads(url, stop_at, count, lock)
     for t in threads:
         t.start()
-    for t in threads:
+    for t in threads[:clients]:
+        t.join()
+    if heavy is not None:
+        heavy.abandon_at(stop_at)
+    for t in threads[clients:]:
         t.join()
     elapsed = time.perf_counter() - start
     all_latencies = sorted(x for per in latencies for x in per)
-    return {
+    figures = {
         "requests": len(all_latencies),
         "elapsed_s": round(elapsed, 3),
         "throughput_rps": round(len(all_latencies) / elapsed, 1),
@@ -241,6 +279,116 @@ def run_load(url: str, bodies: list[dict[str, Any]], clients: int, duration: flo
         "error_samples": errors[:5],
         "statuses": dict(sorted(statuses.items())),
     }
+    if heavy is not None:
+        figures["heavy"] = heavy.figures()
+        figures["errors"] += figures["heavy"]["errors"]
+    return figures
+
+
+class HeavyLoad:
+    """Clients sending big positions: within the size limit (expect 200 at the cap, or 503 when
+    the lanes are full) and, every ``oversized_every``-th request, over it (expect 413)."""
+
+    def __init__(self, bodies: list[dict], oversized: list[dict], clients: int, oversized_every: int, backoff: float):
+        self.payloads = [json.dumps(b).encode() for b in bodies]
+        self.oversized = [json.dumps(b).encode() for b in oversized]
+        self.clients = clients
+        self.oversized_every = oversized_every
+        self.backoff = backoff
+        self.outcomes: dict[str, int] = {}
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.abandoned = 0
+        self._lock = threading.Lock()
+        self._open: dict[int, http.client.HTTPConnection] = {}
+        self._stopping = threading.Event()
+
+    def threads(self, url: str, stop_at: float, count: list[int], count_lock: threading.Lock) -> list[threading.Thread]:
+        parts = urlsplit(url)
+
+        def client(index: int) -> None:
+            sent = 0
+            while time.perf_counter() < stop_at and not self._stopping.is_set():
+                with count_lock:
+                    if count[0] >= MAX_REQUESTS:
+                        return
+                    count[0] += 1
+                sent += 1
+                big = bool(self.oversized and self.oversized_every and sent % self.oversized_every == 0)
+                payload = (self.oversized if big else self.payloads)[
+                    (index + sent) % len(self.oversized if big else self.payloads)
+                ]
+                conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=300)
+                with self._lock:
+                    self._open[index] = conn
+                t0 = time.perf_counter()
+                try:
+                    conn.request("POST", "/solve", body=payload, headers={"content-type": "application/json"})
+                    response = conn.getresponse()
+                    raw = response.read()
+                except (OSError, http.client.HTTPException) as err:
+                    with self._lock:
+                        if self._stopping.is_set():
+                            self.abandoned += 1
+                        else:
+                            self.errors.append(f"heavy transport: {type(err).__name__}: {err}")
+                    break
+                finally:
+                    with self._lock:
+                        self._open.pop(index, None)
+                    conn.close()
+                outcome, problem = self._judge(response.status, raw, big)
+                with self._lock:
+                    self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+                    if outcome.startswith("200"):
+                        self.latencies.append(time.perf_counter() - t0)
+                    if problem:
+                        self.errors.append(problem)
+                if response.status == 503:
+                    self._stopping.wait(min(self.backoff, float(response.getheader("Retry-After") or 1)))
+
+        return [threading.Thread(target=client, args=(i,)) for i in range(self.clients)]
+
+    def abandon_at(self, stop_at: float) -> None:
+        """At the end of the run, close the connections of heavy requests still waiting for an answer."""
+        time.sleep(max(0.0, stop_at - time.perf_counter()))
+        self._stopping.set()
+        with self._lock:
+            for conn in self._open.values():
+                if conn.sock is not None:
+                    try:
+                        conn.sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+    @staticmethod
+    def _judge(status: int, raw: bytes, oversized: bool) -> tuple[str, str | None]:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return f"{status} not JSON", f"heavy HTTP {status}: not JSON: {raw[:200]!r}"
+        if status == 200 and not oversized and body.get("status") in ("optimal", "feasible", "unknown", "no_move"):
+            return f"200 {body['status']}", None
+        if status == 503 and not oversized and "max_queued_solves" in body.get("error", ""):
+            return "503 busy", None
+        if status == 413 and oversized and "max_tiles_in_play" in body.get("error", ""):
+            return "413 too many tiles", None
+        return f"{status} unexpected", f"heavy HTTP {status} (oversized={oversized}): {raw[:200]!r}"
+
+    def figures(self) -> dict[str, Any]:
+        latencies = sorted(self.latencies)
+        return {
+            "clients": self.clients,
+            "requests": sum(self.outcomes.values()) + self.abandoned,
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "abandoned_at_the_end": self.abandoned,
+            "answered_latency_s": {
+                "p50": round(_percentile(latencies, 50), 2),
+                "max": round(latencies[-1], 2) if latencies else 0.0,
+            },
+            "errors": len(self.errors),
+            "error_samples": self.errors[:5],
+        }
 
 
 def _judge(status: int, raw: bytes, which: int, first: dict[int, Any], lock: threading.Lock, statuses) -> str | None:
@@ -281,6 +429,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4, help="self-play games to draw positions from")
     parser.add_argument("--per-game", type=int, default=50, help="positions sampled per game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heavy-clients", type=int, default=0, help="clients sending big positions (default 0)")
+    parser.add_argument(
+        "--oversized-every", type=int, default=4, help="every N-th heavy request is over the tile limit (0: none)"
+    )
+    parser.add_argument("--heavy-backoff", type=float, default=0.5, help="seconds a heavy client waits after a 503")
+    parser.add_argument(
+        "--serve-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="pass an option to rummisolve serve, e.g. --serve-option=--max-queued-solves=4 (repeatable)",
+    )
     parser.add_argument("--url", default=None, help="use a running server at this loopback URL")
     parser.add_argument("--json", default=None, help="JSON file (default benchmarks/results/load_server_w<N>.json)")
     args = parser.parse_args(argv)
@@ -288,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json = str(ROOT / "benchmarks" / "results" / f"load_server_w{args.workers}.json")
     if not 1 <= args.clients <= MAX_CLIENTS:
         parser.error(f"--clients must be between 1 and {MAX_CLIENTS}")
+    if not 0 <= args.heavy_clients <= MAX_CLIENTS:
+        parser.error(f"--heavy-clients must be between 0 and {MAX_CLIENTS}")
     if not 0 < args.duration <= MAX_DURATION:
         parser.error(f"--duration must be in (0, {MAX_DURATION:g}] seconds")
     if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
@@ -298,13 +460,25 @@ def main(argv: list[str] | None = None) -> int:
     generation = time.perf_counter() - t0
     tiles = [len(b.get("rack", [])) + sum(map(len, b.get("table", []))) for b in bodies]
     print(f"{len(bodies)} game positions ({min(tiles)}-{max(tiles)} tiles in play) in {generation:.1f} s", flush=True)
+    heavy = None
+    if args.heavy_clients:
+        big = heavy_positions(args.seed, 4)
+        oversized = heavy_positions(args.seed + 1, 2, oversized=True) if args.oversized_every else []
+        heavy = HeavyLoad(big, oversized, args.heavy_clients, args.oversized_every, args.heavy_backoff)
+        sizes = [len(p) for p in heavy.payloads]
+        counted = [len(b["rack"]) + sum(map(len, b["table"])) for b in big + oversized]
+        print(
+            f"{len(big)} heavy positions ({min(sizes) // 1024}-{max(sizes) // 1024} KB), {len(oversized)} oversized; "
+            f"{min(counted)}-{max(counted)} tiles in play",
+            flush=True,
+        )
 
     proc = None
     sampler = None
     if args.url:
         url = args.url
     else:
-        proc, url = start_server(args.workers, args.max_time_limit)
+        proc, url = start_server(args.workers, args.max_time_limit, args.serve_option)
         sampler = MemorySampler(proc.pid)
         sampler.sample()
         idle_kib = sampler.peak_rss_kib
@@ -313,7 +487,13 @@ def main(argv: list[str] | None = None) -> int:
     cpu_before = cpu_seconds(proc.pid) if proc is not None else 0.0
     cpu_used = None
     try:
-        figures = run_load(url, bodies, args.clients, args.duration)
+        figures = run_load(url, bodies, args.clients, args.duration, heavy)
+        time.sleep(0.5)  # let the server count the abandoned heavy requests
+        status, raw = request(url, "GET", "/health", None)
+        if status == 200:
+            health = json.loads(raw)
+            figures["server_limits"] = health["limits"]
+            figures["server_solves"] = health["solves"]
     finally:
         try:
             if proc is not None:
@@ -323,9 +503,14 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if proc is not None:
                 proc.terminate()
-                proc.wait(30)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:  # still finishing solves nobody waits for
+                    proc.kill()
+                    proc.wait()
     figures.update(
         clients=args.clients,
+        heavy_clients=args.heavy_clients,
         duration_s=args.duration,
         workers=args.workers,
         positions=len(bodies),

@@ -5,6 +5,7 @@
 //     node examples/client.js [http://127.0.0.1:8000]
 //
 // It solves a position, checks the answer with the referee, and saves a picture of it as SVG.
+// A busy server answers 503 with a Retry-After header: the client waits that long and retries.
 
 "use strict";
 
@@ -12,20 +13,41 @@ const fs = require("node:fs");
 
 const URL_BASE = process.argv[2] || "http://127.0.0.1:8000";
 
-// POST a JSON body; resolve to { status, body, contentType }. A 4xx is not an exception.
+class Unreachable extends Error {}
+
+// POST a JSON body; resolve to { status, body, contentType, retryAfter }. A 4xx is not an exception;
+// no server answering is (Unreachable).
 async function post(path, body) {
-  const response = await fetch(URL_BASE + path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.text(), contentType: response.headers.get("content-type") || "" };
+  let response;
+  try {
+    response = await fetch(URL_BASE + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    const code = err.cause && err.cause.code;
+    const reason = code === "ECONNREFUSED" ? "connection refused" : (err.cause && err.cause.message) || err.message;
+    throw new Unreachable(`cannot reach the rummisolve service at ${URL_BASE}: ${reason} (start it with: rummisolve serve)`);
+  }
+  return {
+    status: response.status,
+    body: await response.text(),
+    contentType: response.headers.get("content-type") || "",
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
-async function solve(position) {
-  const { status, body } = await post("/solve", position);
-  const result = JSON.parse(body);
-  if (status !== 200) throw new Error(result.error);
+// The result for a position; a busy server (503) is asked again after its Retry-After.
+async function solve(position, tries = 3) {
+  let answer;
+  for (let attempt = 1; attempt <= tries; attempt++) {
+    answer = await post("/solve", position);
+    if (answer.status !== 503 || attempt === tries) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Number(answer.retryAfter) || 1, 30)));
+  }
+  const result = JSON.parse(answer.body);
+  if (answer.status !== 200) throw new Error(result.error);
   return result;
 }
 

@@ -5,32 +5,53 @@ Start the service first (``pip install 'rummisolve[server]'``, then ``rummisolve
     python examples/client.py [http://127.0.0.1:8000]
 
 It solves a position, checks the answer with the referee, and saves a picture of it as SVG.
+A busy server answers 503 with a ``Retry-After`` header: the client waits that long and retries.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 
 URL = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
 
 
+class Unreachable(Exception):
+    """No rummisolve service answers at ``URL``."""
+
+
+def request(path: str, body: dict) -> tuple[int, bytes, str, str | None]:
+    """:func:`post`, with :class:`Unreachable` when nothing answers; also returns ``Retry-After``."""
+    data = json.dumps(body).encode()
+    http = urllib.request.Request(URL + path, data=data, headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(http, timeout=60) as response:
+            return response.status, response.read(), response.headers.get("Content-Type", ""), None
+    except urllib.error.HTTPError as err:  # 400 / 413 / 503: the body says what was wrong
+        return err.code, err.read(), err.headers.get("Content-Type", ""), err.headers.get("Retry-After")
+    except (urllib.error.URLError, OSError) as err:  # refused, unknown host, timed out
+        reason = getattr(err, "reason", err)
+        text = "connection refused" if isinstance(reason, ConnectionRefusedError) else str(reason)
+        message = f"cannot reach the rummisolve service at {URL}: {text} (start it with: rummisolve serve)"
+        raise Unreachable(message) from None
+
+
 def post(path: str, body: dict) -> tuple[int, bytes, str]:
     """POST ``body`` as JSON; return (HTTP status, response bytes, content type). 4xx is not an exception."""
-    request = urllib.request.Request(
-        URL + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.read(), response.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as err:  # 400 / 413: the body says what was wrong
-        return err.code, err.read(), err.headers.get("Content-Type", "")
+    status, data, content_type, _ = request(path, body)
+    return status, data, content_type
 
 
-def solve(position: dict) -> dict:
-    status, body, _ = post("/solve", position)
+def solve(position: dict, tries: int = 3) -> dict:
+    """The result for ``position``; a busy server (503) is asked again after its ``Retry-After``."""
+    for attempt in range(1, tries + 1):
+        status, body, _, retry_after = request("/solve", position)
+        if status != 503 or attempt == tries:
+            break
+        time.sleep(min(float(retry_after or 1), 30))
     result = json.loads(body)
     if status != 200:
         raise ValueError(result["error"])
@@ -68,4 +89,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (Unreachable, ValueError) as err:  # one line, not a traceback
+        print(err, file=sys.stderr)
+        sys.exit(1)

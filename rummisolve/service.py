@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import IllegalTurnError, JsonInputError, OptionError, RuleSetError, RummisolveError
 from rummisolve.explain import explain
@@ -41,10 +41,13 @@ from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import STATUSES
 from rummisolve.solver_limits import check_time_limit
 
+if TYPE_CHECKING:
+    from rummisolve.solver import StopSignal
+
 __all__ = ["solve_json", "verify_json", "explain_json", "render_json"]
 
 
-def solve_json(obj: Any) -> dict[str, Any]:
+def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     """Solve one position object; return the result object.
 
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
@@ -55,14 +58,16 @@ def solve_json(obj: Any) -> dict[str, Any]:
     answer with only what a hint of that level reveals, see :func:`rummisolve.hints.hint`) and
     ``id`` (any JSON value, returned first on the result, errors included, so batches can be
     matched up).
+    ``stop``: a :class:`~rummisolve.solver.StopSignal` that ends the search early when set (the
+    HTTP service sets it when the client has gone), as if the time limit had run out.
     """
     if isinstance(obj, dict) and "id" in obj:
         ident = obj["id"]
-        return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"})}
+        return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"}, stop=stop)}
     if isinstance(obj, dict) and "hint" in obj:
-        return _solve_hint(obj)
+        return _solve_hint(obj, stop)
     if isinstance(obj, dict) and "explain" in obj:
-        return _solve_explained(obj)
+        return _solve_explained(obj, stop)
     start = time.perf_counter()
     alternatives = None
     try:
@@ -82,7 +87,7 @@ def solve_json(obj: Any) -> dict[str, Any]:
     from rummisolve.solver import solve
 
     try:
-        solution = solve(position, objective, time_limit, alternatives=alternatives or 0)
+        solution = solve(position, objective, time_limit, alternatives=alternatives or 0, stop=stop)
     except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
     solution.timings["parse"] = parse
@@ -95,7 +100,7 @@ def solve_json(obj: Any) -> dict[str, Any]:
     return result
 
 
-def _solve_hint(obj: dict[str, Any]) -> dict[str, Any]:
+def _solve_hint(obj: dict[str, Any], stop: StopSignal | None) -> dict[str, Any]:
     """:func:`solve_json` for a position with a ``hint`` level: ``{"status", "proven", "objective",
     "hint": {...}}`` (:func:`rummisolve.jsonio.hint_to_json`) without the rest of the move."""
     from rummisolve.hints import HINT_LEVELS, hint_of
@@ -114,7 +119,7 @@ def _solve_hint(obj: dict[str, Any]) -> dict[str, Any]:
             time_limit = check_time_limit(obj.get("time_limit"))
         except OptionError as err:
             raise OptionError(f"position.time_limit: {err}") from None
-        solution = solve(position, objective, time_limit)
+        solution = solve(position, objective, time_limit, stop=stop)
     except RuleSetError as err:  # more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
@@ -127,7 +132,7 @@ def _solve_hint(obj: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _solve_explained(obj: dict[str, Any]) -> dict[str, Any]:
+def _solve_explained(obj: dict[str, Any], stop: StopSignal | None) -> dict[str, Any]:
     """:func:`solve_json` for a position with an ``explain`` field: with ``true``, the result gains
     ``meld_map`` and ``steps`` (for a result without a move, each old meld maps to itself and there
     are no steps) and ``timings.explain``."""
@@ -135,7 +140,7 @@ def _solve_explained(obj: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(flag, bool):
         return {"status": "error", "error": f"position.explain: expected true or false, got {json_type_name(flag)}"}
     rest = {k: v for k, v in obj.items() if k != "explain"}
-    result = solve_json(rest)
+    result = solve_json(rest, stop=stop)
     if not flag or result["status"] == "error":
         return result
     start = time.perf_counter()

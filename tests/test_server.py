@@ -1,15 +1,20 @@
 """The HTTP service, end to end: the real server in a subprocess on a loopback port, a real client.
 
 Every endpoint, every class of bad input (each answered with a 4xx and a JSON body naming the
-problem, the server alive afterwards), the solve-time cap, solves running off the event loop,
-and agreement with the ``rummisolve solve`` command on a few hundred dealt positions.
+problem, the server alive afterwards), the solve-time cap, solves running off the event loop, the
+bounded lanes (503 past the queue, small solves never behind big ones, the size limits), solves of
+clients that disconnected (cancelled or stopped), the offline docs pages, and agreement with the
+``rummisolve solve`` command on a few hundred dealt positions.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import http.client
 import json
 import math
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -28,13 +33,23 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from rummisolve import solve_json  # noqa: E402
+from rummisolve.errors import SettingsError  # noqa: E402
 from rummisolve.jsonio import position_to_json  # noqa: E402
 from rummisolve.position import Position  # noqa: E402
-from rummisolve.rules import STANDARD, RuleSet  # noqa: E402
-from rummisolve.server.app import BadRequest, clamp_time_limit  # noqa: E402
+from rummisolve.rules import (  # noqa: E402
+    EMPTY_POOL_SCORING_MODES,
+    INTEGER_OPTION_BOUNDS,
+    JOKER_RETRIEVAL_MODES,
+    PRESETS,
+    STANDARD,
+    RuleSet,
+)
+from rummisolve.server import schemas as server_schemas  # noqa: E402
+from rummisolve.server.app import BadRequest, check_position_size, clamp_time_limit  # noqa: E402
+from rummisolve.server.lanes import Lane, LaneFull, Lanes  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.service import render_json, verify_json  # noqa: E402
-from rummisolve.tiles import JOKER, Tile  # noqa: E402
+from rummisolve.tiles import JOKER, TILE_CODE_PATTERN, Tile  # noqa: E402
 
 CAP = 1.5  # the test server's cap on one solve, in seconds
 VOLATILE = ("timings",)  # result fields that legitimately differ between two runs
@@ -169,9 +184,17 @@ def test_health(server):
         "max_body_bytes": 256 * 1024,
         "max_time_limit": CAP,
         "solver_threads": 4,
+        "light_solver_threads": 2,
+        "light_max_tiles": 160,
+        "max_queued_solves": 8,
+        "max_queued_light_solves": 64,
+        "heavy_nice": 10,
+        "max_tiles_in_play": 4000,
+        "max_melds": 1000,
         "max_verify_steps": 20_000,
     }
-    assert body["solves"] == {"running": 0, "queued": 0}
+    idle = {"running": 0, "queued": 0, "started": 0}
+    assert body["solves"] == {**idle, "refused": 0, "cancelled": 0, "stopped": 0, "light": idle, "heavy": idle}
 
 
 def test_openapi_documents_schemas_and_examples(server):
@@ -179,7 +202,15 @@ def test_openapi_documents_schemas_and_examples(server):
     schemas = doc["components"]["schemas"]
     for name in ("PositionIn", "SolveRequest", "SolveResult", "SolveError", "VerifyRequest", "VerifyResult"):
         assert name in schemas
-    assert set(schemas["SolveRequest"]["properties"]) == {"rules", "table", "rack", "opened", "objective", "time_limit"}
+    assert set(schemas["SolveRequest"]["properties"]) == {
+        "rules",
+        "table",
+        "rack",
+        "opened",
+        "objective",
+        "time_limit",
+        "id",
+    }
     for path in ("/solve", "/verify", "/render"):
         operation = doc["paths"][path]["post"]
         content = operation["requestBody"]["content"]["application/json"]
@@ -190,8 +221,26 @@ def test_openapi_documents_schemas_and_examples(server):
             response = server.client.post(path, json=example["value"])
             assert response.status_code == 200, (path, example, response.text)
     assert "/health" in doc["paths"]
+    busy = doc["paths"]["/solve"]["post"]["responses"]["503"]
+    assert "Retry-After" in busy["headers"] and "max_queued_solves" in busy["description"]
     docs = server.client.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_pages_load_nothing_from_other_hosts(server, page):
+    html = server.client.get(page)
+    assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+    assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html.text, re.I), html.text  # no URL of another host
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html.text)
+    assert any(a.endswith(".js") for a in assets), html.text
+    for asset in assets:
+        assert asset.startswith("/"), asset
+        response = server.client.get(asset)
+        assert response.status_code == 200 and len(response.content) > 1000, asset
+    if page == "/docs":
+        assert '"validatorUrl": null' in html.text  # Swagger UI's validator badge would call validator.swagger.io
+        assert server.client.get("/openapi.json").status_code == 200
 
 
 def test_unknown_route_and_method_are_json_4xx(server):
@@ -505,7 +554,7 @@ def _quick_requests(server: Server, with_solve: bool) -> list[int]:
     "slow, with_solve",
     [
         (1, True),  # one slow solve: /health, /verify, /render and another /solve still answer
-        (4, False),  # as many slow solves as the server has solver threads: the rest still answer
+        (4, True),  # as many slow solves as the server has heavy solver threads: the rest, small solves too, answer
     ],
 )
 def test_slow_solves_do_not_block_other_requests(server, slow, with_solve):
@@ -540,6 +589,213 @@ def test_concurrent_requests_all_answered(server):
 # -- agreement with the CLI ---------------------------------------------------------------------------
 
 
+def test_position_size_limits_are_413_naming_the_limit(server):
+    over_tiles = {"rack": ["R1"] * 2000, "table": [["K5", "B5", "O5"]] * 667}  # 4,001 tiles, 667 melds
+    response = server.client.post("/solve", json=over_tiles)
+    assert response.status_code == 413
+    assert response.json() == {
+        "status": "error",
+        "error": "position: 4,001 tiles in play (table and rack) exceed this server's limit of 4,000 (max_tiles_in_play)",
+    }
+    over_melds = {"table": [["K5", "B5", "O5"]] * 1001}
+    response = server.client.post("/solve", json=over_melds)
+    assert (
+        response.status_code == 413
+        and "1,001 melds exceed this server's limit of 1,000 (max_melds)" in (response.json()["error"])
+    )
+    # At the limits, the position is judged on its content (here: far too many copies of a tile).
+    at_limits = {"rack": ["R1"] * 1000, "table": [["K5", "B5", "O5"]] * 1000}
+    response = server.client.post("/solve", json=at_limits)
+    assert response.status_code == 400 and "copies" in response.json()["error"]
+
+
+def test_check_position_size_unit():
+    settings = Settings(max_tiles_in_play=10, max_melds=2)
+    assert check_position_size({"table": [["R1", "R2", "R3"]], "rack": ["K1"] * 7}, settings) == 10
+    assert check_position_size([1, 2], settings) == 0  # not an object: solve_json names the problem
+    assert check_position_size({"table": "R1 R2 R3", "rack": {"a": 1}}, settings) == 0
+    assert check_position_size({"table": [["R1"], "x"]}, settings) == 1
+    for body, limit in (({"rack": ["K1"] * 11}, "max_tiles_in_play"), ({"table": [[]] * 3}, "max_melds")):
+        with pytest.raises(BadRequest) as info:
+            check_position_size(body, settings)
+        assert info.value.status == 413 and limit in info.value.message
+
+
+def test_lane_refuses_past_its_threads_and_queue():
+    lane = Lane("heavy", threads=1, max_queued=1, retry_after=7, limit="max_queued_solves")
+    started, release = threading.Event(), threading.Event()
+
+    def job(body, stop):
+        started.set()
+        release.wait(60)
+        return {"body": body}
+
+    try:
+        first = lane.submit(job, 1, None)
+        assert started.wait(60)
+        second = lane.submit(job, 2, None)
+        assert lane.snapshot() == {"running": 1, "queued": 1, "started": 1}
+        with pytest.raises(LaneFull) as info:
+            lane.submit(job, 3, None)
+        assert info.value.retry_after == 7 and "(max_queued_solves = 1)" in info.value.message
+        assert second.cancel()  # never started: its place in the queue is free again
+        assert lane.snapshot() == {"running": 1, "queued": 0, "started": 1}
+        third = lane.submit(job, 3, None)
+        release.set()
+        assert first.result(60) == {"body": 1} and third.result(60) == {"body": 3}
+        assert lane.snapshot() == {"running": 0, "queued": 0, "started": 2}
+    finally:
+        release.set()
+        lane.shutdown()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_heavy_lane_threads_run_at_a_lower_priority():
+    import os
+
+    def nice(body, stop):
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    lanes = Lanes(Settings(heavy_nice=5))
+    try:
+        assert lanes.heavy.submit(nice, None, None).result(60) == min(19, base + 5)
+        assert lanes.light.submit(nice, None, None).result(60) == base
+    finally:
+        lanes.shutdown()
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # this thread is untouched
+
+
+def test_lanes_send_small_positions_to_the_light_lane():
+    lanes = Lanes(Settings(light_max_tiles=20))
+    try:
+        assert lanes.lane_for(0) is lanes.light and lanes.lane_for(20) is lanes.light
+        assert lanes.lane_for(21) is lanes.heavy
+        assert (lanes.light.retry_after, lanes.heavy.retry_after) == (1, 10)
+    finally:
+        lanes.shutdown()
+    single = Lanes(Settings(light_solver_threads=0))
+    try:
+        assert single.light is None and single.lane_for(1) is single.heavy
+    finally:
+        single.shutdown()
+
+
+# -- a tight server: one heavy thread, one queue place ------------------------------------------------------
+
+
+TIGHT_CAP = 60.0  # long enough that a solve which stops early was stopped
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory):
+    args = ["--solver-threads", "1", "--light-solver-threads", "1", "--max-queued-solves", "1"]
+    srv = Server(tmp_path_factory.mktemp("tight"), *args, "--max-time-limit", str(TIGHT_CAP))
+    yield srv
+    still_up = srv.alive()
+    srv.client.close()
+    srv.stop()
+    log = srv.log_path.read_text()
+    assert still_up, f"the server died during the tests:\n{log}"
+    assert "Traceback" not in log, log
+
+
+class Pending:
+    """A /solve request sent on its own connection, not yet read: close it to play a client that left."""
+
+    def __init__(self, server: Server, body: dict) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+        self.conn.request("POST", "/solve", body=json.dumps(body), headers={"content-type": "application/json"})
+
+    def response(self) -> tuple[int, dict[str, str], dict]:
+        response = self.conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(response.read())
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def solves(server: Server) -> dict:
+    return server.client.get("/health").json()["solves"]
+
+
+def wait_for(server: Server, condition, what: str) -> dict:
+    """The /health solve counts, once ``condition`` holds for them (polled; a generous deadline)."""
+    deadline = time.monotonic() + 60
+    while True:
+        counts = solves(server)
+        if condition(counts):
+            return counts
+        assert time.monotonic() < deadline, f"never: {what} ({counts})"
+        time.sleep(0.02)
+
+
+def test_a_full_lane_answers_503_with_retry_after(tight):
+    before = solves(tight)
+    running = Pending(tight, hard_position())
+    wait_for(tight, lambda c: c["heavy"]["running"] == 1, "the first slow solve runs")
+    queued = Pending(tight, hard_position())
+    wait_for(tight, lambda c: c["heavy"]["queued"] == 1, "the second one queues")
+    try:
+        refused = tight.client.post("/solve", json=hard_position())
+        assert refused.status_code == 503
+        assert refused.headers["retry-after"] == str(math.ceil(TIGHT_CAP))
+        assert refused.json() == {
+            "status": "error",
+            "error": "server busy: every solver thread of the heavy lane (1) is taken and its queue is full "
+            "(max_queued_solves = 1); retry after 60 s",
+        }
+        # A small position has its own lane: answered at once, and right.
+        small = tight.client.post("/solve", json=MIDGAME)
+        assert small.status_code == 200 and stable(small.json()) == stable(solve_json(MIDGAME))
+        assert solves(tight)["refused"] == before["refused"] + 1
+    finally:
+        queued.close()
+        running.close()
+    wait_for(tight, lambda c: c["running"] == 0 and c["queued"] == 0, "the slow solves end")
+
+
+def test_a_queued_solve_whose_client_left_never_starts(tight):
+    before = wait_for(tight, lambda c: c["running"] == 0 and c["queued"] == 0, "an idle server")
+    running = Pending(tight, hard_position())
+    wait_for(tight, lambda c: c["heavy"]["running"] == 1, "the first slow solve runs")
+    queued = Pending(tight, hard_position())
+    wait_for(tight, lambda c: c["heavy"]["queued"] == 1, "the second one queues")
+    queued.close()  # its client leaves while it waits
+    counts = wait_for(tight, lambda c: c["cancelled"] == before["cancelled"] + 1, "the queued solve is cancelled")
+    assert counts["heavy"]["queued"] == 0 and counts["heavy"]["running"] == 1
+    running.close()
+    after = wait_for(tight, lambda c: c["running"] == 0, "the running solve ends")
+    assert after["heavy"]["started"] == before["heavy"]["started"] + 1  # only the first one ever started
+    assert tight.alive()
+
+
+def test_a_running_solve_whose_client_left_is_stopped(tight):
+    before = wait_for(tight, lambda c: c["running"] == 0 and c["queued"] == 0, "an idle server")
+    running = Pending(tight, dict(hard_position(), time_limit=TIGHT_CAP))
+    wait_for(tight, lambda c: c["heavy"]["running"] == 1, "the slow solve runs")
+    running.close()
+    # Unstopped, it would search for its whole time limit (60 s): the wait below would time out.
+    after = wait_for(tight, lambda c: c["running"] == 0, "the solve stops")
+    assert after["stopped"] == before["stopped"] + 1
+    # The lane is free again: the next solve runs and is answered.
+    follow = Pending(tight, dict(hard_position(), time_limit=0.5))
+    status, headers, result = follow.response()
+    follow.close()
+    assert status == 200 and result["status"] in ("feasible", "unknown")
+
+
+def test_a_solve_answered_normally_is_neither_cancelled_nor_stopped(tight):
+    before = wait_for(tight, lambda c: c["running"] == 0 and c["queued"] == 0, "an idle server")
+    pending = Pending(tight, dict(hard_position(), time_limit=0.5))
+    status, headers, result = pending.response()
+    pending.close()
+    assert status == 200 and headers["x-rummisolve-time-limit"] == "0.5"
+    after = solves(tight)
+    assert (after["cancelled"], after["stopped"]) == (before["cancelled"], before["stopped"])
+    assert after["heavy"]["started"] == before["heavy"]["started"] + 1
+
+
 def test_agrees_with_the_cli_on_dealt_positions(server, tmp_path):
     bodies = dealt_positions(seed=2024, count=300)
     path = tmp_path / "positions.jsonl"
@@ -570,6 +826,10 @@ def test_agrees_with_the_cli_on_dealt_positions(server, tmp_path):
         (["--workers", "0"], "--workers must be at least 1"),
         (["--max-time-limit", "-1"], "max_time_limit"),
         (["--max-body-bytes", "10"], "max_body_bytes"),
+        (["--max-queued-solves", "-1"], "max_queued_solves must be between 0 and 100,000, not -1"),
+        (["--max-tiles-in-play", "0"], "max_tiles_in_play"),
+        (["--max-melds", "0"], "max_melds"),
+        (["--light-solver-threads", "-2"], "light_solver_threads"),
     ],
 )
 def test_serve_command_rejects_bad_options(args, message):
@@ -645,3 +905,111 @@ def test_max_verify_steps_setting():
     for bad in (0, -1, True, 1.5):
         with pytest.raises(ValueError, match="max_verify_steps"):
             Settings(max_verify_steps=bad)
+
+
+def test_settings_round_trip_through_the_environment():
+    custom = Settings(
+        max_time_limit=2.5,
+        solver_threads=3,
+        light_solver_threads=0,
+        light_max_tiles=50,
+        max_queued_solves=0,
+        max_tiles_in_play=900,
+        max_melds=90,
+    )
+    assert Settings.from_env(custom.to_env()) == custom
+    assert Settings.from_env({}) == Settings()
+    assert Settings.from_env({"RUMMISOLVE_MAX_QUEUED_SOLVES": "3"}).max_queued_solves == 3
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"max_queued_solves": -1}, "max_queued_solves must be between 0 and 100,000, not -1"),
+        ({"solver_threads": 0}, "solver_threads must be between 1 and 256, not 0"),
+        ({"max_tiles_in_play": 2.5}, "max_tiles_in_play must be an integer, not 2.5"),
+        ({"max_melds": True}, "max_melds must be an integer, not True"),
+        ({"max_time_limit": math.nan}, "max_time_limit must be a positive number of seconds"),
+        ({"max_time_limit": 100_000.0}, "max_time_limit (100000 s) exceeds absurd_time_limit"),
+    ],
+)
+def test_bad_settings_raise_settings_error(change, message):
+    with pytest.raises(SettingsError) as info:
+        dataclasses.replace(Settings(), **change)
+    assert message in str(info.value)
+
+
+def test_bad_environment_variables_raise_settings_error():
+    with pytest.raises(SettingsError, match="RUMMISOLVE_MAX_MELDS: expected int, got 'many'"):
+        Settings.from_env({"RUMMISOLVE_MAX_MELDS": "many"})
+    with pytest.raises(SettingsError, match="light_max_tiles"):
+        Settings.from_env({"RUMMISOLVE_LIGHT_MAX_TILES": "-5"})
+
+
+def test_serve_help_shows_the_settings_defaults():
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())  # argparse wraps lines
+    for field in dataclasses.fields(Settings):
+        if field.name == "absurd_time_limit":
+            continue  # not an option: the environment may set it
+        default = field.default if isinstance(field.default, int) else f"{field.default:g}"
+        option = "--" + field.name.replace("_", "-")
+        assert option in text, option
+        assert f"(default: {default}; env RUMMISOLVE_{field.name.upper()})" in text, field.name
+
+
+# -- the schemas take their constants from the rules and tiles modules -----------------------------
+
+
+def _schema_constants(module) -> dict:
+    """What the schemas say about rule options and tile codes."""
+    properties = module.RuleOptions.model_json_schema()["properties"]
+
+    def choices(name: str) -> list:
+        return next(option for option in properties[name]["anyOf"] if "enum" in option)["enum"]
+
+    return {
+        "options": set(properties),
+        "bounds": {
+            name: next((o["minimum"], o["maximum"]) for o in properties[name]["anyOf"] if o["type"] == "integer")
+            for name in INTEGER_OPTION_BOUNDS
+        },
+        "presets": properties["preset"]["enum"],
+        "joker_retrieval": choices("joker_retrieval"),
+        "empty_pool_scoring": choices("empty_pool_scoring"),
+        "turn_timer": next(o["maximum"] for o in properties["turn_timer"]["anyOf"] if o["type"] == "number"),
+        "tile_pattern": module.PositionIn.model_json_schema()["properties"]["rack"]["items"]["pattern"],
+    }
+
+
+def test_schemas_take_their_constants_from_the_rules_and_tiles_modules(monkeypatch):
+    import importlib
+
+    import rummisolve.rules
+    import rummisolve.tiles
+
+    assert _schema_constants(server_schemas) == {
+        "options": {"preset"} | {f.name for f in dataclasses.fields(RuleSet)},
+        "bounds": INTEGER_OPTION_BOUNDS,
+        "presets": list(PRESETS),
+        "joker_retrieval": list(JOKER_RETRIEVAL_MODES),
+        "empty_pool_scoring": list(EMPTY_POOL_SCORING_MODES),
+        "turn_timer": rummisolve.rules.MAX_TURN_TIMER,
+        "tile_pattern": TILE_CODE_PATTERN,
+    }
+    # Changed there, they change here: nothing is copied.
+    try:
+        monkeypatch.setitem(rummisolve.rules.INTEGER_OPTION_BOUNDS, "copies", (1, 5))
+        monkeypatch.setattr(rummisolve.rules, "JOKER_RETRIEVAL_MODES", ("free", "strict", "never"))
+        monkeypatch.setattr(rummisolve.rules, "MAX_TURN_TIMER", 60)
+        monkeypatch.setattr(rummisolve.tiles, "TILE_CODE_PATTERN", r"^[RK][0-9]$")
+        changed = _schema_constants(importlib.reload(server_schemas))
+        assert changed["bounds"]["copies"] == (1, 5)
+        assert changed["joker_retrieval"] == ["free", "strict", "never"]
+        assert changed["turn_timer"] == 60 and changed["tile_pattern"] == r"^[RK][0-9]$"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(server_schemas)

@@ -7,33 +7,41 @@ import dataclasses
 import os
 import sys
 
+from rummisolve.errors import SettingsError
+from rummisolve.server.settings import ENV_PREFIX, Settings
+
 HELP = "Serve solve, verify and render over HTTP (JSON; OpenAPI docs at /docs)."
+
+OPTIONS: tuple[tuple[str, type, str, str], ...] = (
+    ("max_time_limit", float, "SECONDS", "cap on one solve; a request's time_limit is clamped to it"),
+    ("max_body_bytes", int, "N", "largest request body"),
+    ("solver_threads", int, "N", "threads per worker solving positions of more than --light-max-tiles tiles"),
+    ("light_solver_threads", int, "N", "threads per worker kept for positions of at most --light-max-tiles tiles"),
+    ("light_max_tiles", int, "N", "tiles in play (table and rack) up to which a position is light"),
+    ("max_queued_solves", int, "N", "solves that may wait for a heavy-lane thread; past it, 503 with Retry-After"),
+    ("max_queued_light_solves", int, "N", "solves that may wait for a light-lane thread; past it, 503"),
+    ("heavy_nice", int, "N", "how much lower heavy-lane threads run (Linux nice increment; 0: no lower)"),
+    ("max_tiles_in_play", int, "N", "largest position solved, in tiles on the table and rack; past it, 413"),
+    ("max_melds", int, "N", "most melds on the table of a position solved; past it, 413"),
+    ("max_verify_steps", int, "N", "search steps one /verify may take; past it, an error"),
+)
+"""The options that set :class:`Settings`: (setting, type, metavar, help without the default)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind (default: 8000)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
-    parser.add_argument(
-        "--max-time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="cap on one solve; a request's time_limit is clamped to it (default: 10)",
-    )
-    parser.add_argument(
-        "--max-body-bytes", type=int, default=None, metavar="N", help="largest request body (default: 262144)"
-    )
-    parser.add_argument(
-        "--solver-threads", type=int, default=None, metavar="N", help="solves at once per worker (default: 4)"
-    )
-    parser.add_argument(
-        "--max-verify-steps",
-        type=int,
-        default=None,
-        metavar="N",
-        help="search steps one /verify may take; past it, an error (default: 20000)",
-    )
+    for name, kind, metavar, text in OPTIONS:
+        default = getattr(Settings, name)
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=kind,
+            default=None,
+            metavar=metavar,
+            help=f"{text} (default: {default if kind is int else format(default, 'g')}; env {ENV_PREFIX}{name.upper()})",
+        )
     parser.add_argument(
         "--log-level",
         default="info",
@@ -50,23 +58,12 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"rummisolve serve: --workers must be at least 1, not {args.workers}", file=sys.stderr)
         return 2
-    from rummisolve.server.settings import Settings
-
-    overrides = {
-        name: value
-        for name, value in (
-            ("max_time_limit", args.max_time_limit),
-            ("max_body_bytes", args.max_body_bytes),
-            ("solver_threads", args.solver_threads),
-            ("max_verify_steps", args.max_verify_steps),
-        )
-        if value is not None
-    }
+    overrides = {name: getattr(args, name) for name, *_ in OPTIONS if getattr(args, name) is not None}
     try:
         settings = Settings.from_env()
         if overrides:
             settings = dataclasses.replace(settings, **overrides)
-    except ValueError as err:
+    except SettingsError as err:
         print(f"rummisolve serve: {err}", file=sys.stderr)
         return 2
     try:

@@ -1,9 +1,13 @@
-"""The ASGI app: POST /solve, /verify and /render, GET /health, OpenAPI docs at /docs.
+"""The ASGI app: POST /solve, /verify and /render, GET /health, OpenAPI docs at /docs (offline).
 
 Requests are read by hand (size-limited, streamed) and decoded by :mod:`rummisolve.jsonio`, so
 the service answers exactly what the CLI prints, and no input can crash it: every bad request gets
-a 4xx with a JSON body naming the problem. Solves run in a thread pool, never on the event loop
-(CP-SAT releases the GIL while it searches), each capped at ``Settings.max_time_limit`` seconds.
+a 4xx with a JSON body naming the problem. Solves run in solver threads, never on the event loop
+(CP-SAT releases the GIL while it searches), each capped at ``Settings.max_time_limit`` seconds,
+in one of two bounded lanes (:mod:`rummisolve.server.lanes`): small positions have threads of their
+own, a full lane answers 503 with ``Retry-After``, and a solve whose client disconnects is
+cancelled (queued) or stopped (running). The docs pages load their scripts from this server
+(the ``fastapi-offline`` package ships them), not from a CDN.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import asyncio
 import json
 import logging
 import math
-import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -21,14 +24,17 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi_offline import FastAPIOffline
+from starlette.requests import ClientDisconnect
 
 from rummisolve import __version__
 from rummisolve.errors import RummisolveError
 from rummisolve.jsonio import error_message, json_type_name
 from rummisolve.server import schemas
+from rummisolve.server.lanes import LaneFull, Lanes
 from rummisolve.server.settings import Settings
 
-__all__ = ["create_app", "BadRequest"]
+__all__ = ["create_app", "BadRequest", "clamp_time_limit", "check_position_size", "read_json"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -38,7 +44,9 @@ independent referee. Positions and results follow rummisolve's JSON contract: ti
 such as `R7`, `B13`, `K1`, `O5` and `J` (joker); a table is a list of melds in play order.
 
 Bad input gets a 4xx with a JSON body naming the bad part (`{"status": "error", "error": ...}`
-from /solve, `{"error": ...}` elsewhere); bodies over the size limit get 413. Limits: `GET /health`.
+from /solve, `{"error": ...}` elsewhere); bodies over the size limit, and positions over the limits
+on tiles in play or melds, get 413. A server whose solver threads and queue are all taken answers
+503 with a `Retry-After` header (seconds). Limits and load: `GET /health`.
 """
 
 _WARM_UP = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9"], "opened": True}
@@ -56,25 +64,25 @@ class BadRequest(Exception):
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service's ASGI app; ``settings`` default to :meth:`Settings.from_env`."""
     settings = Settings.from_env() if settings is None else settings
-    executor = ThreadPoolExecutor(settings.solver_threads, thread_name_prefix="rummisolve-solve")
+    lanes = Lanes(settings)
     # Verify and render are quick; their own pool keeps them answering while every solver thread is busy.
-    light = ThreadPoolExecutor(2, thread_name_prefix="rummisolve-light")
-    load = _SolveLoad()
+    quick = ThreadPoolExecutor(2, thread_name_prefix="rummisolve-quick")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Load OR-Tools and build the model caches before answering /health, so the first
         # client does not pay for them.
-        await _off_loop(executor, _solve_json, dict(_WARM_UP, time_limit=settings.max_time_limit))
+        await _off_loop(quick, _warm_up, settings.max_time_limit)
         yield
-        executor.shutdown(wait=False, cancel_futures=True)
-        light.shutdown(wait=False, cancel_futures=True)
+        lanes.shutdown()
+        quick.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="rummisolve",
         version=__version__,
         description=_DESCRIPTION,
         lifespan=lifespan,
+        swagger_ui_parameters={"validatorUrl": None},  # no badge fetched from validator.swagger.io
     )
     app.state.settings = settings
 
@@ -95,24 +103,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {
             "status": "ok",
             "version": __version__,
-            "limits": {
-                "max_body_bytes": settings.max_body_bytes,
-                "max_time_limit": settings.max_time_limit,
-                "solver_threads": settings.solver_threads,
-                "max_verify_steps": settings.max_verify_steps,
-            },
-            "solves": load.snapshot(),
+            "limits": {name: getattr(settings, name) for name in schemas.Limits.model_fields},
+            "solves": lanes.snapshot(),
         }
 
     @app.post(
         "/solve",
         summary="The best move for a position",
         description="Identical to what `rummisolve solve` prints for the position. The response header "
-        "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap.",
+        "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap. "
+        "Positions of at most `light_max_tiles` tiles in play (see /health) have solver threads of "
+        "their own, so they never wait behind big ones. A solve whose client disconnects is dropped "
+        "from the queue, or stopped if it is running.",
         responses={
             200: {"model": schemas.SolveResult, "description": "The best move found, no_move or unknown."},
             400: {"model": schemas.SolveError, "description": "Bad input; the message names the bad part."},
-            413: {"model": schemas.SolveError, "description": "Body over the size limit."},
+            413: {
+                "model": schemas.SolveError,
+                "description": "Body over the size limit, or a position over the limit on tiles in play or "
+                "melds (`max_tiles_in_play`, `max_melds`); the message names the limit.",
+            },
+            503: {
+                "model": schemas.SolveError,
+                "description": "Busy: every solver thread of the position's lane is taken and its queue is "
+                "full (`max_queued_solves`, or `max_queued_light_solves` for small positions). Retry after "
+                "the `Retry-After` header's seconds.",
+                "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
+            },
         },
         openapi_extra=_request_body("SolveRequest", schemas.SOLVE_EXAMPLES),
     )
@@ -120,12 +137,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             body = await read_json(request, settings.max_body_bytes)
             time_limit = clamp_time_limit(body.get("time_limit") if isinstance(body, dict) else None, settings)
+            tiles = check_position_size(body, settings)
         except BadRequest as err:
             return JSONResponse({"status": "error", "error": err.message}, status_code=err.status)
         if isinstance(body, dict):
             body = {**body, "time_limit": time_limit}
         # Anything else is refused by solve_json with the same message the CLI prints.
-        result = await load.run(executor, body)
+        try:
+            result = await lanes.run(lanes.lane_for(tiles), _solve_json, body, gone=lambda: _client_gone(request))
+        except LaneFull as full:
+            return JSONResponse(
+                {"status": "error", "error": full.message},
+                status_code=503,
+                headers={"Retry-After": str(full.retry_after)},
+            )
+        if result is None:  # the client has gone: nobody reads this (499: nginx's "client closed request")
+            return Response(status_code=499)
         status = 400 if result.get("status") == "error" else 200
         return JSONResponse(result, status_code=status, headers={"X-Rummisolve-Time-Limit": repr(time_limit)})
 
@@ -146,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
         # Anything but {"position", "table"} is refused by verify_json with the CLI's message.
-        result = await _off_loop(light, _verify_json, (body, settings.max_verify_steps))
+        result = await _off_loop(quick, _verify_json, (body, settings.max_verify_steps))
         return JSONResponse(result, status_code=400 if "error" in result else 200)
 
     @app.post(
@@ -165,7 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def render(request: Request) -> Response:
         try:
             body = await read_json(request, settings.max_body_bytes)
-            svg = await _off_loop(light, _render_json, body)
+            svg = await _off_loop(quick, _render_json, body)
         except BadRequest as err:
             return JSONResponse({"error": err.message}, status_code=err.status)
         return Response(svg, media_type="image/svg+xml")
@@ -191,11 +218,14 @@ async def read_json(request: Request, limit: int) -> Any:
             raise BadRequest(413, f"request body of {int(declared)} bytes exceeds the limit of {limit} bytes")
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BadRequest(413, f"request body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise BadRequest(413, f"request body exceeds the limit of {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # nobody will read the answer; this keeps it out of the error log
+        raise BadRequest(400, "the client disconnected before sending the whole body") from None
     raw = b"".join(chunks)
     try:
         text = raw.decode("utf-8")
@@ -234,6 +264,37 @@ def clamp_time_limit(value: Any, settings: Settings) -> float:
     return float(min(value, settings.max_time_limit))
 
 
+def check_position_size(body: Any, settings: Settings) -> int:
+    """The tiles in play of a /solve body, counted without validating it (a part of the wrong
+    type counts nothing: ``solve_json`` names it); :class:`BadRequest` (413) past the server's
+    limits on tiles in play or melds."""
+    if not isinstance(body, dict):
+        return 0
+    table = body.get("table")
+    rack = body.get("rack")
+    melds = table if isinstance(table, list) else []
+    tiles = sum(len(meld) for meld in melds if isinstance(meld, list)) + (len(rack) if isinstance(rack, list) else 0)
+    if len(melds) > settings.max_melds:
+        raise BadRequest(
+            413,
+            f"position.table: {len(melds):,} melds exceed this server's limit of {settings.max_melds:,} (max_melds)",
+        )
+    if tiles > settings.max_tiles_in_play:
+        raise BadRequest(
+            413,
+            f"position: {tiles:,} tiles in play (table and rack) exceed this server's limit of "
+            f"{settings.max_tiles_in_play:,} (max_tiles_in_play)",
+        )
+    return tiles
+
+
+async def _client_gone(request: Request) -> None:
+    """Returns once the client has disconnected: once the body is read, an ASGI server's
+    ``receive`` waits until then and yields ``http.disconnect``."""
+    while (await request.receive())["type"] != "http.disconnect":
+        await asyncio.sleep(0.1)  # a server that does not wait there is polled, never spun on
+
+
 def _short(value: float) -> str:
     text = repr(value)
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
@@ -243,46 +304,14 @@ async def _off_loop(executor: ThreadPoolExecutor, fn: Callable[[Any], Any], arg:
     return await asyncio.get_running_loop().run_in_executor(executor, fn, arg)
 
 
-class _SolveLoad:
-    """Counts the solves of one worker process: running in a solver thread, and queued for one."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.running = 0
-        self.queued = 0
-
-    async def run(self, executor: ThreadPoolExecutor, body: Any) -> dict[str, Any]:
-        started = [False]
-        with self._lock:
-            self.queued += 1
-        try:
-            return await _off_loop(executor, self._counted, (body, started))
-        finally:
-            with self._lock:
-                if not started[0]:  # cancelled before a thread took it
-                    self.queued -= 1
-
-    def _counted(self, job: tuple[Any, list[bool]]) -> dict[str, Any]:
-        body, started = job
-        with self._lock:
-            started[0] = True
-            self.queued -= 1
-            self.running += 1
-        try:
-            return _solve_json(body)
-        finally:
-            with self._lock:
-                self.running -= 1
-
-    def snapshot(self) -> dict[str, int]:
-        with self._lock:
-            return {"running": self.running, "queued": self.queued}
-
-
-def _solve_json(body: dict[str, Any]) -> dict[str, Any]:
+def _solve_json(body: Any, stop: Any) -> dict[str, Any]:
     from rummisolve.service import solve_json
 
-    return solve_json(body)
+    return solve_json(body, stop=stop)
+
+
+def _warm_up(time_limit: float) -> None:
+    _solve_json(dict(_WARM_UP, time_limit=time_limit), None)
 
 
 def _verify_json(job: tuple[Any, int]) -> dict[str, Any]:

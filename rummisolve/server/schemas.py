@@ -1,15 +1,25 @@
 """Request and response schemas of the HTTP service, for its OpenAPI document.
 
-These models *document* the JSON contract (DESIGN.md); requests are decoded and validated by
-:mod:`rummisolve.jsonio`, exactly as the CLI does, so a bad request gets the same message naming
-the bad part that ``rummisolve solve`` prints.
+These models *document* the JSON contract (docs/json-contract.md); requests are decoded and
+validated by :mod:`rummisolve.jsonio`, exactly as the CLI does, so a bad request gets the same
+message naming the bad part that ``rummisolve solve`` prints. Bounds, choices and the tile-code
+pattern come from :mod:`rummisolve.rules` and :mod:`rummisolve.tiles`, so they cannot drift.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+
+from rummisolve.rules import (
+    EMPTY_POOL_SCORING_MODES,
+    INTEGER_OPTION_BOUNDS,
+    JOKER_RETRIEVAL_MODES,
+    MAX_TURN_TIMER,
+    PRESETS,
+)
+from rummisolve.tiles import TILE_CODE_PATTERN
 
 __all__ = [
     "TILE_PATTERN",
@@ -23,6 +33,7 @@ __all__ = [
     "VerifyResult",
     "ErrorBody",
     "Limits",
+    "LaneLoad",
     "SolveLoad",
     "Health",
     "SOLVE_EXAMPLES",
@@ -31,10 +42,20 @@ __all__ = [
     "REQUEST_MODELS",
 ]
 
-TILE_PATTERN = r"^\s*([KkBbOoRrGgPpWwCcYy]0*[1-9][0-9]{0,2}|[Jj])\s*$"
+TILE_PATTERN = TILE_CODE_PATTERN
+
+PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+JokerRetrieval = Literal[JOKER_RETRIEVAL_MODES]  # type: ignore[valid-type]
+EmptyPoolScoring = Literal[EMPTY_POOL_SCORING_MODES]  # type: ignore[valid-type]
 
 TileCode = Annotated[str, StringConstraints(pattern=TILE_PATTERN)]
 """A tile code: colour letter (K B O R; Y = O) and number, or J for a joker; case-insensitive."""
+
+
+def _bounded(option: str) -> Any:
+    """An optional integer rule option, with the range :class:`~rummisolve.rules.RuleSet` accepts."""
+    low, high = INTEGER_OPTION_BOUNDS[option]
+    return Field(None, ge=low, le=high)
 
 
 class RuleOptions(BaseModel):
@@ -42,24 +63,24 @@ class RuleOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"preset": "standard", "jokers": 0}]})
 
-    preset: Literal["standard", "xp"] = "standard"
-    colours: int | None = Field(None, ge=1, le=8)
-    numbers: int | None = Field(None, ge=1, le=99)
-    copies: int | None = Field(None, ge=1, le=16)
-    jokers: int | None = Field(None, ge=0, le=16)
-    rack_size: int | None = Field(None, ge=1, le=200)
-    min_meld_length: int | None = Field(None, ge=2, le=99)
-    initial_threshold: int | None = Field(None, ge=0, le=10_000)
+    preset: PresetName = "standard"
+    colours: int | None = _bounded("colours")
+    numbers: int | None = _bounded("numbers")
+    copies: int | None = _bounded("copies")
+    jokers: int | None = _bounded("jokers")
+    rack_size: int | None = _bounded("rack_size")
+    min_meld_length: int | None = _bounded("min_meld_length")
+    initial_threshold: int | None = _bounded("initial_threshold")
     wraparound: bool | None = None
     open_then_manipulate: bool | None = None
     joker_in_initial_meld: bool | None = None
-    joker_retrieval: Literal["free", "strict"] | None = None
-    joker_penalty: int | None = Field(None, ge=0, le=10_000)
-    min_players: int | None = Field(None, ge=1, le=16)
-    max_players: int | None = Field(None, ge=1, le=16)
-    turn_timer: float | None = Field(None, gt=0, le=86_400)
-    timer_penalty: int | None = Field(None, ge=0, le=200)
-    empty_pool_scoring: Literal["difference", "rack"] | None = None
+    joker_retrieval: JokerRetrieval | None = None
+    joker_penalty: int | None = _bounded("joker_penalty")
+    min_players: int | None = _bounded("min_players")
+    max_players: int | None = _bounded("max_players")
+    turn_timer: float | None = Field(None, gt=0, le=MAX_TURN_TIMER)
+    timer_penalty: int | None = _bounded("timer_penalty")
+    empty_pool_scoring: EmptyPoolScoring | None = None
 
 
 class PositionIn(BaseModel):
@@ -67,7 +88,7 @@ class PositionIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    rules: Literal["standard", "xp"] | RuleOptions = Field("standard", description="A preset name or rule options.")
+    rules: PresetName | RuleOptions = Field("standard", description="A preset name or rule options.")
     table: list[list[TileCode]] = Field(
         default_factory=list,
         description="Melds on the table, each a list of tile codes in play order (a joker in the slot it fills).",
@@ -82,7 +103,14 @@ class PositionIn(BaseModel):
 
 
 class SolveRequest(PositionIn):
-    """A position to solve, the objective, and an optional time limit."""
+    """A position to solve, the objective, an optional time limit and an optional id."""
+
+    id: JsonValue = Field(
+        None,
+        description="Any JSON value; the result echoes it back unchanged, so a client can match "
+        "answers to requests. Not used by the solver.",
+        examples=["turn-17"],
+    )
 
     objective: Literal["tiles", "value"] = Field(
         "tiles", description="Maximise tiles played, or points shed (a joker counts the rules' joker_penalty)."
@@ -109,6 +137,7 @@ class SolveResult(BaseModel):
     played: list[str] = Field(description="Rack tiles the move plays, sorted.")
     table: list[list[str]] = Field(description="The table after the move, melds in play order.")
     value: int = Field(description="Points shed by the move.")
+    id: JsonValue = Field(None, description="The request's id, echoed back unchanged (only when it had one).")
 
 
 class SolveError(BaseModel):
@@ -152,15 +181,40 @@ class ErrorBody(BaseModel):
 
 
 class Limits(BaseModel):
+    """The server's limits (``rummisolve serve --help``); the solve counts are per worker process."""
+
     max_body_bytes: int = Field(description="Largest request body accepted (larger: 413).")
     max_time_limit: float = Field(description="Cap on one solve in seconds; time_limit is clamped to it.")
-    solver_threads: int = Field(description="Solves running at once per worker process.")
+    solver_threads: int = Field(description="Threads solving positions of more than light_max_tiles tiles.")
+    light_solver_threads: int = Field(description="Threads kept for positions of at most light_max_tiles tiles.")
+    light_max_tiles: int = Field(description="Tiles in play (table and rack) up to which a position is light.")
+    max_queued_solves: int = Field(description="Solves that may wait for a heavy-lane thread (past it: 503).")
+    max_queued_light_solves: int = Field(description="Solves that may wait for a light-lane thread (past it: 503).")
+    heavy_nice: int = Field(description="How much lower the heavy lane's threads run (nice increment, Linux).")
+    max_tiles_in_play: int = Field(
+        description="Largest position solved, in tiles on the table and rack (past it: 413)."
+    )
+    max_melds: int = Field(description="Most melds on the table of a position solved (past it: 413).")
     max_verify_steps: int = Field(description="Search steps one /verify may take (past it: 400).")
 
 
+class LaneLoad(BaseModel):
+    running: int = Field(description="Solves running now in the lane's threads.")
+    queued: int = Field(description="Solves waiting for one of its threads.")
+    started: int = Field(description="Solves its threads have started since the server started.")
+
+
 class SolveLoad(BaseModel):
-    running: int = Field(description="Solves running now in this worker process.")
-    queued: int = Field(description="Solves waiting for a solver thread in this worker process.")
+    """Solves in this worker process: now, and counted since it started."""
+
+    running: int = Field(description="Solves running now.")
+    queued: int = Field(description="Solves waiting for a solver thread.")
+    started: int = Field(description="Solves started.")
+    refused: int = Field(description="Solves refused with 503 (their lane's threads and queue were full).")
+    cancelled: int = Field(description="Queued solves dropped before they started: the client had disconnected.")
+    stopped: int = Field(description="Running solves stopped early: the client had disconnected.")
+    light: LaneLoad = Field(description="The light lane: positions of at most light_max_tiles tiles.")
+    heavy: LaneLoad = Field(description="The heavy lane: every other position.")
 
 
 class Health(BaseModel):

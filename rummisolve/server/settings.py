@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import dataclass
 
-__all__ = ["Settings", "ENV_PREFIX"]
+from rummisolve.errors import SettingsError
+
+__all__ = ["Settings", "ENV_PREFIX", "INTEGER_BOUNDS"]
 
 ENV_PREFIX = "RUMMISOLVE_"
+
+INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
+    "max_body_bytes": (1024, 64 * 1024 * 1024),
+    "solver_threads": (1, 256),
+    "light_solver_threads": (0, 256),
+    "light_max_tiles": (0, 1_000_000),
+    "max_queued_solves": (0, 100_000),
+    "max_queued_light_solves": (0, 100_000),
+    "heavy_nice": (0, 19),
+    "max_tiles_in_play": (1, 1_000_000),
+    "max_melds": (1, 1_000_000),
+    "max_verify_steps": (1, 10**9),
+}
+"""The range of every integer setting."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Limits the service enforces on every request."""
+    """Limits the service enforces on every request (per worker process where it counts solves)."""
 
     max_body_bytes: int = 256 * 1024
     """Largest request body accepted; larger ones get 413 before the rest is read."""
@@ -22,54 +39,66 @@ class Settings:
     absurd_time_limit: float = 86_400.0
     """A ``time_limit`` above this is rejected as absurd (400) rather than clamped."""
     solver_threads: int = 4
-    """Solves running at once in one worker process (the others queue)."""
+    """Threads solving positions of more than ``light_max_tiles`` tiles (the heavy lane)."""
+    light_solver_threads: int = 2
+    """Threads kept for positions of at most ``light_max_tiles`` tiles in play (the light lane),
+    so that a small solve never waits behind big ones; 0: every solve takes the heavy lane."""
+    light_max_tiles: int = 160
+    """Tiles in play (table + rack) up to which a position is light: the whole XP set (standard: 106)."""
+    max_queued_solves: int = 8
+    """Solves that may wait for a thread of the heavy lane; past it, 503 with ``Retry-After``.
+    Each may hold its thread for the whole time cap: 8 behind 4 threads wait up to 2 caps."""
+    max_queued_light_solves: int = 64
+    """Solves that may wait for a thread of the light lane; past it, 503. Light solves take
+    milliseconds (game positions: p99 about 26 ms), so 64 behind 2 threads wait under a second."""
+    heavy_nice: int = 10
+    """How much lower the heavy lane's threads run (Linux nice increment, 0..19): on a busy CPU,
+    light solves and the event loop go first. 0: the same priority as the rest."""
+    max_tiles_in_play: int = 4_000
+    """Largest position solved, in tiles on the table and in the rack (past it: 413). About 30 KB
+    of JSON; a position of 3,700 tiles under an 8-colour, 99-number set takes about 150 MB
+    while CP-SAT searches."""
+    max_melds: int = 1_000
+    """Most melds on the table of a position solved (past it: 413)."""
     max_verify_steps: int = 20_000
     """Search steps one /verify may take: up to about 1 s of CPU on the development machine.
     Real turns take a handful; crafted ones with dozens of tiles or jokers under
     ``open_then_manipulate`` or strict joker retrieval could otherwise take many seconds."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.max_body_bytes, bool) or not isinstance(self.max_body_bytes, int):
-            raise ValueError(f"max_body_bytes must be an integer, not {self.max_body_bytes!r}")
-        if not 1024 <= self.max_body_bytes <= 64 * 1024 * 1024:
-            raise ValueError(f"max_body_bytes must be between 1 KiB and 64 MiB, not {self.max_body_bytes}")
-        if not (math.isfinite(self.max_time_limit) and 0 < self.max_time_limit <= self.absurd_time_limit):
-            raise ValueError(f"max_time_limit must be a positive number of seconds, not {self.max_time_limit!r}")
-        if isinstance(self.solver_threads, bool) or not isinstance(self.solver_threads, int):
-            raise ValueError(f"solver_threads must be an integer, not {self.solver_threads!r}")
-        if not 1 <= self.solver_threads <= 256:
-            raise ValueError(f"solver_threads must be between 1 and 256, not {self.solver_threads}")
-        if isinstance(self.max_verify_steps, bool) or not isinstance(self.max_verify_steps, int):
-            raise ValueError(f"max_verify_steps must be an integer, not {self.max_verify_steps!r}")
-        if not 1 <= self.max_verify_steps <= 10**9:
-            raise ValueError(f"max_verify_steps must be between 1 and 10**9, not {self.max_verify_steps}")
+        for name, (low, high) in INTEGER_BOUNDS.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SettingsError(f"{name} must be an integer, not {value!r}")
+            if not low <= value <= high:
+                raise SettingsError(f"{name} must be between {low:,} and {high:,}, not {value:,}")
+        for name in ("max_time_limit", "absurd_time_limit"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+                raise SettingsError(f"{name} must be a positive number of seconds, not {value!r}")
+        if self.max_time_limit > self.absurd_time_limit:
+            raise SettingsError(
+                f"max_time_limit ({self.max_time_limit:g} s) exceeds absurd_time_limit ({self.absurd_time_limit:g} s)"
+            )
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
-        """Defaults overridden by ``RUMMISOLVE_MAX_BODY_BYTES``, ``RUMMISOLVE_MAX_TIME_LIMIT``,
-        ``RUMMISOLVE_SOLVER_THREADS``, ``RUMMISOLVE_MAX_VERIFY_STEPS``."""
+        """Defaults overridden by ``RUMMISOLVE_<SETTING>`` variables (e.g. ``RUMMISOLVE_MAX_TIME_LIMIT``);
+        :class:`SettingsError` names a variable that is not a number or out of range."""
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
-        for name, kind in (
-            ("max_body_bytes", int),
-            ("max_time_limit", float),
-            ("solver_threads", int),
-            ("max_verify_steps", int),
-        ):
-            raw = env.get(ENV_PREFIX + name.upper())
+        for field in dataclasses.fields(cls):
+            variable = ENV_PREFIX + field.name.upper()
+            raw = env.get(variable)
             if raw is None or raw == "":
                 continue
+            kind = int if field.name in INTEGER_BOUNDS else float
             try:
-                values[name] = kind(raw)
+                values[field.name] = kind(raw)
             except ValueError:
-                raise ValueError(f"{ENV_PREFIX}{name.upper()}: expected {kind.__name__}, got {raw!r}") from None
+                raise SettingsError(f"{variable}: expected {kind.__name__}, got {raw!r}") from None
         return cls(**values)
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that reproduce these settings in another process."""
-        return {
-            ENV_PREFIX + "MAX_BODY_BYTES": str(self.max_body_bytes),
-            ENV_PREFIX + "MAX_TIME_LIMIT": repr(self.max_time_limit),
-            ENV_PREFIX + "SOLVER_THREADS": str(self.solver_threads),
-            ENV_PREFIX + "MAX_VERIFY_STEPS": str(self.max_verify_steps),
-        }
+        return {ENV_PREFIX + field.name.upper(): repr(getattr(self, field.name)) for field in dataclasses.fields(self)}

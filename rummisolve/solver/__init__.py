@@ -1,6 +1,6 @@
 """The move solver: the only package that imports OR-Tools.
 
-Its public face is :func:`solve`; every module inside is private except :mod:`~rummisolve.solver.probe`,
+Its public face is :func:`solve` (with :class:`StopSignal`, to stop a solve from another thread); every module inside is private except :mod:`~rummisolve.solver.probe`,
 which runs the solver's stages one at a time for benchmarks. What the solver accepts
 (jokers in play, objectives, time limits) can be checked without OR-Tools through
 :mod:`rummisolve.solver_limits`; the result type is :class:`rummisolve.solution.Solution`.
@@ -12,5 +12,6 @@ require_ortools()
 
 from rummisolve.solution import Objective, Solution, Status  # noqa: E402
 from rummisolve.solver._solve import solve  # noqa: E402 (after the version check)
+from rummisolve.solver._stop import StopSignal  # noqa: E402
 
-__all__ = ["solve", "Solution", "Objective", "Status"]
+__all__ = ["solve", "StopSignal", "Solution", "Objective", "Status"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import time
@@ -18,6 +19,7 @@ from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
+from rummisolve.solver._stop import StopSignal
 from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
@@ -31,6 +33,7 @@ def solve(
     *,
     seed: int = 0,
     alternatives: int = 0,
+    stop: StopSignal | None = None,
 ) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
 
@@ -38,7 +41,8 @@ def solve(
     counting its rack penalty). Among equally good turns the one that keeps the most table melds
     unchanged wins; one CP-SAT worker and a fixed ``seed`` make the answer deterministic. The
     returned arrangement has passed the referee; if it ever did not, :class:`RefereeRejectedError`
-    is raised instead.
+    is raised instead. ``stop``: a :class:`StopSignal` that, once set from another thread, ends
+    the search as if ``time_limit`` had run out (unset, it changes nothing).
 
     ``alternatives``: up to this many further moves in ``Solution.alternatives``, each the best
     (by the objective, then melds kept) among the moves whose played tiles differ, as a
@@ -60,17 +64,19 @@ def solve(
         raise OptionError(f"seed must be a whole number from 0 to 2**31 - 1, not {seed!r}")
     if isinstance(alternatives, bool) or not isinstance(alternatives, int) or alternatives < 0:
         raise OptionError(f"alternatives must be a whole number of at least 0, not {alternatives!r}")
+    if stop is not None and not isinstance(stop, StopSignal):
+        raise TypeError(f"stop must be a StopSignal or None, not {type(stop).__name__}")
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
-    search = _Search(position, catalogue(position.rules), objective, seed, deadline)
+    search = _Search(position, catalogue(position.rules), objective, seed, deadline, stop)
     best = search.next()
     if not alternatives or not best:
         return best
     found: list[Solution] = []
     search.exclude(best.played)
-    while len(found) < alternatives and not _expired(deadline):
+    while len(found) < alternatives and not _expired(deadline, stop):
         move = search.next()
         if not move:
             break
@@ -83,8 +89,17 @@ class _Search:
     """One position's model, searched for the best move, then again for the best move that plays
     none of the multisets excluded so far (rebuilt only when decoding needs anchors)."""
 
-    def __init__(self, position: Position, cat, objective: Objective, seed: int, deadline: float | None) -> None:
+    def __init__(
+        self,
+        position: Position,
+        cat,
+        objective: Objective,
+        seed: int,
+        deadline: float | None,
+        stop: StopSignal | None = None,
+    ) -> None:
         self.position = position
+        self.stop = stop
         self.cat = cat
         self.objective = objective
         self.seed = seed
@@ -118,7 +133,12 @@ class _Search:
                 return _no_move(position, objective, timings, Status.NO_MOVE)
 
             start = time.perf_counter()
-            response = _search(built.proto, self.seed, self.deadline, eager=len(cat.sets) <= EAGER_FALLBACK_SETS)
+            eager = len(cat.sets) <= EAGER_FALLBACK_SETS
+            response = (
+                _search(built.proto, self.seed, self.deadline, eager=eager)
+                if self.stop is None  # tests replace _search with functions that take no stop
+                else _search(built.proto, self.seed, self.deadline, eager=eager, stop=self.stop)
+            )
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
@@ -177,7 +197,9 @@ EAGER_FALLBACK_SETS = 800
 search puts the whole linear relaxation into the LP at once."""
 
 
-def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool) -> cmh.CpSolverResponse:
+def _search(
+    proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool, stop: StopSignal | None = None
+) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
 
@@ -194,9 +216,11 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: b
        So it may stop as soon as it finds a solution at that bound, and "infeasible" proves the
        best solution found optimal.
 
-    Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic."""
-    response = _run(proto, _parameters(seed, _remaining(deadline), effort=QUICK_EFFORT))
-    if response.status in _PROVEN or _expired(deadline):
+    Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic. A set
+    ``stop`` acts like the deadline passing: the running stage stops and no other starts."""
+    run = _run if stop is None else functools.partial(_run, stop=stop)
+    response = run(proto, _parameters(seed, _remaining(deadline), effort=QUICK_EFFORT))
+    if response.status in _PROVEN or _expired(deadline, stop):
         return response
     incumbent = response if response.status == _FEASIBLE else None
     lower = response.best_objective_bound
@@ -211,19 +235,19 @@ def _search(proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: b
             if step == TARGET_STEPS:
                 break
             objective.domain.extend([bound, bound])
-            target = _run(proto, _parameters(seed, _remaining(deadline), effort=TARGET_EFFORT))
+            target = run(proto, _parameters(seed, _remaining(deadline), effort=TARGET_EFFORT))
             objective.domain.clear()
             if target.status == _OPTIMAL:
                 return target
-            if target.status != _INFEASIBLE or _expired(deadline):
+            if target.status != _INFEASIBLE or _expired(deadline, stop):
                 break
             bound += 1
-        if _expired(deadline):
-            return response  # the caller's time limit, not the work caps, stopped the search
+        if _expired(deadline, stop):
+            return response  # the caller's time limit (or stop), not the work caps, stopped the search
         if bounded or incumbent is not None:
             upper = INF if incumbent is None else round(incumbent.objective_value) - 1
             objective.domain.extend([bound if bounded else -INF, upper])
-        second = _run(proto, _parameters(seed, _remaining(deadline), eager=eager))
+        second = run(proto, _parameters(seed, _remaining(deadline), eager=eager))
     finally:
         objective.domain.clear()
     if second.status == _INFEASIBLE and incumbent is not None:
@@ -259,18 +283,23 @@ def _not_an_integer(text: str) -> None:
 _INTEGERS = json.JSONDecoder(parse_float=_not_an_integer, parse_constant=_not_an_integer)
 
 
-def _run(proto: cmh.CpModelProto, params: cmh.SatParameters) -> cmh.CpSolverResponse:
+def _run(proto: cmh.CpModelProto, params: cmh.SatParameters, stop: StopSignal | None = None) -> cmh.CpSolverResponse:
+    """One CP-SAT search; a ``stop`` set before or during it ends it at once (status UNKNOWN or FEASIBLE)."""
     wrapper = cmh.SolveWrapper()
     wrapper.set_parameters(params)
-    return wrapper.solve(proto)
+    if stop is None:
+        return wrapper.solve(proto)
+    with stop.calling(wrapper.stop_search):
+        return wrapper.solve(proto)
 
 
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
-def _expired(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() >= deadline
+def _expired(deadline: float | None, stop: StopSignal | None = None) -> bool:
+    """Whether the caller's time is up: the deadline has passed, or ``stop`` is set."""
+    return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop.is_set())
 
 
 def _parameters(seed: int, limit: float | None, effort: float | None = None, eager: bool = False) -> cmh.SatParameters:
