@@ -210,6 +210,9 @@ def test_openapi_documents_schemas_and_examples(server):
         "objective",
         "time_limit",
         "id",
+        "alternatives",
+        "explain",
+        "hint",
     }
     for path in ("/solve", "/verify", "/render"):
         operation = doc["paths"][path]["post"]
@@ -1013,3 +1016,26 @@ def test_schemas_take_their_constants_from_the_rules_and_tiles_modules(monkeypat
     finally:
         monkeypatch.undo()
         importlib.reload(server_schemas)
+
+
+def test_explain_a_legal_turn_and_refuse_an_illegal_one(server):
+    from rummisolve.service import explain_json
+
+    position = {"table": [["R3", "R4", "R5", "R6"], ["K9", "B9", "O9", "R9"]], "rack": ["R7", "O7", "O8"]}
+    turn = {"position": position, "table": [["R3", "R4", "R5", "R6", "R7"], ["K9", "B9", "R9"], ["O7", "O8", "O9"]]}
+    response = server.client.post("/explain", json=turn)
+    assert response.status_code == 200
+    assert response.json() == explain_json(turn)  # the HTTP answer is the library's
+    assert response.json()["meld_map"] == [0, 1] and len(response.json()["steps"]) == 4
+    illegal = server.client.post("/explain", json={"position": position, "table": [["R3", "R4", "R5", "R6", "R8"]]})
+    assert illegal.status_code == 400
+    body = illegal.json()
+    assert "illegal turn" in body["error"] and {r["code"] for r in body["reasons"]} >= {"invalid_meld"}
+    for bad in ({"position": position}, [1, 2], {"position": position, "table": "R1"}):
+        answer = server.client.post("/explain", json=bad)
+        assert answer.status_code == 400 and "error" in answer.json()
+    explained = server.client.post("/solve", json={**position, "explain": True, "alternatives": 1}).json()
+    assert explained["steps"] and explained["alternatives"][0]["steps"]
+    hinted = server.client.post("/solve", json={**position, "hint": 1}).json()
+    assert hinted["hint"]["played"] == ["O7", "O8", "R7"]
+    assert "/explain" in server.client.get("/openapi.json").json()["paths"]

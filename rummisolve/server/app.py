@@ -177,6 +177,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(result, status_code=400 if "error" in result else 200)
 
     @app.post(
+        "/explain",
+        summary="How to play a turn, step by step, in the fewest moves",
+        description="Any legal turn (a person's too): `meld_map` (which new meld continues each old one) and "
+        "`steps` (each tile that moves, with a sentence). An illegal turn is a 400 naming the referee's reasons. "
+        "Identical to `rummisolve.service.explain_json`.",
+        responses={
+            200: {"model": schemas.ExplainResult, "description": "The steps."},
+            400: {"model": schemas.ExplainError, "description": "Bad input, or an illegal turn and its reasons."},
+            413: {"model": schemas.ErrorBody, "description": "Body or turn over the size limits."},
+        },
+        openapi_extra=_request_body("VerifyRequest", schemas.EXPLAIN_EXAMPLES),
+    )
+    async def explain(request: Request) -> Response:
+        try:
+            body = await read_json(request, settings.max_body_bytes)
+            if isinstance(body, dict):
+                check_position_size(body.get("position"), settings)
+                check_position_size({"table": body.get("table")}, settings)
+        except BadRequest as err:
+            return JSONResponse({"error": err.message}, status_code=err.status)
+        result = await _off_loop(quick, _explain_json, (body, settings.max_verify_steps))
+        return JSONResponse(result, status_code=400 if "error" in result else 200)
+
+    @app.post(
         "/render",
         summary="An SVG picture of a position or a result",
         description="A position shows its table and rack; a result of /solve shows the new table (melds kept "
@@ -319,6 +343,13 @@ def _verify_json(job: tuple[Any, int]) -> dict[str, Any]:
 
     body, max_steps = job
     return verify_json(body, max_steps=max_steps)
+
+
+def _explain_json(job: tuple[Any, int]) -> dict[str, Any]:
+    from rummisolve.service import explain_json
+
+    body, max_steps = job
+    return explain_json(body, max_steps=max_steps)
 
 
 def _render_json(body: Any) -> str:

@@ -31,6 +31,9 @@ __all__ = [
     "VerifyRequest",
     "VerifyReason",
     "VerifyResult",
+    "ExplainStep",
+    "ExplainResult",
+    "ExplainError",
     "ErrorBody",
     "Limits",
     "LaneLoad",
@@ -38,6 +41,7 @@ __all__ = [
     "Health",
     "SOLVE_EXAMPLES",
     "VERIFY_EXAMPLES",
+    "EXPLAIN_EXAMPLES",
     "RENDER_EXAMPLES",
     "REQUEST_MODELS",
 ]
@@ -121,6 +125,21 @@ class SolveRequest(PositionIn):
         description="Seconds the solver may take. The server clamps it to its own cap (see /health); "
         "a solve cut short returns the best move found with status 'feasible'.",
     )
+    alternatives: int | None = Field(
+        None,
+        ge=0,
+        le=10,
+        description="Also list up to this many further moves, each the best whose played tiles differ from "
+        "every earlier move's (the result's 'alternatives').",
+    )
+    explain: bool | None = Field(
+        None, description="Also say how to play the move step by step: 'meld_map' and 'steps' on the result."
+    )
+    hint: Literal[1, 2, 3] | None = Field(
+        None,
+        description="Answer with a hint only: 1 the tiles to play, 2 also the table melds touched, 3 the whole "
+        "move with its steps (the result's 'hint'; not with alternatives or explain).",
+    )
 
 
 class SolveResult(BaseModel):
@@ -172,6 +191,33 @@ class VerifyResult(BaseModel):
     legal: bool
     reasons: list[VerifyReason]
     played: list[str] = Field(description="Rack tiles the turn plays, sorted.")
+
+
+class ExplainStep(BaseModel):
+    """One tile that moves."""
+
+    tile: str = Field(description="The tile's code.")
+    from_: str | int = Field(alias="from", description="'rack', or the index of the old table meld it leaves.")
+    to: int = Field(description="The index of the new table meld it joins.")
+    text: str = Field(description="The plain-English sentence of the action the step is part of.")
+
+
+class ExplainResult(BaseModel):
+    """How to get from the old table to the new one, in the fewest moves."""
+
+    model_config = ConfigDict(extra="allow")
+
+    meld_map: list[int | None] = Field(
+        description="Per old table meld, the index of the new meld that continues it, or null when all its tiles move."
+    )
+    steps: list[ExplainStep]
+
+
+class ExplainError(BaseModel):
+    """Bad input, or an illegal turn (then ``reasons`` lists the referee's reasons)."""
+
+    error: str
+    reasons: list[VerifyReason] | None = None
 
 
 class ErrorBody(BaseModel):
@@ -243,6 +289,13 @@ SOLVE_EXAMPLES = {
     "opening": {
         "summary": "An opening move (needs 30 points from the rack), maximising points",
         "value": {**_OPENING, "objective": "value", "time_limit": 2},
+    },
+}
+
+EXPLAIN_EXAMPLES = {
+    "extend": {
+        "summary": "Extend a run and a group",
+        "value": {"position": _MIDGAME, "table": [["R1", "R2", "R3", "R4"], ["K7", "B7", "O7", "R7"]]},
     },
 }
 
