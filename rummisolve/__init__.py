@@ -31,6 +31,8 @@ from rummisolve.solution import Objective, Solution, Status
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rummisolve.batch import solve_many
+    from rummisolve.hints import hint
     from rummisolve.service import explain_json, render_json, solve_json, verify_json
     from rummisolve.solver import solve
 
@@ -66,6 +68,8 @@ __all__ = [
     "solve_json",
     "verify_json",
     "explain_json",
+    "hint",
+    "solve_many",
     "render_json",
     "RummisolveError",
     "TileNotationError",
@@ -86,6 +90,8 @@ _LAZY = {
     "solve_json": "rummisolve.service",
     "verify_json": "rummisolve.service",
     "explain_json": "rummisolve.service",
+    "hint": "rummisolve.hints",
+    "solve_many": "rummisolve.batch",
     "render_json": "rummisolve.service",
 }
 
