@@ -84,9 +84,8 @@ class RefereeLimitError(RummisolveError):
     """A turn the referee could not judge within the search steps its caller allowed."""
 
 
-class IllegalTurnError(RummisolveError):
-    """A turn to explain that the referee rejects; ``verdict`` carries every reason, and the
-    message lists them."""
+class _RejectedByReferee(RummisolveError):
+    """A turn the referee rejected: ``verdict`` carries every reason."""
 
     def __init__(self, message: str, verdict: Any = None) -> None:
         super().__init__(message)
@@ -102,16 +101,12 @@ class IllegalTurnError(RummisolveError):
         return tuple(r.code for r in self.reasons)
 
 
-class IllegalMoveError(RummisolveError):
-    """A play the referee rejected; ``verdict`` carries its reasons. The game state is unchanged."""
+class IllegalTurnError(_RejectedByReferee):
+    """A turn to explain that the referee rejects; the message lists its reasons."""
 
-    def __init__(self, message: str, verdict: Any = None) -> None:
-        super().__init__(message)
-        self.verdict = verdict
 
-    @property
-    def reasons(self) -> tuple:
-        return tuple(getattr(self.verdict, "reasons", ()))
+class IllegalMoveError(_RejectedByReferee):
+    """A play the referee rejected; the game state is unchanged."""
 
 
 class GameStateError(RummisolveError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -82,6 +83,25 @@ def rules_option(text: str):
         return rules_from_json(obj, "--rules")
     except RecursionError:
         raise RuleSetError("--rules: JSON nested too deeply") from None
+
+
+def number_option(kind: type, what: str, low: float, high: float, inclusive_low: bool = True):
+    """An argparse ``type`` for a number of ``kind`` (``int`` or ``float``) from ``low`` to ``high``
+    (``low`` itself excluded unless ``inclusive_low``); messages say ``what`` it counts. NaN never passes."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+        above = value >= low if inclusive_low else value > low
+        if not (above and value <= high):  # also NaN
+            bound = "at least" if inclusive_low else "more than"
+            limit = "" if high == float("inf") else f" and at most {high:g}"
+            raise argparse.ArgumentTypeError(f"must be {bound} {low:g}{limit}, not {text!r}")
+        return value
+
+    return parse
 
 
 def json_line(obj: Any) -> str:

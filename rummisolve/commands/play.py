@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from rummisolve.commands._io import number_option
 from rummisolve.game.players import PLAYER_KINDS
 
 HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
@@ -41,15 +42,8 @@ def _seat_names(kinds: list[str]) -> list[str]:
     return names
 
 
-def _delay(text: str) -> float:
-    """A ``--delay`` value: seconds, at least 0 and finite."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not 0 <= value <= 3600:  # also NaN and inf
-        raise argparse.ArgumentTypeError(f"must be between 0 and 3600 seconds, not {text!r}")
-    return value
+_delay = number_option(float, "a number of seconds", 0, 3600)
+"""A ``--delay`` value: seconds from 0 to 3600."""
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from rummisolve.commands._io import UnreadableInput, input_lines, json_line
+from rummisolve.commands._io import UnreadableInput, input_lines, json_line, number_option
+from rummisolve.jsonio import MAX_ALTERNATIVES
 
 HELP = "Find the best move for each position (JSON or JSON Lines) and prove it optimal."
 
@@ -54,39 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _count(text: str) -> int:
-    """An ``--alternatives`` value: a whole number from 0 to 10."""
-    from rummisolve.jsonio import MAX_ALTERNATIVES
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 0 <= value <= MAX_ALTERNATIVES:
-        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_ALTERNATIVES}, not {value}")
-    return value
-
-
-def _workers(text: str) -> int:
-    """A ``--workers`` value: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    """A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0:  # also NaN
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
+_count = number_option(int, "a whole number", 0, MAX_ALTERNATIVES)
+"""An ``--alternatives`` value: a whole number from 0 to 10."""
+_workers = number_option(int, "a whole number", 1, float("inf"))
+"""A ``--workers`` value: a whole number of at least 1."""
+_seconds = number_option(float, "a number of seconds", 0, float("inf"), inclusive_low=False)
+"""A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
 
 
 def run(args: argparse.Namespace) -> int:
