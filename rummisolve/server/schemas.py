@@ -60,6 +60,7 @@ class RuleOptions(BaseModel):
     turn_timer: float | None = Field(None, gt=0, le=86_400)
     timer_penalty: int | None = Field(None, ge=0, le=200)
     empty_pool_scoring: Literal["difference", "rack"] | None = None
+    discard: bool | None = None
 
 
 class PositionIn(BaseModel):
