@@ -16,9 +16,9 @@ later turn, when it must then draw. So each turn the hard AI:
 
 Under the discard rule (where going out means playing all but one tile, then discarding it) the
 same choice is made with the rack in hand: a play is made without drawing (then a discard); with
-nothing to play it takes the discard pile's top when that makes a play, completes a meld of its
-own or is a joker, else draws from the pool, and after the draw plays loose tiles only (the bank
-stays). Before playing it checks whether taking the top first would let it go out. The discard is
+nothing to play it takes the discard pile's top when, holding it, it would play (the same choice
+again), or the top completes a meld of its own or is a joker, else draws from the pool; after the
+draw it plays loose tiles only (the bank stays). Before playing it checks whether taking the top first would let it go out. The discard is
 the tile whose loss keeps the rack most playable (:mod:`rummisolve.game.discarding`) among those
 about as good, preferring one the next player is not known to want: not near a tile they took
 from the discard pile, and, when they hold ``guard_size`` tiles or fewer, not one with which a
@@ -40,6 +40,7 @@ the turn, so a seed fixes every decision.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -145,8 +146,9 @@ class HardPlayer:
         return Draw(self._draw_source(view))
 
     def _draw_source(self, view: PlayerView) -> str:
-        """With nothing to play: the discard pile's top if it makes a play, completes a meld of the
-        rack's own or is a joker; else the pool (the pile when the pool is empty)."""
+        """With nothing to play: the discard pile's top if, holding it, this player would play (the
+        same choice as after any draw), or it completes a meld of the rack's own, or is a joker;
+        else the pool (the pile when the pool is empty)."""
         from rummisolve.solver import solve
 
         top = view.discard_top
@@ -157,7 +159,14 @@ class HardPlayer:
         if top.is_joker:
             return "discard"
         rules = view.rules
-        if solve(Position(view.table, view.rack + (top,), view.opened, rules), objective="tiles"):
+        holding = dataclasses.replace(
+            view,
+            rack=tuple(sorted(view.rack + (top,))),
+            discard_pile=view.discard_pile[:-1],
+            draw_from="discard",
+            drawn=top,
+        )
+        if isinstance(self._guarded(holding, bank_fallback=False), Play):
             return "discard"
         plain = rules.replace(discard=False)
         alone = solve(Position((), view.rack, True, plain), objective="tiles")
