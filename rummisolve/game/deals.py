@@ -43,7 +43,8 @@ class DealTask:
 
 
 class _Timed:
-    """Wraps a player to measure its thinking time."""
+    """Wraps a player to measure its thinking time per move (a turn: under the discard rule a turn
+    that draws asks the player twice, and both count towards the one move)."""
 
     def __init__(self, player) -> None:
         self.player = player
@@ -57,7 +58,8 @@ class _Timed:
             return self.player.choose(view)
         finally:
             self.seconds += time.perf_counter() - start
-            self.moves += 1
+            if view.draw_from is None:
+                self.moves += 1
 
 
 def turn_line(info, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
