@@ -8,6 +8,8 @@ and the conservation of tiles after every turn and would raise on a lost or dupl
     python -m benchmarks.bench_tournament --stage medium-easy --games 200 --seed 2
     python -m benchmarks.bench_tournament --stage long --games 1000 --seed 3
     python -m benchmarks.bench_tournament --stage speed --games 20 --seed 4
+    python -m benchmarks.bench_tournament --stage hard-medium --games 500 --seed 1 --rules '{"discard": true}'
+    python -m benchmarks.bench_tournament --recheck turns.jsonl     # a `rummisolve tournament --log` file
 
 Results (one JSON object per stage) are appended to benchmarks/results/results_game.jsonl.
 """
@@ -17,11 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
 from pathlib import Path
 
 from rummisolve import verify
 from rummisolve.game.tournament import format_summary, run_tournament
-from rummisolve.jsonio import position_from_json
+from rummisolve.jsonio import position_from_json, rules_from_json, rules_to_json
+from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.tiles import Tile
 
 STAGES = {
     "hard-medium": ["hard,medium"],
@@ -43,26 +48,38 @@ class Checker:
     def __call__(self, result: dict) -> None:
         self.games += 1
         for line in result["log"]:
-            if line["action"] == "draw":
-                self.draws += 1
-                continue
+            self.line(line)
+
+    def line(self, line: dict) -> None:
+        """One logged turn. A play must pass the referee; under the discard rule its discard (and a
+        turn's discard without a play) must be on the rack the play left."""
+        position = position_from_json(line["position"])
+        rack = Counter(position.rack)
+        if line["action"] == "draw":
+            self.draws += 1
+        else:
             self.plays += 1
-            position = position_from_json(line["position"])
-            if not verify(position, line["table"]).legal:
+            verdict = verify(position, line["table"])
+            if not verdict.legal:
                 self.illegal += 1
+                return
+            rack -= Counter(verdict.played)
+        if position.rules.discard and line.get("discard") is not None and not rack[Tile.parse(line["discard"])]:
+            self.illegal += 1
 
 
-def run_stage(stage: str, games: int, seed: int, workers: int) -> list[dict]:
+def run_stage(stage: str, games: int, seed: int, workers: int, rules: RuleSet = STANDARD) -> list[dict]:
     out = []
     for players in STAGES[stage]:
         kinds = players.split(",")
         checker = Checker()
         summary = run_tournament(
-            kinds, games, seed, workers=1 if stage == "speed" else workers, on_game=checker, log=True
+            kinds, games, seed, rules, workers=1 if stage == "speed" else workers, on_game=checker, log=True
         )
         summary.update(
             stage=stage,
             seed=seed,
+            rules=rules_to_json(rules),
             workers=1 if stage == "speed" else workers,
             rechecked_plays=checker.plays,
             rechecked_draws=checker.draws,
@@ -77,14 +94,28 @@ def run_stage(stage: str, games: int, seed: int, workers: int) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tournament", description=__doc__.splitlines()[0])
-    parser.add_argument("--stage", choices=sorted(STAGES), required=True)
+    parser.add_argument("--stage", choices=sorted(STAGES))
+    parser.add_argument("--rules", default="standard", help="a preset or a JSON object of rule options")
+    parser.add_argument(
+        "--recheck", metavar="FILE", help="only re-check the plays of a `rummisolve tournament --log` file"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(Path(__file__).with_name("results") / "results_game.jsonl"))
     args = parser.parse_args()
+    if args.recheck:
+        checker = Checker()
+        with open(args.recheck, encoding="utf-8") as lines:
+            for text in lines:
+                checker.line(json.loads(text))
+        print(f"re-checked {checker.plays} plays: {checker.illegal} illegal; {checker.draws} draws")
+        raise SystemExit(1 if checker.illegal else 0)
+    if args.stage is None:
+        parser.error("--stage is required (or --recheck FILE)")
+    rules = rules_from_json(json.loads(args.rules) if args.rules.strip().startswith("{") else args.rules, "--rules")
     start = time.perf_counter()
-    summaries = run_stage(args.stage, args.games, args.seed, args.workers)
+    summaries = run_stage(args.stage, args.games, args.seed, args.workers, rules)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "a", encoding="utf-8") as f:
         for s in summaries:

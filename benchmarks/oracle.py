@@ -13,7 +13,8 @@ integer multiplicity per candidate is chosen by HiGHS subject to tile counts:
   ``open_then_manipulate`` a second arrangement over table + every played tile must exist too;
   with ``joker_in_initial_meld`` false no rack joker is played on that turn at all (docs/rules.md as
   the referee reads it: the ban covers the melds after the initial meld too);
-* at least one rack tile is played, else there is no move (``None``).
+* at least one rack tile is played, else there is no move (``None``); under ``discard`` at
+  most the rack size less one (a tile stays on the rack to discard).
 
 Runs longer than ``2m-1`` are never needed: such a run's tiles always re-split into valid runs
 of ``m .. 2m-1`` tiles (cut it in two; if one side holds only jokers, give the nearest real tile
@@ -273,7 +274,9 @@ def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterab
     model = _Model()
     # y[k]: rack tiles of kind k played
     y = {k: model.add_col(weight[k], rack.get(k, 0)) for k in kinds}
-    model.add_row(((y[k], 1.0) for k in kinds), 1.0, _INF)  # at least one rack tile
+    # at least one rack tile; under the discard rule at most all but one (a tile stays to discard)
+    most = len(position.rack) - 1.0 if rules.discard else _INF
+    model.add_row(((y[k], 1.0) for k in kinds), 1.0, most)
     for banned in exclude:  # y != banned: some kind played fewer times, or more
         wanted = Counter(banned)
         ways = []

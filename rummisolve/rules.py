@@ -42,7 +42,7 @@ INTEGER_OPTION_BOUNDS: dict[str, tuple[int, int]] = {
 """The allowed range (inclusive) of every integer option."""
 MAX_TURN_TIMER = 86_400
 """The longest turn timer, in seconds (a day)."""
-_BOOLEAN_OPTIONS = ("wraparound", "open_then_manipulate", "joker_in_initial_meld")
+_BOOLEAN_OPTIONS = ("wraparound", "open_then_manipulate", "joker_in_initial_meld", "discard")
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,6 +84,9 @@ class RuleSet:
     """Tiles drawn by a player whose turn timed out."""
     empty_pool_scoring: str = "difference"
     """Round ends on an empty pool: losers lose the difference to the winner, or their whole rack."""
+    discard: bool = False
+    """Rummy-style turns: every turn ends with a discard onto a face-up pile, a player may draw its top
+    tile instead of the pool's, and goes out by discarding the last tile (so a play must leave one)."""
 
     def __post_init__(self) -> None:
         def check_int(name: str, low: int, high: int) -> None:

@@ -290,3 +290,25 @@ def test_batch_benchmark_smoke(tmp_path, capsys):
     report = json.loads(out.read_text())
     assert report["positions"] == 6 and report["speed_up"] > 0
     assert "speed-up" in capsys.readouterr().out
+
+
+def test_bench_tournament_rechecks_a_discard_rule_tournament_log(tmp_path):
+    # A `rummisolve tournament --log` file under the discard rule: every play (and its discard) checks out;
+    # a play that empties the rack does not.
+    import sys
+
+    root = Path(bench_run.__file__).resolve().parent.parent
+    log = tmp_path / "turns.jsonl"
+    small = '{"colours": 3, "numbers": 9, "copies": 1, "jokers": 1, "rack_size": 6, "initial_threshold": 10, "discard": true}'
+    command = [sys.executable, "-m", "rummisolve", "tournament", "--players", "hard,medium", "--games", "2"]
+    done = subprocess.run(command + ["--rules", small, "--workers", "1", "--no-progress", "--log", str(log)], cwd=root)
+    assert done.returncode == 0
+    recheck = [sys.executable, "-m", "benchmarks.bench_tournament", "--recheck", str(log)]
+    done = subprocess.run(recheck, cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0 and re.match(r"re-checked [1-9]\d* plays: 0 illegal", done.stdout), done.stdout
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    play = next(line for line in lines if line["action"] == "play")
+    play["table"] = play["table"] + [[play["discard"]] * 3]  # not even a meld: illegal
+    log.write_text(json.dumps(play) + "\n")
+    done = subprocess.run(recheck, cwd=root, capture_output=True, text=True)
+    assert done.returncode == 1 and "1 illegal" in done.stdout

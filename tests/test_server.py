@@ -278,6 +278,16 @@ def test_solve_objective_and_rules(server):
     assert stable(server.client.post("/solve", json=xp).json()) == stable(solve_json(xp))
 
 
+def test_solve_and_verify_under_the_discard_rule(server):
+    body = {"rules": {"discard": True}, "table": [["R1", "R2", "R3", "R4"]], "rack": ["R5", "K9", "B9", "O9"]}
+    result = server.client.post("/solve", json=body).json()
+    assert stable(result) == stable(solve_json(body))
+    assert result["status"] == "optimal" and sorted(result["played"]) == ["B9", "K9", "O9"]  # R5 stays to discard
+    out = {"position": body, "table": [["R1", "R2", "R3", "R4", "R5"], ["K9", "B9", "O9"]]}
+    verdict = server.client.post("/verify", json=out).json()
+    assert verdict == verify_json(out) and [r["code"] for r in verdict["reasons"]] == ["no_tile_to_discard"]
+
+
 def test_verify(server):
     legal = {"position": MIDGAME, "table": [["R1", "R2", "R3", "R4"], ["K7", "B7", "O7", "R7"]]}
     illegal = {"position": MIDGAME, "table": [["R1", "R2", "R3", "R7"], ["K7", "B7", "O7"]]}

@@ -30,6 +30,9 @@ RULES: dict[str, RuleSet] = {
     "open_then_manipulate_threshold_0": STANDARD.replace(open_then_manipulate=True, initial_threshold=0),
     "xp": XP,
     "six_colours": STANDARD.replace(colours=6),
+    "discard": STANDARD.replace(discard=True),
+    "discard_open_then_manipulate": STANDARD.replace(discard=True, open_then_manipulate=True),
+    "discard_xp_threshold_0": XP.replace(discard=True, initial_threshold=0),
 }
 
 SMALL = 30  # small dense positions per rule set

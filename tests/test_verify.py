@@ -73,6 +73,7 @@ def test_every_reason_code_is_documented():
         "tile_vanished",
         "tile_not_on_rack",
         "no_tile_played",
+        "no_tile_to_discard",
         "opening_below_threshold",
         "opening_touched_table",
         "joker_in_opening",

@@ -11,11 +11,11 @@ Importing this package is cheap; the solver is loaded when an AI player first mo
 from __future__ import annotations
 
 from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError
-from rummisolve.game.actions import Action, Draw, Play, Player
+from rummisolve.game.actions import Action, Discard, Draw, Play, Player
 from rummisolve.game.engine import Game, shuffled_deck
-from rummisolve.game.events import Deal, DrawEvent, PlayEvent, TimeoutEvent
+from rummisolve.game.events import Deal, DiscardEvent, DrawEvent, PlayEvent, TimeoutEvent
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
-from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_match
+from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_match, play_turn
 from rummisolve.game.scoring import blocked_winner, match_totals, round_scores
 from rummisolve.game.state import GameState, PlayerView
 
@@ -30,9 +30,11 @@ __all__ = [
     "Deal",
     "PlayEvent",
     "DrawEvent",
+    "DiscardEvent",
     "TimeoutEvent",
     "Play",
     "Draw",
+    "Discard",
     "Action",
     "Player",
     "AI_LEVELS",
@@ -40,6 +42,7 @@ __all__ = [
     "make_player",
     "play_game",
     "play_match",
+    "play_turn",
     "MatchRecord",
     "GameRecord",
     "TurnInfo",

@@ -14,6 +14,16 @@ later turn, when it must then draw. So each turn the hard AI:
 5. opens with the fewest tiles that reach the threshold, banking the rest;
 6. when the pool is empty (the lowest rack will win a blocked round) it sheds the most points.
 
+Under the discard rule (where going out means playing all but one tile, then discarding it) the
+same choice is made with the rack in hand: a play is made without drawing (then a discard); with
+nothing to play it takes the discard pile's top when, holding it, it would play (the same choice
+again), or the top completes a meld of its own or is a joker, else draws from the pool; after the
+draw it plays loose tiles only (the bank stays). Before playing it checks whether taking the top first would let it go out. The discard is
+the tile whose loss keeps the rack most playable (:mod:`rummisolve.game.discarding`) among those
+about as good, preferring one the next player is not known to want: not near a tile they took
+from the discard pile, and, when they hold ``guard_size`` tiles or fewer, not one with which a
+sampled rack of theirs goes out on the table left (the Monte Carlo below).
+
 Guard (the default defence): most rounds between solver players end in a long stand-off in
 which each side holds a few tiles that fit nowhere, and a player usually goes out right after
 the *other* player's move opened the table it needed. So before a play (other than going out)
@@ -30,10 +40,12 @@ the turn, so a seed fixes every decision.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
-from rummisolve.game.actions import Action, Draw, Play
+from rummisolve.game.actions import Action, Discard, Draw, Play
+from rummisolve.game.discarding import discard_options, taken_tiles, wanted_by
 from rummisolve.game.montecarlo import (
     World,
     fitting_tiles,
@@ -72,7 +84,8 @@ class HardPlayer:
 
     ``guard=False`` turns the defence off. Its knobs: ``guard_size`` (opponent rack sizes it
     watches), ``guard_samples`` (sampled racks per turn), ``draw_cost`` (how much safer than the
-    best play a draw must be), ``guard_alternatives`` (one-tile plays tried).
+    best play a draw must be), ``guard_alternatives`` (one-tile plays tried). Under the discard
+    rule ``discard_candidates`` bounds the discards compared for the next player's sake.
     """
 
     name = "hard"
@@ -87,7 +100,9 @@ class HardPlayer:
         guard_samples: int = 10,
         draw_cost: float = 0.1,
         guard_alternatives: int = 4,
+        discard_candidates: int = 4,
     ) -> None:
+        self.discard_candidates = discard_candidates
         self.guard = guard
         self.guard_size = guard_size
         self.guard_samples = guard_samples
@@ -98,10 +113,120 @@ class HardPlayer:
         self.lean_opening = lean_opening
 
     def choose(self, view: PlayerView) -> Action:
-        action = self._choose(view)
+        action = self._guarded(view, bank_fallback=view.draw_from is None)
+        if view.rules.discard:
+            return self._discard_turn(view, action)
+        return action
+
+    def _guarded(self, view: PlayerView, bank_fallback: bool = True) -> Action:
+        action = self._choose(view, bank_fallback)
         if not self.guard or not isinstance(action, Play) or not view.opened or view.pool_size == 0:
             return action
         return self._guard(view, action)
+
+    # -- the discard rule -------------------------------------------------------------------------
+
+    def _discard_turn(self, view: PlayerView, action: Action) -> Action:
+        """Turn the normal-rules choice into the discard rule's actions (see the module docstring)."""
+        from rummisolve.solver import solve
+
+        rules = view.rules
+        drawn = view.draw_from is not None
+        top = view.discard_top
+        if isinstance(action, Play):
+            table = tuple(Meld.of(m.tiles if isinstance(m, Meld) else m, rules) for m in action.table)
+            left = _rack_after(view.rack, view.table, table)
+            if not drawn and top is not None and len(left) > 1:
+                with_top = solve(Position(view.table, view.rack + (top,), view.opened, rules), objective="tiles")
+                if len(with_top.played) >= len(view.rack):  # take it, play all but one, discard that: out
+                    return Draw("discard")
+            return Play(table, discard=self._discard_tile(view, table, left, True))
+        if drawn:
+            return Discard(self._discard_tile(view, tuple(view.table), tuple(view.rack), view.opened))
+        return Draw(self._draw_source(view))
+
+    def _draw_source(self, view: PlayerView) -> str:
+        """With nothing to play: the discard pile's top if, holding it, this player would play (the
+        same choice as after any draw), or it completes a meld of the rack's own, or is a joker;
+        else the pool (the pile when the pool is empty)."""
+        from rummisolve.solver import solve
+
+        top = view.discard_top
+        if not view.pool_size:
+            return "discard"
+        if top is None:
+            return "pool"
+        if top.is_joker:
+            return "discard"
+        rules = view.rules
+        holding = dataclasses.replace(
+            view,
+            rack=tuple(sorted(view.rack + (top,))),
+            discard_pile=view.discard_pile[:-1],
+            draw_from="discard",
+            drawn=top,
+        )
+        if isinstance(self._guarded(holding, bank_fallback=False), Play):
+            return "discard"
+        plain = rules.replace(discard=False)
+        alone = solve(Position((), view.rack, True, plain), objective="tiles")
+        with_top = solve(Position((), view.rack + (top,), True, plain), objective="tiles")
+        return "discard" if len(with_top.played) > len(alone.played) else "pool"
+
+    def _discard_tile(self, view: PlayerView, table: tuple[Meld, ...], left: tuple[Tile, ...], opened: bool) -> Tile:
+        """The tile to discard from ``left`` (the rack after the play, which left ``table``)."""
+        options = discard_options(left, view.rules, opened)
+        if len(options) == 1:
+            return options[0].tile
+        best = options[0]
+        close = [o.tile for o in options[: self.discard_candidates] if o.own == best.own and o.near >= best.near - 1]
+        if len(close) == 1:
+            return close[0]
+        after = (view.seat + 1) % view.players
+        known = taken_tiles(view, after)
+        risk = self._discard_risk(view, table, close, after, known) if self.guard else {}
+        return min(close, key=lambda t: (risk.get(t, 0.0), wanted_by(t, known), close.index(t)))
+
+    def _discard_risk(
+        self, view: PlayerView, table: tuple[Meld, ...], tiles: list[Tile], seat: int, known: Counter
+    ) -> dict[Tile, float]:
+        """For each tile, the share of sampled racks of the next player (``seat``) that go out by
+        taking it: play all but one of their rack and the tile on ``table``, discard the last.
+        Racks that go out without it are left out (the discard makes no difference to them)."""
+        from rummisolve.solver import solve
+
+        rules = view.rules
+        size = view.rack_sizes[seat]
+        if size > self.guard_size or size == 0 or not view.players_opened[seat]:
+            return {}
+        cache: dict = {}
+
+        def fitsets(table_json):
+            key = tuple(tuple(m) for m in table_json)
+            if key not in cache:
+                cache[key] = fitting_tiles(tuple(Meld.of(m, rules) for m in table_json))
+            return cache[key]
+
+        hidden = size - min(size, sum(known.values()))
+        groups = _shrink(opponent_groups(view, seat, fitsets), hidden)
+        rng = random.Random(f"hard-discard/{self.seed}/{view.seat}/{view.turn}")
+        world = World(rng, view.unseen() - known, groups, self.guard_samples)
+        fixed = tuple(known.elements())
+        risk = dict.fromkeys(tiles, 0.0)
+        counted = 0
+        for sample in world.opponent_racks():
+            rack = tuple(sorted(sample + fixed))
+            if not rack:
+                continue
+            alone = solve(Position(table, rack, True, rules), objective="tiles")
+            if alone and len(alone.played) >= len(rack) - 1:
+                continue  # out whatever is discarded
+            counted += 1
+            for tile in tiles:
+                move = solve(Position(table, rack + (tile,), True, rules), objective="tiles")
+                if move and len(move.played) >= len(rack):
+                    risk[tile] += 1.0
+        return {t: r / counted for t, r in risk.items()} if counted else {}
 
     def _guard(self, view: PlayerView, action: Play) -> Action:
         """Solver-checked defence: estimate, over sampled opponent racks, the chance that the table
@@ -118,8 +243,8 @@ class HardPlayer:
         new_table = tuple(m if isinstance(m, Meld) else Meld.of(m, rules) for m in action.table)
         table = tuple(view.table)
         added = sum(len(m) for m in new_table) - sum(len(m) for m in table)
-        if added == len(view.rack):
-            return action  # going out
+        if added >= len(view.rack) - rules.discard:
+            return action  # going out (under the discard rule: all but the tile to discard)
         cache: dict = {}
 
         def fitsets(table_json):
@@ -137,7 +262,7 @@ class HardPlayer:
             key = (_table_key(tbl), rack)
             if key not in outs:
                 move = solve(Position(tbl, rack, True, rules), objective="tiles")
-                outs[key] = bool(move) and len(move.played) == len(rack)
+                outs[key] = bool(move) and len(move.played) >= len(rack) - rules.discard
             return outs[key]
 
         racks = [tuple(sorted(r)) for r in world.opponent_racks()]
@@ -171,7 +296,9 @@ class HardPlayer:
             return Draw()
         return best
 
-    def _choose(self, view: PlayerView) -> Action:
+    def _choose(self, view: PlayerView, bank_fallback: bool = True) -> Action:
+        """The move by the strategy in the module docstring (``bank_fallback``: play a banked meld
+        when nothing else plays, rather than draw)."""
         from rummisolve.solver import solve
 
         rules = view.rules
@@ -179,7 +306,8 @@ class HardPlayer:
         full = solve(view.position, objective=objective)
         if not full:
             return Draw()
-        if len(full.played) == len(view.rack) or view.pool_size == 0 or not self.bank:
+        out = len(full.played) >= len(view.rack) - rules.discard
+        if out or view.pool_size == 0 or not self.bank:
             return Play(tuple(full.table))  # going out, or shedding points before a blocked ending
         if not view.opened:
             if not self.lean_opening:
@@ -193,19 +321,44 @@ class HardPlayer:
                         break
             lean = fewest_tiles_reaching(tuple(new), rules.initial_threshold)
             return Play(kept + lean)
-        bank = solve(Position((), view.rack, True, rules), objective="tiles")
-        banked = tuple(bank.table) if bank else ()
+        # Under the discard rule the bank itself stays on the rack, so neither it nor a loose play
+        # beside it need keep a tile back: only a loose play of the whole rack does.
+        plain = rules.replace(discard=False) if rules.discard else rules
+        bank = solve(Position((), view.rack, True, plain), objective="tiles")
+        banked = tuple(Meld.of(m.tiles, rules) for m in bank.table) if bank else ()
         banked_tiles = Counter(t for m in banked for t in m.tiles)
         loose = tuple(sorted((Counter(view.rack) - banked_tiles).elements()))
         if loose:
-            move = solve(Position(view.table, loose, True, rules), objective="tiles")
+            move = solve(Position(view.table, loose, True, plain if banked else rules), objective="tiles")
             if move:
                 return Play(tuple(move.table))
+        if not bank_fallback:
+            return Draw()
         if banked:
             smallest = min(banked, key=lambda m: (len(m), m.value))
-            return Play(tuple(view.table) + (smallest,))
+            if len(smallest) < len(view.rack) - rules.discard + 1:
+                return Play(tuple(view.table) + (smallest,))
         return Play(tuple(full.table))
 
 
 def _table_key(table) -> tuple:
     return tuple(m.tiles for m in table)
+
+
+def _rack_after(rack, old_table, new_table) -> tuple[Tile, ...]:
+    """The rack less the tiles a play moved onto the table."""
+    played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
+    return tuple(sorted((Counter(rack) - played).elements()))
+
+
+def _shrink(groups: list, total: int) -> list:
+    """``groups`` of ``(count, constraints)`` cut down to ``total`` tiles, the latest groups first."""
+    out = list(groups)
+    excess = sum(c for c, _ in out) - total
+    for i in range(len(out) - 1, -1, -1):
+        if excess <= 0:
+            break
+        cut = min(excess, out[i][0])
+        out[i] = (out[i][0] - cut, out[i][1])
+        excess -= cut
+    return [(c, cons) for c, cons in out if c > 0]

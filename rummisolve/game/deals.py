@@ -12,7 +12,7 @@ from typing import Any
 
 from rummisolve.jsonio import position_to_json, rules_from_json, table_to_json
 
-__all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal"]
+__all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "turn_line"]
 
 
 def contestant_names(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -43,7 +43,8 @@ class DealTask:
 
 
 class _Timed:
-    """Wraps a player to measure its thinking time."""
+    """Wraps a player to measure its thinking time per move (a turn: under the discard rule a turn
+    that draws asks the player twice, and both count towards the one move)."""
 
     def __init__(self, player) -> None:
         self.player = player
@@ -57,7 +58,37 @@ class _Timed:
             return self.player.choose(view)
         finally:
             self.seconds += time.perf_counter() - start
-            self.moves += 1
+            if view.draw_from is None:
+                self.moves += 1
+
+
+def turn_line(info, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
+    """One turn's log line: ``game``, ``turn``, ``player``, ``seat``, ``position`` (the one the move
+    was decided on), ``action`` (``"play"`` or ``"draw"``), ``table`` for a play, ``illegal`` when
+    the player's move was rejected; under the discard rule also ``draw_from`` (``"pool"``,
+    ``"discard"`` or ``null``), ``drawn`` (the tile taken from the discard pile; ``null`` for a
+    hidden pool tile or no draw) and ``discard`` (the tile discarded; ``null`` after a timeout)."""
+    event = info.event
+    played = hasattr(event, "table")
+    line: dict[str, Any] = {
+        "game": game,
+        "turn": info.turn,
+        "player": player,
+        "seat": info.seat,
+        "position": position_to_json(info.position),
+        "action": "play" if played else "draw",
+    }
+    if played:
+        line["table"] = table_to_json(event.table)
+    if discard_rule:
+        draw = info.draw
+        line["draw_from"] = None if draw is None else draw.source
+        line["drawn"] = str(draw.tile) if draw is not None and draw.source == "discard" else None
+        tile = event.discard if played else getattr(event, "tile", None)  # a timeout discards nothing
+        line["discard"] = None if tile is None else str(tile)
+    if info.illegal:
+        line["illegal"] = info.illegal
+    return line
 
 
 def run_deal(task: DealTask) -> list[dict[str, Any]]:
@@ -79,19 +110,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         def on_turn(info, seats=seats, game_index=game_index, turns=turns) -> None:
             if not task.log:
                 return
-            line = {
-                "game": game_index,
-                "turn": info.turn,
-                "player": names[seats[info.seat]],
-                "seat": info.seat,
-                "position": position_to_json(info.position),
-                "action": "play" if hasattr(info.event, "table") else "draw",
-            }
-            if hasattr(info.event, "table"):
-                line["table"] = table_to_json(info.event.table)
-            if info.illegal:
-                line["illegal"] = info.illegal
-            turns.append(line)
+            turns.append(turn_line(info, game_index, names[seats[info.seat]], rules.discard))
 
         start = time.perf_counter()
         _, record = play_game(

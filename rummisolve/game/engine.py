@@ -1,4 +1,5 @@
-"""The game engine: deal, turns, draws, refereed plays, the turn timer, undo/redo, replay, save/load.
+"""The game engine: deal, turns, draws, refereed plays, the turn timer, undo/redo, replay, save/load,
+and the discard rule's turns (docs/rules.md, "The discard rule").
 
 >>> game = Game(players=2, seed=7)
 >>> game.state.current, len(game.state.racks[0]), len(game.state.pool)
@@ -23,6 +24,7 @@ from typing import Any
 from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError
 from rummisolve.game.events import (
     Deal,
+    DiscardEvent,
     DrawEvent,
     PlayEvent,
     TimeoutEvent,
@@ -48,7 +50,7 @@ __all__ = [
 SAVE_FORMAT = "rummisolve-game"
 _SAVE_VERSION = 1
 
-Event = PlayEvent | DrawEvent | TimeoutEvent
+Event = PlayEvent | DrawEvent | DiscardEvent | TimeoutEvent
 Referee = Callable[..., Any]
 
 
@@ -70,7 +72,11 @@ class Game:
 
     Every play goes through the referee (``rummisolve.referee``); an illegal play raises
     :class:`IllegalMoveError` with the verdict's reasons and changes nothing. After every applied
-    turn the engine checks that pool + racks + table equal the full set.
+    turn the engine checks that pool + racks + table (+ the discard pile) equal the full set.
+
+    Under ``rules.discard`` the tile after the dealt racks starts the face-up discard pile, and a
+    turn is :meth:`play` with a discard, or :meth:`draw` (from the pool or the pile) followed by
+    :meth:`play` with a discard or by :meth:`discard`. A draw does not end the turn.
 
     ``clock`` (seconds, default :func:`time.monotonic`) measures the turn timer when
     ``rules.turn_timer`` is set; inject a fake clock for deterministic tests. ``deck`` fixes the
@@ -108,9 +114,12 @@ class Game:
             deck_tiles = parse_tiles(deck)
             if Counter(deck_tiles) != Counter(rules.full_set()):
                 raise GameStateError("deck: not exactly the full set of tiles of these rules")
-        if players * rules.rack_size > len(deck_tiles):
+        dealt = players * rules.rack_size
+        if dealt + rules.discard > len(deck_tiles):
+            pile = " and a tile for the discard pile" if rules.discard else ""
             raise GameStateError(
-                f"{players} racks of {rules.rack_size} need {players * rules.rack_size} tiles; the set has {len(deck_tiles)}"
+                f"{players} racks of {rules.rack_size}{pile} need {dealt + rules.discard} tiles; "
+                f"the set has {len(deck_tiles)}"
             )
         self.deal = Deal(rules, players, deck_tiles, first, seed, None if names is None else tuple(names))
         self._clock = clock or time.monotonic
@@ -118,13 +127,15 @@ class Game:
         self._full = Counter(rules.full_set())
         size = rules.rack_size
         racks = tuple(tuple(sorted(deck_tiles[s * size : (s + 1) * size])) for s in range(players))
+        face_up = deck_tiles[dealt : dealt + 1] if rules.discard else ()
         initial = GameState(
             rules=rules,
             racks=racks,
             table=(),
-            pool=deck_tiles[players * size :],
+            pool=deck_tiles[dealt + len(face_up) :],
             opened=(False,) * players,
             current=first,
+            discards=face_up,
         )
         self._check(initial)
         self._states: list[GameState] = [initial]
@@ -185,6 +196,7 @@ class Game:
         seat = state.current if seat is None else seat
         if not 0 <= seat < self.players:
             raise GameStateError(f"no seat {seat!r} in a {self.players}-player game")
+        mover = seat == state.current
         return PlayerView(
             seat=seat,
             rules=self.rules,
@@ -196,6 +208,9 @@ class Game:
             pool_size=len(state.pool),
             turn=state.turn,
             history=tuple(public_event(e) for e in self._events),
+            discard_pile=state.discards,
+            draw_from=state.draw_from if mover else None,
+            drawn=state.drawn if mover else None,
         )
 
     # -- the turn timer --------------------------------------------------------------------------
@@ -216,35 +231,87 @@ class Game:
 
     # -- acting ----------------------------------------------------------------------------------
 
-    def play(self, table: Iterable[Meld | Iterable[Tile | str]]) -> Event:
+    def play(self, table: Iterable[Meld | Iterable[Tile | str]], discard: Tile | str | None = None) -> Event:
         """Play: ``table`` is the whole new table (melds in play order).
 
-        Raises :class:`IllegalMoveError` (state unchanged) when the referee rejects it. If the turn
-        timer has run out the play is not made: the timeout penalty is applied and returned instead.
+        Under the discard rule ``discard`` names the rack tile put on the discard pile after the
+        play (it must be on the rack once the play is made; discarding the last tile goes out), and
+        the play may come before or after the turn's draw. Under the normal rules ``discard`` must
+        be ``None``.
+
+        Raises :class:`IllegalMoveError` (state unchanged) when the referee rejects the play or the
+        discard is missing or not on the rack. If the turn timer has run out the play is not made:
+        the timeout penalty is applied and returned instead.
         """
         self._require_running()
+        if discard is not None and not self.rules.discard:
+            raise GameStateError("play: these rules have no discard (the 'discard' option is off)")
         expired = self.check_timer()
         if expired is not None:
             return expired
-        event = PlayEvent(self.state.current, tuple(_tiles_of(m) for m in _melds_in(table)))
+        if self.rules.discard and discard is None:
+            raise IllegalMoveError(
+                "illegal move: under the discard rule a play names the rack tile to discard after it"
+            )
+        tile = None if discard is None else _tile_of(discard)
+        event = PlayEvent(self.state.current, tuple(_tiles_of(m) for m in _melds_in(table)), tile)
         self._push(event)
         return event
 
-    def draw(self) -> Event:
-        """Draw one tile and end the turn (a pass when the pool is empty)."""
+    def draw(self, source: str = "pool") -> Event:
+        """Draw one tile. Normal rules: from the pool, ending the turn (a pass when the pool is empty).
+
+        Discard rule: from ``source``, ``"pool"`` or ``"discard"`` (the discard pile's top), once
+        per turn and before any play; the turn goes on (play and discard, or discard). An empty
+        pool leaves only the discard pile.
+        """
         self._require_running()
+        state = self.state
+        if source not in ("pool", "discard"):
+            raise GameStateError(f"draw: the source is 'pool' or 'discard', not {source!r}")
+        if self.rules.discard:
+            if state.draw_from is not None:
+                raise GameStateError("draw: you have already drawn this turn (play and discard, or discard)")
+            if source == "pool" and not state.pool:
+                raise GameStateError("draw: the pool is empty; draw the discard pile's top tile instead")
+            if source == "discard" and not state.discards:
+                raise GameStateError("draw: the discard pile is empty")
+        elif source != "pool":
+            raise GameStateError("draw: these rules have no discard pile (the 'discard' option is off)")
         expired = self.check_timer()
         if expired is not None:
             return expired
-        state = self.state
-        event = DrawEvent(state.current, state.pool[0] if state.pool else None)
+        if source == "discard":
+            event = DrawEvent(state.current, state.discards[-1], "discard")
+        else:
+            event = DrawEvent(state.current, state.pool[0] if state.pool else None)
+        self._push(event)
+        return event
+
+    def discard(self, tile: Tile | str) -> Event:
+        """Discard rule: end the turn without a play by putting ``tile`` from the rack on the
+        discard pile (only after the turn's draw). Raises :class:`IllegalMoveError` if the tile is
+        not on the rack."""
+        self._require_running()
+        if not self.rules.discard:
+            raise GameStateError("discard: these rules have no discard (the 'discard' option is off)")
+        if self.state.draw_from is None:
+            raise GameStateError(
+                "discard: a turn without a play starts with a draw (from the pool or the discard pile)"
+            )
+        expired = self.check_timer()
+        if expired is not None:
+            return expired
+        event = DiscardEvent(self.state.current, _tile_of(tile))
         self._push(event)
         return event
 
     def timeout(self) -> TimeoutEvent:
-        """The mover ran out of time: the table stays as it was, they draw ``rules.timer_penalty`` tiles."""
+        """The mover ran out of time: the table stays as it was, they draw ``rules.timer_penalty``
+        tiles from the pool and the turn ends. Under the discard rule the turn is undone first (a
+        tile drawn goes back where it came from) and nothing is discarded."""
         self._require_running()
-        state = self.state
+        state = _turn_start(self.state)
         event = TimeoutEvent(state.current, state.pool[: self.rules.timer_penalty])
         self._push(event)
         return event
@@ -364,24 +431,40 @@ class Game:
             raise GameStateError(f"{where}: the round is already over")
         if event.player != state.current:
             raise GameStateError(f"{where}: it is seat {state.current}'s turn, not seat {event.player}'s")
+        variant = self.rules.discard
         if isinstance(event, PlayEvent):
-            new = self._after_play(state, event.table)
+            if variant and event.discard is None:
+                raise IllegalMoveError(f"{where}: under the discard rule a play names the rack tile to discard")
+            if not variant and event.discard is not None:
+                raise GameStateError(f"{where}: these rules have no discard")
+            new = self._after_play(state, event.table, event.discard)
         elif isinstance(event, DrawEvent):
-            expected = state.pool[0] if state.pool else None
-            if event.tile != expected:
-                raise GameStateError(f"{where}: the drawn tile is {expected}, not {event.tile}")
-            new = self._after_draw(state, 1)
+            if variant:
+                new = self._after_variant_draw(state, event, where)
+            else:
+                expected = state.pool[0] if state.pool else None
+                if event.tile != expected or event.source != "pool":
+                    raise GameStateError(f"{where}: the drawn tile is {expected} from the pool, not {event.tile}")
+                new = self._after_draw(state, 1)
+        elif isinstance(event, DiscardEvent):
+            if not variant:
+                raise GameStateError(f"{where}: these rules have no discard")
+            if state.draw_from is None:
+                raise GameStateError(f"{where}: a turn without a play starts with a draw")
+            new = self._after_discard(state, state.racks[state.current], event.tile, played=False)
         else:
-            expected = state.pool[: self.rules.timer_penalty]
+            start = _turn_start(state)
+            expected = start.pool[: self.rules.timer_penalty]
             if tuple(event.tiles) != expected:
                 raise GameStateError(f"{where}: the penalty tiles are {list(map(str, expected))}")
-            new = self._after_draw(state, self.rules.timer_penalty)
+            new = self._after_draw(start, self.rules.timer_penalty)
         self._check(new)
         self._states.append(new)
         self._events.append(event)
-        self._turn_started = self._clock()
+        if new.turn != state.turn or new.finished:  # a draw under the discard rule: the same turn, the same timer
+            self._turn_started = self._clock()
 
-    def _after_play(self, state: GameState, table: tuple[tuple[Tile, ...], ...]) -> GameState:
+    def _after_play(self, state: GameState, table: tuple[tuple[Tile, ...], ...], discard: Tile | None) -> GameState:
         verdict = self._referee(state.position(), table)
         if not verdict.legal:
             reasons = "; ".join(r.message for r in verdict.reasons) or "rejected by the referee"
@@ -394,11 +477,27 @@ class Game:
         if played - rack:
             raise ConservationError(f"referee says {sorted(map(str, played.elements()))} were played; not on the rack")
         rack -= played
-        racks = list(state.racks)
-        racks[seat] = tuple(sorted(rack.elements()))
         opened = list(state.opened)
         opened[seat] = True
-        out = not racks[seat]
+        after = GameState(
+            rules=rules,
+            racks=state.racks,
+            table=melds,
+            pool=state.pool,
+            opened=tuple(opened),
+            current=seat,
+            turn=state.turn,
+            passes=state.passes,
+            discards=state.discards,
+            draw_from=state.draw_from,
+            drawn=state.drawn,
+        )
+        left = tuple(sorted(rack.elements()))
+        if discard is not None:
+            return self._after_discard(after, left, discard, played=True)
+        racks = list(state.racks)
+        racks[seat] = left
+        out = not left
         return GameState(
             rules=rules,
             racks=tuple(racks),
@@ -412,12 +511,81 @@ class Game:
             end_reason="out" if out else None,
         )
 
+    def _after_variant_draw(self, state: GameState, event: DrawEvent, where: str) -> GameState:
+        """The discard rule's draw: the tile joins the rack and the turn goes on."""
+        if state.draw_from is not None:
+            raise GameStateError(f"{where}: seat {state.current} has already drawn this turn")
+        pool, discards = state.pool, state.discards
+        if event.source == "discard":
+            expected, discards = (discards[-1], discards[:-1]) if discards else (None, discards)
+        else:
+            expected, pool = (pool[0], pool[1:]) if pool else (None, pool)
+        if expected is None or event.tile != expected:
+            raise GameStateError(f"{where}: the tile on top of the {event.source} is {expected}, not {event.tile}")
+        racks = list(state.racks)
+        racks[state.current] = tuple(sorted(racks[state.current] + (expected,)))
+        return GameState(
+            rules=state.rules,
+            racks=tuple(racks),
+            table=state.table,
+            pool=pool,
+            opened=state.opened,
+            current=state.current,
+            turn=state.turn,
+            passes=state.passes,
+            discards=discards,
+            draw_from=event.source,
+            drawn=expected,
+        )
+
+    def _after_discard(self, state: GameState, rack: tuple[Tile, ...], tile: Tile, played: bool) -> GameState:
+        """End a discard-rule turn: ``tile`` leaves ``rack`` (the mover's rack after any play) for
+        the discard pile. Discarding the last tile goes out; a turn without a play or a pool draw
+        while the pool is empty counts towards the blocked ending."""
+        seat = state.current
+        left = Counter(rack)
+        if not left[tile]:
+            raise IllegalMoveError(
+                f"illegal move: the discard {tile} is not on the rack{' after the play' if played else ''} "
+                f"({' '.join(map(str, rack)) or 'empty'})"
+            )
+        left[tile] -= 1
+        racks = list(state.racks)
+        racks[seat] = tuple(sorted(left.elements()))
+        out = not racks[seat]
+        passes = self._passes(state, played or state.draw_from == "pool")
+        blocked = not out and passes >= state.players
+        winner = seat if out else blocked_winner(racks, state.rules, self.deal.first) if blocked else None
+        return GameState(
+            rules=state.rules,
+            racks=tuple(racks),
+            table=state.table,
+            pool=state.pool,
+            opened=state.opened,
+            current=(seat + 1) % state.players,
+            turn=state.turn + 1,
+            passes=passes,
+            winner=winner,
+            end_reason="out" if out else "blocked" if blocked else None,
+            discards=state.discards + (tile,),
+        )
+
+    @staticmethod
+    def _passes(state: GameState, progress: bool) -> int:
+        """Consecutive turns without a play while the pool is empty, after this one (``progress``:
+        it played or drew from the pool)."""
+        return 0 if progress or state.pool else state.passes + 1
+
     def _after_draw(self, state: GameState, count: int) -> GameState:
+        """A draw ending the turn: the normal rules' draw, or a timeout's penalty tiles."""
         seat = state.current
         drawn = state.pool[:count]
         racks = list(state.racks)
         racks[seat] = tuple(sorted(racks[seat] + drawn))
-        passes = state.passes + 1 if not drawn else 0
+        if state.rules.discard:
+            passes = self._passes(state, bool(drawn))
+        else:
+            passes = state.passes + 1 if not drawn else 0
         blocked = passes >= state.players
         return GameState(
             rules=state.rules,
@@ -430,6 +598,7 @@ class Game:
             passes=passes,
             winner=blocked_winner(racks, state.rules, self.deal.first) if blocked else None,
             end_reason="blocked" if blocked else None,
+            discards=state.discards,
         )
 
     def _check(self, state: GameState) -> None:
@@ -443,6 +612,28 @@ class Game:
             )
 
 
+def _turn_start(state: GameState) -> GameState:
+    """The discard rule: the state before the mover's draw this turn (the tile back where it came from)."""
+    if state.draw_from is None:
+        return state
+    rack = list(state.racks[state.current])
+    rack.remove(state.drawn)
+    racks = list(state.racks)
+    racks[state.current] = tuple(rack)
+    from_pool = state.draw_from == "pool"
+    return GameState(
+        rules=state.rules,
+        racks=tuple(racks),
+        table=state.table,
+        pool=(state.drawn,) + state.pool if from_pool else state.pool,
+        opened=state.opened,
+        current=state.current,
+        turn=state.turn,
+        passes=state.passes,
+        discards=state.discards if from_pool else state.discards + (state.drawn,),
+    )
+
+
 def _melds_in(table: Iterable[Meld | Iterable[Tile | str]]) -> tuple[Meld | tuple[Tile, ...], ...]:
     if isinstance(table, str):
         table = split_melds(table)
@@ -451,3 +642,11 @@ def _melds_in(table: Iterable[Meld | Iterable[Tile | str]]) -> tuple[Meld | tupl
 
 def _tiles_of(meld: Meld | tuple[Tile, ...]) -> tuple[Tile, ...]:
     return meld.tiles if isinstance(meld, Meld) else tuple(meld)
+
+
+def _tile_of(tile: Tile | str) -> Tile:
+    if isinstance(tile, Tile):
+        return tile
+    if isinstance(tile, str):
+        return Tile.parse(tile)
+    raise TypeError(f"a discard is a Tile or a tile code, not {type(tile).__name__}")

@@ -7,7 +7,13 @@ the seat that starts); each later one is one turn:
 - ``{"type": "draw", "player": 0, "tile": "K5"}``: a draw (``"tile": null`` when the pool is empty);
 - ``{"type": "timeout", "player": 0, "tiles": ["B2", "O9", "J"]}``: the turn timer ran out.
 
-The public version of an event (what other players see) hides drawn tiles.
+Under the discard rule a turn is one or two events: optionally a draw, which does not end the
+turn (``"source": "discard"`` when it took the discard pile's top; without ``source`` it is from
+the pool), then a play carrying the tile discarded (``{"type": "play", ..., "discard": "R5"}``)
+or ``{"type": "discard", "player": 0, "tile": "R5"}`` (no play), or a timeout.
+
+The public version of an event (what other players see) hides tiles drawn from the pool; a tile
+taken from the discard pile and every discard are public.
 """
 
 from __future__ import annotations
@@ -20,7 +26,16 @@ from rummisolve.jsonio import rules_from_json, rules_to_json, table_from_json, t
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
-__all__ = ["Deal", "PlayEvent", "DrawEvent", "TimeoutEvent", "Event", "event_from_json", "public_event"]
+__all__ = [
+    "Deal",
+    "PlayEvent",
+    "DrawEvent",
+    "DiscardEvent",
+    "TimeoutEvent",
+    "Event",
+    "event_from_json",
+    "public_event",
+]
 
 
 @dataclass(frozen=True)
@@ -50,20 +65,48 @@ class Deal:
 
 @dataclass(frozen=True)
 class PlayEvent:
+    """A play: the whole new table, and under the discard rule the tile discarded after it."""
+
     player: int
     table: tuple[tuple[Tile, ...], ...]
+    discard: Tile | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "play", "player": self.player, "table": table_to_json(self.table)}
+        obj: dict[str, Any] = {"type": "play", "player": self.player, "table": table_to_json(self.table)}
+        if self.discard is not None:
+            obj["discard"] = str(self.discard)
+        return obj
 
 
 @dataclass(frozen=True)
 class DrawEvent:
+    """A draw from the pool (``tile`` ``None``: the pool was empty, a pass) or, under the discard
+    rule, from the discard pile (``source`` ``"discard"``)."""
+
     player: int
     tile: Tile | None
+    source: str = "pool"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "draw", "player": self.player, "tile": None if self.tile is None else str(self.tile)}
+        obj: dict[str, Any] = {
+            "type": "draw",
+            "player": self.player,
+            "tile": None if self.tile is None else str(self.tile),
+        }
+        if self.source != "pool":
+            obj["source"] = self.source
+        return obj
+
+
+@dataclass(frozen=True)
+class DiscardEvent:
+    """The discard rule: the end of a turn without a play, ``tile`` put on the discard pile."""
+
+    player: int
+    tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "discard", "player": self.player, "tile": str(self.tile)}
 
 
 @dataclass(frozen=True)
@@ -75,14 +118,15 @@ class TimeoutEvent:
         return {"type": "timeout", "player": self.player, "tiles": [str(t) for t in self.tiles]}
 
 
-Event = PlayEvent | DrawEvent | TimeoutEvent
+Event = PlayEvent | DrawEvent | DiscardEvent | TimeoutEvent
 
 
-def public_event(event: PlayEvent | DrawEvent | TimeoutEvent) -> dict[str, Any]:
-    """The event as every player may see it (drawn tiles hidden, their number kept)."""
+def public_event(event: Event) -> dict[str, Any]:
+    """The event as every player may see it (tiles drawn from the pool hidden, their number kept)."""
     obj = event.to_json()
     if isinstance(event, DrawEvent):
-        obj["tile"] = None
+        if event.source == "pool":
+            obj["tile"] = None
         obj["drew"] = 0 if event.tile is None else 1
     elif isinstance(event, TimeoutEvent):
         obj["tiles"] = None
@@ -118,23 +162,35 @@ def deal_from_json(obj: Any, path: str = "deal") -> Deal:
     return Deal(rules, players, deck, first, seed, None if names is None else tuple(names))
 
 
-def event_from_json(obj: Any, rules: RuleSet, path: str = "event") -> PlayEvent | DrawEvent | TimeoutEvent:
-    """Decode one turn event (``play``, ``draw`` or ``timeout``)."""
+def _tile(obj: dict, key: str, path: str, rules: RuleSet, required: bool) -> Tile | None:
+    tile = obj.get(key)
+    if tile is None and not required:
+        return None
+    if not isinstance(tile, str):
+        raise JsonInputError(f"{path}.{key}: expected a tile code{'' if required else ' or null'}")
+    return rules.check_tile(Tile.parse(tile))
+
+
+def event_from_json(obj: Any, rules: RuleSet, path: str = "event") -> Event:
+    """Decode one turn event (``play``, ``draw``, ``discard`` or ``timeout``)."""
     if not isinstance(obj, dict):
         raise JsonInputError(f"{path}: expected an event object")
     kind = obj.get("type")
     try:
         if kind == "play":
-            return PlayEvent(_player(obj, path), table_from_json(obj.get("table"), f"{path}.table", rules))
+            table = table_from_json(obj.get("table"), f"{path}.table", rules)
+            return PlayEvent(_player(obj, path), table, _tile(obj, "discard", path, rules, False))
         if kind == "draw":
-            tile = obj.get("tile")
-            if tile is not None and not isinstance(tile, str):
-                raise JsonInputError(f"{path}.tile: expected a tile code or null")
-            return DrawEvent(_player(obj, path), None if tile is None else rules.check_tile(Tile.parse(tile)))
+            source = obj.get("source", "pool")
+            if source not in ("pool", "discard"):
+                raise JsonInputError(f"{path}.source: expected 'pool' or 'discard', got {source!r}")
+            return DrawEvent(_player(obj, path), _tile(obj, "tile", path, rules, False), source)
+        if kind == "discard":
+            return DiscardEvent(_player(obj, path), _tile(obj, "tile", path, rules, True))
         if kind == "timeout":
             return TimeoutEvent(_player(obj, path), tiles_from_json(obj.get("tiles", []), f"{path}.tiles", rules))
     except RummisolveError as err:
         if str(err).startswith(path):
             raise
         raise type(err)(f"{path}: {err}") from None
-    raise JsonInputError(f"{path}.type: expected 'play', 'draw' or 'timeout', got {kind!r}")
+    raise JsonInputError(f"{path}.type: expected 'play', 'draw', 'discard' or 'timeout', got {kind!r}")

@@ -6,19 +6,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummisolve.errors import IllegalMoveError, OptionError
-from rummisolve.game.actions import Draw, Play, Player
+from rummisolve.errors import GameStateError, IllegalMoveError, OptionError
+from rummisolve.game.actions import Discard, Draw, Play, Player
 from rummisolve.game.engine import Game
-from rummisolve.game.events import PlayEvent
+from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 
-__all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_match"]
+__all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_match", "play_turn"]
 
 
 @dataclass(frozen=True)
 class TurnInfo:
-    """One applied turn, for logging: the mover's position before it and the event applied."""
+    """One applied turn, for logging: the position the mover decided on and the event that ended the turn.
+
+    Under the discard rule ``draw`` is the turn's draw (``None`` when the player played without
+    drawing), ``position`` the one after it, and ``event`` the play (carrying its discard), the
+    discard or a timeout."""
 
     turn: int
     seat: int
@@ -26,6 +30,7 @@ class TurnInfo:
     event: Any
     illegal: str | None = None
     """The referee's reasons when the player's play was rejected (the player then drew)."""
+    draw: DrawEvent | None = None
 
 
 @dataclass(frozen=True)
@@ -55,11 +60,11 @@ def play_game(
     clock: Callable[[], float] | None = None,
     referee=None,
 ) -> tuple[Game, GameRecord]:
-    """Play one round to its end and return the game and its record.
+    """Play one round to its end and return the game and its record (each turn as :func:`play_turn`).
 
     A play the referee rejects never reaches the table: an interactive player (one with an
     ``illegal(message)`` method) is told why and asked again; any other player's rejected play
-    counts as an illegal move and the player draws instead.
+    counts as an illegal move and the player draws instead. ``on_turn`` sees each whole turn.
     """
     names = (
         tuple(names)
@@ -70,30 +75,13 @@ def play_game(
     illegal = 0
     plays = 0
     while not game.finished:
-        state = game.state
-        seat = state.current
-        view = game.view(seat)
-        player = players[seat]
-        action = player.choose(view)
-        problem = None
-        if isinstance(action, Play):
-            try:
-                event = game.play(action.table)
-            except IllegalMoveError as err:
-                if hasattr(player, "illegal"):  # an interactive player: explain, then ask again
-                    player.illegal(str(err))
-                    continue
-                illegal += 1
-                problem = str(err)
-                event = game.draw()
-        elif isinstance(action, Draw):
-            event = game.draw()
-        else:
-            raise TypeError(f"{names[seat]} returned {action!r}; expected Play or Draw")
-        if isinstance(event, PlayEvent):
+        info = play_turn(game, players[game.current], names[game.current])
+        if info.illegal is not None:
+            illegal += 1
+        if isinstance(info.event, PlayEvent):
             plays += 1
         if on_turn is not None:
-            on_turn(TurnInfo(state.turn, seat, view.position, event, problem))
+            on_turn(info)
     final = game.state
     record = GameRecord(
         seed=game.deal.seed,
@@ -107,6 +95,79 @@ def play_game(
         first=first,
     )
     return game, record
+
+
+def play_turn(game: Game, player: Player, name: str = "player") -> TurnInfo:
+    """Ask ``player`` (the one to move) for one whole turn and apply it; return what happened.
+
+    A play the referee rejects never reaches the table: an interactive player (one with an
+    ``illegal(message)`` method) is told why and asked again; any other player's rejected action
+    counts as an illegal move and forfeits the turn (normal rules: a draw; discard rule: a draw
+    from the pool, or the discard pile when the pool is empty, unless already drawn, then that
+    tile is discarded)."""
+    if game.rules.discard:
+        return _discard_turn(game, player, name)
+    state = game.state
+    seat = state.current
+    while True:
+        view = game.view(seat)
+        action = player.choose(view)
+        problem = None
+        if isinstance(action, Play):
+            if action.discard is not None:
+                raise TypeError(f"{name} returned {action!r}: these rules have no discard")
+            try:
+                event = game.play(action.table)
+            except IllegalMoveError as err:
+                if hasattr(player, "illegal"):  # an interactive player: explain, then ask again
+                    player.illegal(str(err))
+                    continue
+                problem = str(err)
+                event = game.draw()
+        elif isinstance(action, Draw) and action.source == "pool":
+            event = game.draw()
+        else:
+            raise TypeError(f"{name} returned {action!r}; expected Play or Draw")
+        return TurnInfo(state.turn, seat, view.position, event, problem)
+
+
+def _discard_turn(game: Game, player: Player, name: str) -> TurnInfo:
+    """One turn under the discard rule: [draw,] then play with a discard, or discard."""
+    state = game.state
+    seat = state.current
+    drew: DrawEvent | None = None
+    while True:
+        view = game.view(seat)
+        action = player.choose(view)
+        try:
+            if isinstance(action, Draw):
+                event = game.draw(action.source)
+                if isinstance(event, DrawEvent):
+                    drew = event
+                    continue  # the turn goes on: ask again
+            elif isinstance(action, Play):
+                event = game.play(action.table, discard=action.discard)
+            elif isinstance(action, Discard):
+                event = game.discard(action.tile)
+            else:
+                raise TypeError(f"{name} returned {action!r}; expected Play, Draw or Discard")
+        except (IllegalMoveError, GameStateError) as err:
+            if hasattr(player, "illegal"):  # an interactive player: explain, then ask again
+                player.illegal(str(err))
+                continue
+            drew, event = _forfeit(game, drew)
+            return TurnInfo(state.turn, seat, view.position, event, str(err), drew)
+        return TurnInfo(state.turn, seat, view.position, event, None, drew)
+
+
+def _forfeit(game: Game, drew: DrawEvent | None) -> tuple[DrawEvent | None, Any]:
+    """End a discard-rule turn after a rejected action: draw if not yet drawn, discard that tile."""
+    if drew is None:
+        event = game.draw("pool" if game.state.pool else "discard")
+        if isinstance(event, TimeoutEvent):
+            return None, event
+        drew = event
+    return drew, game.discard(game.state.drawn)
 
 
 @dataclass(frozen=True)

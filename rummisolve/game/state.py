@@ -19,7 +19,9 @@ class GameState:
     """One moment of a round: every rack, the table, the pool (next draw first) and whose turn it is.
 
     States are values: the engine never mutates one, it builds the next. ``passes`` counts
-    consecutive turns without a play while the pool is empty (the blocked ending).
+    consecutive turns without a play while the pool is empty (the blocked ending). Under the
+    discard rule ``discards`` is the face-up pile (its top last), and ``draw_from``/``drawn`` say
+    where the player to move drew from this turn and which tile (``None`` before a draw).
     """
 
     rules: RuleSet
@@ -33,6 +35,9 @@ class GameState:
     winner: int | None = None
     end_reason: str | None = None
     """``None`` while the round runs; ``"out"`` (a rack emptied) or ``"blocked"`` (pool empty, nobody plays)."""
+    discards: tuple[Tile, ...] = ()
+    draw_from: str | None = None
+    drawn: Tile | None = None
 
     @property
     def players(self) -> int:
@@ -46,9 +51,15 @@ class GameState:
     def table_tiles(self) -> tuple[Tile, ...]:
         return tuple(t for meld in self.table for t in meld.tiles)
 
+    @property
+    def discard_top(self) -> Tile | None:
+        """The discard pile's top tile (``None``: no pile, or it is empty)."""
+        return self.discards[-1] if self.discards else None
+
     def tile_counts(self) -> Counter[Tile]:
-        """Every tile the state holds: pool, racks and table together (must equal the full set)."""
+        """Every tile the state holds: pool, racks, table and discard pile together (must equal the full set)."""
         counts = Counter(self.pool)
+        counts.update(self.discards)
         for rack in self.racks:
             counts.update(rack)
         counts.update(self.table_tiles)
@@ -63,7 +74,11 @@ class GameState:
 @dataclass(frozen=True)
 class PlayerView:
     """What one player may see: its own rack, the table, counts of the others' racks and of the pool,
-    and the public history (plays with their tables; draws without the tile drawn)."""
+    and the public history (plays with their tables; draws without the tile drawn).
+
+    Under the discard rule also the face-up ``discard_pile`` (its top last; every tile on it was
+    discarded in public), and for the player to move ``draw_from`` (``"pool"``, ``"discard"``, or
+    ``None`` before drawing this turn) and ``drawn`` (the tile drawn this turn)."""
 
     seat: int
     rules: RuleSet
@@ -76,6 +91,14 @@ class PlayerView:
     turn: int
     history: tuple[dict, ...] = ()
     """Public events as JSON objects (see :mod:`rummisolve.game.events`)."""
+    discard_pile: tuple[Tile, ...] = ()
+    draw_from: str | None = None
+    drawn: Tile | None = None
+
+    @property
+    def discard_top(self) -> Tile | None:
+        """The tile a draw from the discard pile would take (``None``: there is none)."""
+        return self.discard_pile[-1] if self.discard_pile else None
 
     @cached_property
     def position(self) -> Position:
@@ -92,5 +115,5 @@ class PlayerView:
         return tuple((self.seat + k) % n for k in range(1, n))
 
     def unseen(self) -> Counter[Tile]:
-        """Tiles this player cannot see: in the pool or on another rack."""
-        return self.position.unseen_counts()
+        """Tiles this player cannot see: in the pool or on another rack (not on the discard pile)."""
+        return self.position.unseen_counts() - Counter(self.discard_pile)

@@ -27,6 +27,9 @@ The rules enforced (docs/rules.md), in the order the reasons are listed:
     a tile with more copies on the new table than the old table and the rack hold together.
 ``no_tile_played``
     no rack tile was played.
+``no_tile_to_discard``
+    only when ``rules.discard`` is on: the turn played every rack tile, leaving none to discard
+    (in that variant a player goes out by discarding the last tile, so a play must keep one).
 ``opening_touched_table`` / ``opening_below_threshold`` / ``joker_in_opening``
     only when ``position.opened`` is false; see "The initial meld" below.
 ``joker_retrieval``
@@ -106,6 +109,7 @@ REASONS: dict[str, str] = {
     "tile_vanished": "a tile of the old table is missing from the new table",
     "tile_not_on_rack": "a tile on the new table that is neither on the old table nor on the rack",
     "no_tile_played": "no tile from the rack was played",
+    "no_tile_to_discard": "the play emptied the rack, leaving no tile to discard (the discard rule)",
     "opening_below_threshold": "the initial meld is worth less than the rules' threshold",
     "opening_touched_table": "the initial meld used or rearranged the table's melds",
     "joker_in_opening": "a joker from the rack was played in the initial meld, which the rules forbid",
@@ -421,6 +425,14 @@ def verify(position: Position, new_table, *, max_steps: int | None = None) -> Ve
     played = tuple(tile_of[k] for k in played_counts for _ in range(played_counts[k]))
     if not played:
         reasons.append(Reason("no_tile_played", "no tile from the rack was played"))
+    elif rules.discard and len(played) >= len(position.rack):
+        reasons.append(
+            Reason(
+                "no_tile_to_discard",
+                f"the play uses every rack tile ({_plural(len(played), 'tile')}), leaving none to discard; "
+                "under the discard rule a play keeps at least one (a player goes out by discarding the last)",
+            )
+        )
 
     # -- the initial meld ---------------------------------------------------------------------
     if not position.opened:

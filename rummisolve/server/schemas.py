@@ -63,7 +63,7 @@ def _bounded(option: str) -> Any:
 
 
 class RuleOptions(BaseModel):
-    """Rule options (RULES.md section 4); omitted ones take the preset's value."""
+    """Rule options (docs/rules.md, "Rule options"); omitted ones take the preset's value."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"preset": "standard", "jokers": 0}]})
 
@@ -85,6 +85,7 @@ class RuleOptions(BaseModel):
     turn_timer: float | None = Field(None, gt=0, le=MAX_TURN_TIMER)
     timer_penalty: int | None = _bounded("timer_penalty")
     empty_pool_scoring: EmptyPoolScoring | None = None
+    discard: bool | None = None
 
 
 class PositionIn(BaseModel):

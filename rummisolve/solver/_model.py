@@ -27,7 +27,9 @@ With ``u[k] = sum_s a[k,s] x[s]`` the slots of kind ``k``, rack tiles played are
 the rack jokers played, points shed ``sum_k number(k) p[k] + penalty * rack jokers played``
 (an opening, which has no ``p``: ``sum_s |s| x[s]`` and ``sum_s value(s) x[s] + sum_k (penalty -
 number(k)) jk[k]``). The objective is ``weight * primary + melds kept``. A row demands a tile
-played where the table may be rearranged (an opening's threshold demands it already).
+played where the table may be rearranged (an opening's threshold demands it already). Under the
+discard rule the tiles played are at most the rack size less one (a tile stays to discard): the
+same row's upper bound, or for an official opening ``sum_s |s| x[s] <= rack - 1``.
 """
 
 from __future__ import annotations
@@ -54,9 +56,9 @@ def build_model(
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
     solution actually needed them for (see :func:`rummisolve.solver._decode.decode`)."""
     anchored = anchored or {}
-    if not position.rack:
-        return None
     rules = position.rules
+    if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
+        return None
     counts = count_position(position, cat)
     opening = not position.opened
     rack_jokers = counts.rack_jokers
@@ -74,6 +76,9 @@ def build_model(
             return None
         _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
         _threshold(protos, cat, 0, rules.initial_threshold, constraints)
+        if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
+            xs = list(range(len(cat.sets)))
+            constraints.append(linear(xs, [len(base.kinds) for base in cat.sets], 0, len(position.rack) - 1))
         built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
         built.layer_jokers = opening_jokers
         if anchored:
@@ -94,7 +99,7 @@ def build_model(
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
-        _plays_a_tile(built, n_sets, played, playable_jokers, constraints)
+        _plays_a_tile(built, n_sets, played, playable_jokers, constraints, rules.discard)
         built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
@@ -169,17 +174,24 @@ def _played(protos: Protos, counts: Counts, kinds: list[int], variables: list, c
     variables.extend(block)
 
 
-def _plays_a_tile(built: PositionModel, n_sets: int, kinds: list[int], playable_jokers: int, constraints: list) -> None:
+def _plays_a_tile(
+    built: PositionModel, n_sets: int, kinds: list[int], playable_jokers: int, constraints: list, keep_one: bool
+) -> None:
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
     with no move costs CP-SAT a search for the best such solution; with it that position is an
-    infeasible model, which CP-SAT proves with far fewer branches."""
+    infeasible model, which CP-SAT proves with far fewer branches.
+
+    ``keep_one`` (the discard rule): the same sum is also at most the rack size less one, so a
+    tile stays on the rack to discard."""
     played = built.played_offset
     variables = [played + k for k in kinds]
+    table_jokers = 0
     if playable_jokers:  # the final layer's jk block (right before p), beyond the table's own jokers
         variables += range(built.final_offset + n_sets, played)
-    lower = 1 + (built.counts.table_jokers if playable_jokers else 0)
-    constraints.append(linear(variables, [1] * len(variables), lower, INF))
+        table_jokers = built.counts.table_jokers
+    upper = built.rack_size - 1 + table_jokers if keep_one else INF
+    constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, upper))
 
 
 def _jokers(protos: Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
