@@ -15,9 +15,6 @@ from collections.abc import Sequence
 from rummisolve import __version__
 
 COMMANDS = ("demo", "solve", "verify", "play", "tournament", "serve", "render")
-RUN_OVERRIDES = {"play": "rummisolve.commands._discard_play"}
-"""Commands whose ``run`` another module wraps: ``play`` under the discard rule (until the terminal
-player learns that rule's turns, see that module)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,8 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         # argparse %-formats help strings, not descriptions
         command = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.configure(command)
-        runner = importlib.import_module(RUN_OVERRIDES[name]) if name in RUN_OVERRIDES else module
-        command.set_defaults(_run=runner.run)
+        command.set_defaults(_run=module.run)
     return parser
 
 

@@ -9,7 +9,6 @@ import pytest
 
 from rummisolve import RuleSet, verify
 from rummisolve.cli import main
-from rummisolve.commands._discard_play import REFUSAL
 from rummisolve.jsonio import position_from_json
 from rummisolve.tiles import Tile
 
@@ -63,12 +62,63 @@ def test_normal_rules_logs_keep_todays_fields_only(tmp_path, capsys):
     assert lines and all(not {"draw_from", "drawn", "discard"} & set(line) for line in lines)
 
 
-def test_play_refuses_a_human_seat_under_the_discard_rule(capsys):
-    assert main(["play", "--rules", '{"discard": true}']) == 2
-    captured = capsys.readouterr()
-    assert captured.err == f"rummisolve play: error: --rules: {REFUSAL}\n" and not captured.out
-    assert main(["play", "--players", "medium,human", "--rules", SMALL]) == 2
-    assert REFUSAL in capsys.readouterr().err
+def test_a_human_plays_the_discard_variant_in_the_terminal(monkeypatch, capsys):
+    # Draw from the pool, then discard without playing; then quit. Every step is one command.
+    import io
+    import sys
+
+    from rummisolve.game.engine import Game
+
+    first = Game(2, RuleSet.from_dict(json.loads(SMALL)), 4).state.racks[0][0]  # on the rack, drawn or not
+    script = f"done\ndraw\ndraw\ndiscard X9\ndiscard {first}\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    status = main(["play", "--players", "human,medium", "--seed", "4", "--rules", SMALL, "--colour", "never"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "end every turn with 'discard TILE'" in out and "discard pile:" in out
+    assert "a turn ends with 'discard TILE'" in out  # 'done' explains the variant's ending
+    assert "you have drawn this turn already" in out  # a second draw is refused, not a traceback
+    assert "unknown tile code 'X9'" in out or "X9" in out
+    assert "you draw" in out and "from the pool" in out and f"discard {first}" in out
+    assert "leaving the game" in out
+
+
+def test_the_human_in_the_variant_plays_then_discards():
+    from rummisolve.game.actions import Discard, Draw, Play
+    from rummisolve.game.human import HumanPlayer
+    from rummisolve.game.state import PlayerView
+    from rummisolve.melds import Meld
+    from rummisolve.tiles import parse_tiles
+
+    rules = RuleSet(discard=True)
+    table = (Meld.parse("R1 R2 R3"),)
+    rack = tuple(sorted(parse_tiles("R4 K9 B2")))
+    before = PlayerView(0, rules, rack, table, True, (True, True), (3, 5), 20, 5, discard_pile=tuple(parse_tiles("O7")))
+    lines = iter(["discard K9", "pick", "put R4 on 1", "discard R4", "discard K9"])
+    out: list[str] = []
+    human = HumanPlayer(input=lambda: next(lines), output=out.append)
+    assert human.choose(before) == Draw("discard")  # 'discard' before drawing or playing is refused first
+    assert any("draw ('draw' or 'pick')" in line for line in out)
+    after = PlayerView(
+        0,
+        rules,
+        tuple(sorted(rack + parse_tiles("O7"))),
+        table,
+        True,
+        (True, True),
+        (4, 5),
+        20,
+        5,
+        draw_from="discard",
+        drawn=parse_tiles("O7")[0],
+    )
+    action = human.choose(after)
+    assert isinstance(action, Play) and action.discard == parse_tiles("K9")[0]
+    assert [list(map(str, m)) for m in action.table] == [["R1", "R2", "R3", "R4"]]
+    assert any("R4 is not on your rack" in line for line in out)  # R4 is on the table by then
+    lines2 = iter(["discard O7"])
+    again = HumanPlayer(input=lambda: next(lines2), output=out.append)
+    assert again.choose(after) == Discard(parse_tiles("O7")[0])
 
 
 def test_play_watch_under_the_discard_rule_and_a_saved_game(tmp_path, capsys):
@@ -79,11 +129,9 @@ def test_play_watch_under_the_discard_rule_and_a_saved_game(tmp_path, capsys):
     assert "discard rule" in out and "discards" in out and " wins: " in out
     game = json.loads(saved.read_text())
     assert game["log"][0]["rules"]["discard"] is True
-    # a saved game under the rule: watching it again finishes at once, a human seat is refused
+    # a saved game under the rule: watching it again finishes at once
     assert main(["play", "--watch", "--load", str(saved)]) == 0
     assert " wins: " in capsys.readouterr().out
-    assert main(["play", "--load", str(saved), "--players", "human,medium"]) == 2
-    assert f"--load: {REFUSAL}" in capsys.readouterr().err
 
 
 def test_play_keeps_its_own_errors_and_the_normal_game(capsys):

@@ -112,6 +112,7 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
     from rummisolve.game.events import DrawEvent, PlayEvent
     from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest
     from rummisolve.game.players import make_player
+    from rummisolve.game.runner import play_turn
 
     names = list(game.names)
     players = [
@@ -121,8 +122,11 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
         for seat, kind in enumerate(kinds)
     ]
     humans = [p for p in players if isinstance(p, HumanPlayer)]
+    discard_rule = game.rules.discard
     print(
         f"rummisolve play: {', '.join(names)}; seed {game.deal.seed}"
+        + ("; discard rule" if discard_rule else "")
+        + (": end every turn with 'discard TILE'" if discard_rule and not args.watch else "")
         + ("" if args.watch else "; type 'help' for commands")
     )
     unsaved: str | None = None  # why the last save failed
@@ -147,7 +151,10 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
         human = isinstance(player, HumanPlayer)
         before = game.state
         try:
-            action = player.choose(game.view(seat))
+            if discard_rule:  # a turn of one or two actions, ending with a discard
+                info = play_turn(game, player, name)
+            else:
+                action = player.choose(game.view(seat))
         except QuitGame as why:
             save()
             print(f"\nleaving the game ({why}){saved_note()}")
@@ -156,10 +163,22 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
             if not any(e.player == seat for e in game.events):
                 print("nothing to undo: you have not played a turn yet")
                 continue
-            while game.can_undo and game.undo().player != seat:
-                pass
+            while game.can_undo:
+                undone = game.undo()
+                if undone.player == seat and not (discard_rule and isinstance(undone, DrawEvent)):
+                    break  # a whole turn of this seat (a draw mid-turn is only its start)
             print("took back your last turn")
             save()
+            continue
+        if discard_rule:
+            _tell_discard_turn(info, before, name, human, colour)
+            if isinstance(info.event, PlayEvent) and not human:
+                print(marked_table_text(game.state.table, before.table, colour))
+                for other in humans:
+                    other.seen(game.state.table)
+            save()
+            if not human and args.delay > 0:
+                time.sleep(args.delay)
             continue
         if isinstance(action, Play):
             try:
@@ -199,7 +218,7 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
     scores = game.scores()
     human = kinds[state.winner] == "human"
     if state.end_reason == "out":
-        how = "went out"
+        how = "went out (discarded the last tile)" if discard_rule else "went out"
     else:
         how = f"{'have' if human else 'has'} the lowest rack (the pool ran out)"
     print(f"\n{_says(names[state.winner], human, 'win', 'wins')}: {how}, after {state.turn} turns{saved_note()}")
@@ -208,3 +227,35 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
         rack = meld_text(state.racks[seat], colour) or "(empty)"
         print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
     return 0 if unsaved is None else 1
+
+
+def _tell_discard_turn(info, before, name: str, human: bool, colour: bool) -> None:
+    """One line for a turn under the discard rule: the draw, the play and the discard."""
+    from collections import Counter
+
+    from rummisolve.game.display import meld_text
+    from rummisolve.game.events import DiscardEvent, PlayEvent
+
+    parts = []
+    if info.illegal:
+        parts.append(f"tried an illegal move ({info.illegal}) and forfeits the turn")
+    if info.draw is not None:
+        if info.draw.source == "pool":
+            drawn = f" {meld_text([info.draw.tile], colour)}" if human and info.draw.tile is not None else ""
+            parts.append(f"{'draw' if human else 'draws'}{drawn} from the pool")
+        else:
+            parts.append(f"{'take' if human else 'takes'} {meld_text([info.draw.tile], colour)} from the discard pile")
+    event = info.event
+    if isinstance(event, PlayEvent):
+        played = sorted((Counter(t for m in event.table for t in m) - Counter(before.table_tiles)).elements())
+        parts.append(
+            f"{'play' if human else 'plays'} {meld_text(played, colour)}, "
+            f"{'discard' if human else 'discards'} {meld_text([event.discard], colour)}"
+        )
+    elif isinstance(event, DiscardEvent):
+        parts.append(f"{'discard' if human else 'discards'} {meld_text([event.tile], colour)}")
+    else:
+        parts.append(
+            f"{'run' if human else 'runs'} out of time and {'draw' if human else 'draws'} {len(event.tiles)} penalty tiles"
+        )
+    print(f"{name} {', '.join(parts)}")

@@ -136,7 +136,13 @@ def status_text(view: PlayerView, names: Sequence[str]) -> str:
         f"{names[s]}: {_tiles(view.rack_sizes[s])}{'' if view.players_opened[s] else ' (not opened)'}"
         for s in view.opponents()
     )
-    return f"turn {view.turn + 1} | pool {view.pool_size} | {others}"
+    line = f"turn {view.turn + 1} | pool {view.pool_size} | {others}"
+    if view.rules.discard:
+        top = view.discard_top
+        line += f" | discard pile: {'(empty)' if top is None else top}"
+        if view.drawn is not None:
+            line += f" | you drew {view.drawn} from the {'pool' if view.draw_from == 'pool' else 'discard pile'}"
+    return line
 
 
 def view_text(

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from rummisolve.errors import RummisolveError
-from rummisolve.game.actions import Action, Draw, Play
+from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.display import RACK_ORDERS, marked_table_text, meld_text, rack_text, status_text, view_text
 from rummisolve.game.edit_commands import EDIT_COMMANDS, apply_edit
 from rummisolve.game.state import PlayerView
@@ -44,13 +46,17 @@ Other commands:
   d | draw               draw a tile (ends your turn; drops your edits)
   + R5 R6 R7 | K9 B9 O9  add these melds from your rack and play at once
   = MELD | MELD | ...    give the whole new table and play it at once
-  hint [1|2|3] | best     a hint: 1 the tiles, 2 also the melds touched, 3 (the
+  hint [1|2|3] | best    a hint: 1 the tiles, 2 also the melds touched, 3 (the
                          default) the whole move, step by step | play it
   sort colour | number   show your rack by colour or by number from now on
   t | table              show the table and your rack again
   undo                   take back your whole last turn (and those after it)
   help                   this text
-  q | quit               leave the game"""
+  q | quit               leave the game
+Under the discard rule: 'draw' (the pool) or 'pick' (the discard pile's top),
+or play without drawing; then 'discard TILE' plays your new table and ends the
+turn (discarding your last tile wins); 'done' and '+' wait for it.
+"""
 
 _TABLE_INDEX = re.compile(r"table\[(\d+)\]")
 
@@ -152,6 +158,8 @@ class HumanPlayer:
             return None
         if word in ("q", "quit", "exit"):
             raise QuitGame("quit")
+        if view.rules.discard and word in ("d", "draw", "pick", "discard", "done", "end", "best"):
+            return self._discard_rule(line, view)
         if word in ("d", "draw"):
             return Draw()
         if word in ("done", "end"):
@@ -196,6 +204,43 @@ class HumanPlayer:
         self._print(f"unknown command {line.split()[0]!r} ('help' lists the commands)")
         return None
 
+    def _discard_rule(self, line: str, view: PlayerView) -> Action | None:
+        """The commands that end or split a turn under the discard rule: ``draw`` (the pool's next
+        tile) or ``pick`` (the discard pile's top), before any play; then ``discard TILE``, which
+        plays the new table when it was changed and puts TILE on the discard pile."""
+        word, *rest = line.split()
+        word = word.lower()
+        drawn = view.draw_from is not None
+        if word in ("d", "draw", "pick"):
+            if drawn:
+                self._print("you have drawn this turn already: play and 'discard TILE', or just 'discard TILE'")
+                return None
+            if word == "pick" and view.discard_top is None:
+                self._print("the discard pile is empty: 'draw' takes the pool's next tile")
+                return None
+            return Draw("discard" if word == "pick" else "pool")
+        if word in ("done", "end"):
+            self._print("under the discard rule a turn ends with 'discard TILE' (it plays your new table first)")
+            return None
+        if word == "best":
+            from rummisolve.game.ai_medium import MediumPlayer
+
+            return MediumPlayer().choose(view)
+        if len(rest) != 1:
+            self._print("say which tile to discard, e.g. 'discard R7'")
+            return None
+        (tile,) = parse_tiles(rest[0])
+        left = self._draft.rack
+        if tile not in left:
+            self._print(f"{tile} is not on your rack{' (after your new table)' if self._draft.changed else ''}")
+            return None
+        if self._draft.changed:
+            return Play(self._draft.table, discard=tile)
+        if not drawn:
+            self._print("draw ('draw' or 'pick') or change the table before you discard")
+            return None
+        return Discard(tile)
+
     def _whole_melds(self, line: str, view: PlayerView) -> Action | None:
         """``+ MELD | ...`` (add melds from the rack and play) or ``= MELD | ...`` (the whole table)."""
         try:
@@ -207,11 +252,23 @@ class HumanPlayer:
             self._print("give at least one meld after '+' or '=' (tiles separated by spaces, melds by '|')")
             return None
         if line[0] == "=":
+            if view.rules.discard:
+                start = self._drafts[0]
+                placed = Counter(t for m in melds for t in m.tiles) - Counter(t for m in start.origin for t in m)
+                rack = tuple(sorted((Counter(start.rack) - placed).elements()))
+                self._drafts.append(replace(start, table=tuple(m.tiles for m in melds), rack=rack))
+                self._show_draft()
+                self._print("now 'discard TILE' to play it")
+                return None
             return Play(tuple(melds))
         draft = self._draft
         for meld in melds:
             draft = new_meld(draft, meld.tiles)
         self._drafts.append(draft)
+        if view.rules.discard:
+            self._show_draft()
+            self._print("now 'discard TILE' to play it")
+            return None
         return Play(draft.table)
 
     def _sort(self, args: list[str]) -> None:
@@ -263,7 +320,8 @@ class HumanPlayer:
     def _show_draft(self) -> None:
         draft = self._draft
         if draft.changed:
-            table = "your new table, not played yet ('done' plays it):\n" + marked_table_text(
+            how = "'discard TILE' plays it" if draft.rules.discard else "'done' plays it"
+            table = f"your new table, not played yet ({how}):\n" + marked_table_text(
                 draft.table, draft.origin, self.colour, draft.rules
             )
         else:
