@@ -22,6 +22,7 @@ from typing import Any
 
 from benchmarks.build import position_of
 from benchmarks.run import code_version, load_average, machine
+from rummisolve.commands._io import number_option
 from rummisolve.explain import explain_solution
 from rummisolve.referee import verify
 from rummisolve.solver import solve
@@ -105,21 +106,14 @@ def _report(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+_POSITIVE = number_option(int, "a whole number", 1, float("inf"))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.explain", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default="game", help="comma-separated stored sets (default: game)")
-    parser.add_argument("--limit", type=_positive, default=None, help="positions per set (the first N)")
-    parser.add_argument("--repeat", type=_positive, default=5, help="timed calls per answer (the median is kept)")
+    parser.add_argument("--limit", type=_POSITIVE, default=None, help="positions per set (the first N)")
+    parser.add_argument("--repeat", type=_POSITIVE, default=5, help="timed calls per answer (the median is kept)")
     parser.add_argument("--data", default=str(HERE), help="directory of the .jsonl sets")
     parser.add_argument(
         "--out", default=str(HERE / "results" / "explain.json"), help="default: benchmarks/results/explain.json"
