@@ -66,7 +66,7 @@ def _workers(workers: int | None) -> int:
     return workers
 
 
-def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 8) -> Iterator[R]:
+def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 32) -> Iterator[R]:
     """``function`` over ``items`` in ``workers`` processes, yielding results in input order.
 
     Items go to the workers in chunks of ``chunk``, with at most two chunks per worker in flight,

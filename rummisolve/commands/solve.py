@@ -33,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=_workers,
         default=1,
         metavar="N",
-        help="solve in N processes (default 1); answers stay in input order, a few lines behind the input",
+        help="solve in N processes (default 1); answers stay in input order, some dozens of lines behind the input",
     )
     parser.add_argument(
         "--explain",
