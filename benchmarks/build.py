@@ -39,6 +39,19 @@ def position_of(record: dict[str, Any]):
     return position_from_json({k: record[k] for k in CONTRACT_KEYS if k in record})
 
 
+def stored_records(parser: argparse.ArgumentParser, data: str, sets: str, limit: int | None) -> list[dict[str, Any]]:
+    """The records of the stored sets named in ``sets`` (comma-separated) under ``data``, the first
+    ``limit`` of each; a missing set is the parser's error."""
+    records = []
+    for name in sets.split(","):
+        path = Path(data) / f"{name}.jsonl"
+        if not path.is_file():
+            parser.error(f"--sets: no stored set {name!r} ({path} does not exist)")
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        records.extend(json.loads(line) for line in lines[:limit])
+    return records
+
+
 def with_optimum(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` with ``"optimum"`` added (both objectives, by the oracle)."""
     return {**record, "optimum": optima(position_of(record))}

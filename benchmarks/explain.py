@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.build import position_of
+from benchmarks.build import position_of, stored_records
 from benchmarks.run import code_version, load_average, machine
 from rummisolve.commands._io import number_option
 from rummisolve.explain import explain_solution
@@ -119,13 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out", default=str(HERE / "results" / "explain.json"), help="default: benchmarks/results/explain.json"
     )
     args = parser.parse_args(argv)
-    records = []
-    for name in args.sets.split(","):
-        path = Path(args.data) / f"{name}.jsonl"
-        if not path.is_file():
-            parser.error(f"--sets: no stored set {name!r} ({path} does not exist)")
-        lines = [line for line in path.read_text().splitlines() if line.strip()]
-        records.extend(json.loads(line) for line in lines[: args.limit])
+    records = stored_records(parser, args.data, args.sets, args.limit)
     load_before = load_average()
     rows = measure(records, args.repeat)
     summary = summarise(rows)

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.build import CONTRACT_KEYS, position_of
+from benchmarks.build import CONTRACT_KEYS, position_of, stored_records
 from rummisolve import solve_json
 from rummisolve.solver import probe
 
@@ -116,13 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1, not {args.limit}")
-    records = []
-    for name in args.sets.split(","):
-        path = Path(args.data) / f"{name}.jsonl"
-        if not path.is_file():
-            parser.error(f"--sets: no stored set {name!r} ({path} does not exist)")
-        lines = [line for line in path.read_text().splitlines() if line.strip()]
-        records.extend(json.loads(line) for line in lines[: args.limit])
+    records = stored_records(parser, args.data, args.sets, args.limit)
     rows = measure(records)
     table = summarise(rows)
     sys.stdout.write(table)
