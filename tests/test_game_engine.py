@@ -222,6 +222,27 @@ def test_log_replays_exactly_and_save_load(tmp_path):
     assert loaded.state == game.state
 
 
+def test_save_is_atomic(tmp_path, monkeypatch):
+    # A save that fails while writing leaves the previous file whole and no temporary file behind.
+    game = new_game(players=2, deck=stacked_deck(), names=["ann", "bob"])
+    path = tmp_path / "game.json"
+    game.save(path)
+    before = path.read_text(encoding="utf-8")
+    game.draw()
+
+    def broken_fsync(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.fsync", broken_fsync)
+    with pytest.raises(OSError, match="disk full"):
+        game.save(path)
+    assert path.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    monkeypatch.undo()
+    game.save(path)
+    assert Game.load(path, referee=fake_referee).state == game.state
+
+
 def test_replay_rejects_tampered_logs():
     game = new_game(players=2, deck=stacked_deck())
     game.play([["R10", "R11", "R12"], ["K1", "K2", "K3"]])

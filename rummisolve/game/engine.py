@@ -13,8 +13,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -400,7 +403,21 @@ class Game:
         return game
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
+        """Write the game to ``path`` atomically: a crash mid-save leaves the previous file whole."""
+        target = Path(path)
+        text = json.dumps(self.to_json()) + "\n"
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> Game:
