@@ -174,3 +174,20 @@ def test_the_discard_rule_is_played_through_the_api(api):
     done = api.post(f"/games/{ident}/discard", json={"tile": tile}).json()
     assert done["state"]["discard_pile"][-1] == tile and done["state"]["current"] == 1
     assert Tile.parse(tile)
+
+
+def test_the_pages_ship_as_package_data_and_load_nothing_from_other_hosts():
+    import re
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["rummisolve.server"]
+    files = sorted(p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file())
+    assert {"static/index.html", "static/play.html"} <= set(files)
+    for name in files:  # a non-editable install carries every page, script and style
+        assert any(fnmatch(name, pattern) for pattern in patterns), name
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), path.name  # no CDN, no other host

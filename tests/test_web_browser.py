@@ -246,6 +246,16 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
     rack = p.get_by_test_id("rack")
     table = p.get_by_test_id("table")
 
+    # By keyboard: Enter on a rack tile selects it, Enter on "+ new meld" puts it there; Undo takes it back.
+    rack.locator(f"[data-tile='{best.table[0].tiles[0]}']").first.focus()
+    p.keyboard.press("Enter")
+    assert rack.locator("[aria-pressed=true]").count() == 1
+    p.get_by_test_id("new-meld-zone").focus()
+    p.keyboard.press("Enter")
+    assert table.locator("[data-meld='0'] [data-tile]").count() == 1 and len(_rack(p)) == len(start) - 1
+    p.get_by_test_id("undo").click()
+    assert sorted(_rack(p)) == sorted(start)
+
     # An illegal play: two tiles are no meld. The referee's reason shows, and the turn goes on.
     first, second = best.table[0].tiles[:2]
     _drag(p, rack.locator(f"[data-tile='{first}']").first, p.get_by_test_id("new-meld-zone"))
@@ -295,6 +305,12 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
         or "draw" in p.get_by_test_id("hint-text").inner_text().lower()
     )
 
+    # The log replays turn by turn.
+    p.get_by_test_id("replay").click()
+    p.wait_for_selector("[data-testid=replay-view]:not(.hidden)")
+    assert p.locator("#replay-slider").get_attribute("max") == "2"  # the deal, then two turns
+    p.locator("#replay-next").click()
+    assert "you play" in p.locator("#replay-label").inner_text()
     page.shoot("play-desktop")
     # Reload: the saved game comes back as it was.
     assert "game=" in p.url

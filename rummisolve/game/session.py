@@ -70,7 +70,10 @@ def seat_names(kinds: Sequence[str]) -> tuple[str, ...]:
 class Session:
     """One human and 1 or more AIs (``kinds``: ``human`` once, AI levels otherwise), round after round."""
 
-    def __init__(self, kinds: Sequence[str], rules: RuleSet, seed: int, rounds: list[Game]) -> None:
+    def __init__(
+        self, kinds: Sequence[str], rules: RuleSet, seed: int, rounds: list[Game], *, max_steps: int | None = None
+    ) -> None:
+        self.max_steps = max_steps
         self.kinds = tuple(kinds)
         self.rules = rules
         self.seed = seed
@@ -84,8 +87,12 @@ class Session:
     # -- making one -----------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, kinds: Sequence[str], rules: RuleSet = STANDARD, seed: int | None = None) -> Session:
-        """A new match; :class:`OptionError` or :class:`GameStateError` names a bad choice."""
+    def new(
+        cls, kinds: Sequence[str], rules: RuleSet = STANDARD, seed: int | None = None, *, max_steps: int | None = None
+    ) -> Session:
+        """A new match; :class:`OptionError` or :class:`GameStateError` names a bad choice.
+        ``max_steps`` bounds the referee's search on each play (see :func:`rummisolve.referee.verify`;
+        past it, a :class:`~rummisolve.errors.RefereeLimitError`)."""
         kinds = check_kinds(kinds)
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
@@ -95,12 +102,19 @@ class Session:
             seed = random.SystemRandom().randrange(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
             raise OptionError(f"seed must be a whole number from 0 to 2**53 - 1, not {seed!r}")
-        session = cls(kinds, rules, seed, [])
+        session = cls(kinds, rules, seed, [], max_steps=max_steps)
         session.rounds.append(session._deal(0))
         return session
 
     def _deal(self, r: int) -> Game:
-        return Game(len(self.kinds), self.rules, self.seed + r, first=r % len(self.kinds), names=self.names)
+        return Game(
+            len(self.kinds),
+            self.rules,
+            self.seed + r,
+            first=r % len(self.kinds),
+            names=self.names,
+            referee=_referee(self.max_steps),
+        )
 
     @property
     def game(self) -> Game:
@@ -309,7 +323,7 @@ class Session:
         }
 
     @classmethod
-    def from_json(cls, obj: Any) -> Session:
+    def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Session:
         """Load a session saved by :meth:`to_json`; every round replays through the referee."""
         if not isinstance(obj, dict) or obj.get("format") != SESSION_FORMAT:
             raise JsonInputError(f'saved session: expected an object with "format": {SESSION_FORMAT!r}')
@@ -321,7 +335,8 @@ class Session:
         rounds = obj.get("rounds")
         if not isinstance(rounds, list) or not rounds:
             raise JsonInputError("saved session.rounds: expected a non-empty array of saved games")
-        return cls(kinds, rules, seed, [Game.from_json(g) for g in rounds])
+        referee = _referee(max_steps)
+        return cls(kinds, rules, seed, [Game.from_json(g, referee=referee) for g in rounds], max_steps=max_steps)
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -345,6 +360,15 @@ class Session:
 
     def _turn_answer(self, event: Any, before: Any) -> dict[str, Any]:
         return {"event": self._public(event, before), "before": table_to_json(before)}
+
+
+def _referee(max_steps: int | None):
+    """The engine's referee, its search bounded by ``max_steps`` (``None``: the engine's own)."""
+    if max_steps is None:
+        return None
+    from rummisolve.referee import verify
+
+    return lambda position, table: verify(position, table, max_steps=max_steps)
 
 
 def check_kinds(kinds: Any) -> tuple[str, ...]:

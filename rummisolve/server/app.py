@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None, *, db: str | None = None) -> Fa
         return FileResponse(STATIC / "play.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    game_pool = games.install(app, store, read_json, settings.max_body_bytes)
+    game_pool = games.install(app, store, read_json, settings.max_body_bytes, settings.max_verify_steps)
 
     @app.get("/health", response_model=schemas.Health, summary="Liveness and the server's limits")
     async def health() -> dict[str, Any]:

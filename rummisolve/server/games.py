@@ -41,8 +41,9 @@ class NoSuchGame(Exception):
 class GameCache:
     """Sessions by id, each behind its own lock; reloaded from the store when another process saved it."""
 
-    def __init__(self, store: GameStore, size: int = _CACHE_SIZE) -> None:
+    def __init__(self, store: GameStore, size: int = _CACHE_SIZE, max_steps: int | None = None) -> None:
         self.store = store
+        self.max_steps = max_steps
         self.size = size
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, tuple[int, Session]] = OrderedDict()
@@ -66,7 +67,7 @@ class GameCache:
         if loaded is None:
             raise NoSuchGame(ident)
         version, data = loaded
-        session = Session.from_json(data)
+        session = Session.from_json(data, max_steps=self.max_steps)
         self._keep(ident, version, session)
         return session
 
@@ -93,9 +94,12 @@ class GameCache:
                 self._locks.pop(old, None)
 
 
-def install(app: FastAPI, store: GameStore, read_json: Callable[..., Any], max_body: int) -> ThreadPoolExecutor:
-    """Add ``/meta``, ``/tiles`` and the ``/games`` routes to ``app``; the thread pool they run in."""
-    cache = GameCache(store)
+def install(
+    app: FastAPI, store: GameStore, read_json: Callable[..., Any], max_body: int, max_steps: int
+) -> ThreadPoolExecutor:
+    """Add ``/meta``, ``/tiles`` and the ``/games`` routes to ``app``; the thread pool they run in.
+    ``max_steps`` bounds the referee's search on each play (as on ``/verify``)."""
+    cache = GameCache(store, max_steps=max_steps)
     pool = ThreadPoolExecutor(2, thread_name_prefix="rummisolve-games")
     from rummisolve.server.app import BadRequest
 
@@ -187,7 +191,7 @@ def install(app: FastAPI, store: GameStore, read_json: Callable[..., Any], max_b
                     400, f"unknown field(s) {', '.join(map(repr, unknown))} (a new game takes players, rules, seed)"
                 )
             rules = rules_from_json(body.get("rules", "standard"), "rules")
-            session = Session.new(body.get("players", "human,medium"), rules, body.get("seed"))
+            session = Session.new(body.get("players", "human,medium"), rules, body.get("seed"), max_steps=max_steps)
             ident = cache.create(session)
             return {"id": ident, "state": session.view()}
 

@@ -265,14 +265,25 @@ function dropOnClick(dest) {
 
 // -- showing the game ---------------------------------------------------------------------------
 
+function focusKey(node) {
+  if (!node || node === document.body) return null;
+  if (node.dataset.id && node.dataset.id !== "0") return `[data-id="${node.dataset.id}"]`;
+  if (node.dataset.meld !== undefined) return `[data-meld="${node.dataset.meld}"]`;
+  if (node.dataset.drop === "new") return "[data-drop=new]";
+  return node.id ? `#${node.id}` : null;
+}
+
 function render() {
   if (!game) return;
+  const focused = focusKey(document.activeElement); // keyboard users keep their place
   renderBar();
   renderTable();
   renderRack();
   renderControls();
   renderLog();
   renderRoundOver();
+  const again = focused && document.querySelector(focused);
+  if (again && again !== document.activeElement && !again.disabled) again.focus();
 }
 
 function renderBar() {
