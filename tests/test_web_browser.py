@@ -228,9 +228,12 @@ def _rack(p) -> list[str]:
     return p.get_by_test_id("rack").locator("[data-tile]").evaluate_all("ts => ts.map(t => t.dataset.tile)")
 
 
-def _your_turn(p) -> None:
-    p.wait_for_function("document.querySelector('[data-testid=turn]').textContent.startsWith('Your turn')")
-    p.wait_for_selector("[data-testid=end-turn]:not([disabled])")
+def _your_turn(p, turn: int) -> None:
+    """Wait until it is the human's turn number ``turn`` (counted from 1) and the page is idle."""
+    p.wait_for_function(
+        "t => document.querySelector('[data-testid=turn]').textContent === t", arg=f"Your turn · turn {turn}"
+    )
+    p.wait_for_selector("body:not([data-pending]) [data-testid=end-turn]:not([disabled])")
 
 
 def test_play_a_few_turns_then_reload_and_resume(browser, server):
@@ -240,7 +243,7 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
     page = Page(browser, server, DESKTOP)
     p = page.page
     page.open(f"/play?players=human,medium&seed={SEED}&delay=0")
-    _your_turn(p)
+    _your_turn(p, 1)
     start = _rack(p)
     assert sorted(start) == sorted(map(str, game.view(0).rack))
     rack = p.get_by_test_id("rack")
@@ -282,19 +285,34 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
         for i in range(len(best.table))
     ]
     assert shown == [[str(t) for t in m.tiles] for m in best.table]
+    # Join, split and a tile dragged between melds, each undone.
+    melds = lambda: table.locator("[data-meld]").count()  # noqa: E731
+    table.locator("[data-meld='0'] [data-tile]").first.click()
+    table.locator("[data-meld='1'] [data-tile]").first.click()
+    p.get_by_test_id("join").click()
+    assert melds() == len(best.table) - 1
+    p.get_by_test_id("undo").click()
+    table.locator("[data-meld='0'] [data-tile]").nth(1).click()
+    p.get_by_test_id("split").click()
+    assert melds() == len(best.table) + 1
+    p.get_by_test_id("undo").click()
+    moved = table.locator("[data-meld='1'] [data-tile]").first
+    _drag(p, moved, table.locator("[data-meld='0'] [data-tile]").last)
+    assert table.locator("[data-meld='0'] [data-tile]").count() == len(best.table[0].tiles) + 1
+    p.get_by_test_id("undo").click()
+    assert melds() == len(best.table)
     p.get_by_test_id("end-turn").click()
-    _your_turn(p)  # the AI has moved
-    assert "Your turn · turn 3" in p.get_by_test_id("turn").inner_text()
+    _your_turn(p, 3)  # the AI has moved
     after_play = _rack(p)
     assert len(after_play) == len(start) - len(best.played)
     assert p.get_by_test_id("log").locator("li").count() == 2
 
     # A draw, then the AI's turn, then the turn taken back.
     p.get_by_test_id("draw").click()
-    _your_turn(p)
+    _your_turn(p, 5)
     assert len(_rack(p)) == len(after_play) + 1
     p.get_by_test_id("undo-turn").click()
-    p.wait_for_function(f"document.querySelectorAll('[data-testid=rack] [data-tile]').length === {len(after_play)}")
+    _your_turn(p, 3)
     assert sorted(_rack(p)) == sorted(after_play)
 
     # A hint names tiles to play or says to draw.
@@ -317,9 +335,8 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
     table_before = table.inner_text()
     p.reload()
     p.wait_for_selector("body[data-ready=true]")
-    _your_turn(p)
+    _your_turn(p, 3)
     assert sorted(_rack(p)) == sorted(after_play) and table.inner_text() == table_before
-    assert "turn 3" in p.get_by_test_id("turn").inner_text()
     p.set_viewport_size(PHONE)
     page.shoot("play-phone")
     page.close()

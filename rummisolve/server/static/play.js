@@ -15,7 +15,8 @@ let selected = new Set();
 let order = "colour";
 let hintLevel = 0;
 let hintTable = null;
-let busy = false;
+let busy = false; // the AIs are moving
+let pending = 0; // requests on their way
 let badMelds = new Map(); // meld index -> reasons, after an illegal end of turn
 let timerHandle = null;
 let lastChanged = new Set(); // melds an AI turn changed, shown until the human edits
@@ -29,7 +30,7 @@ function say(text, kind = "info") {
   box.className = `message ${text ? kind : ""}`;
 }
 
-const yourTurn = () => game && !game.finished && game.current === game.human && !busy;
+const yourTurn = () => game && !game.finished && game.current === game.human && !busy && !pending;
 const name = (seat) => game.players[seat].name;
 const codes = (melds) => melds.map((m) => m.map((t) => t.code));
 const sameMeld = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -395,7 +396,16 @@ function renderRoundOver() {
 // -- talking to the server ------------------------------------------------------------------------
 
 async function act(path, body) {
-  const response = await api(`/games/${gameId}/${path}`, body ?? {});
+  pending++;
+  document.body.dataset.pending = "true";
+  if (game) renderControls();
+  let response;
+  try {
+    response = await api(`/games/${gameId}/${path}`, body ?? {});
+  } finally {
+    pending--;
+    if (!pending) delete document.body.dataset.pending;
+  }
   if (!response.ok) {
     say(response.data.error || `HTTP ${response.status}`, "bad");
     if (response.status === 409) await reload();
