@@ -355,6 +355,7 @@ function renderControls() {
   $("end-turn").disabled = !mine;
   $("end-turn").textContent = discardRule ? "End turn (discard the selected tile)" : "End turn";
   $("draw").disabled = !mine || (discardRule ? game.draw_from !== null || changed || game.pool_size === 0 : changed);
+  $("draw").textContent = discardRule ? "Draw from the pool" : "Draw";
   $("draw").title = changed && !discardRule ? "Reset your edits first: drawing ends the turn" : "";
   $("pick").classList.toggle("hidden", !discardRule);
   $("pick").disabled = !mine || game.draw_from !== null || !game.discard_pile.length || changed;
