@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -14,3 +15,15 @@ settings.register_profile(
 )
 settings.register_profile("thorough", deadline=None, max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _games_database(tmp_path_factory):
+    """Servers started by the tests (in process or as ``rummisolve serve``) save their games in a
+    temporary file, never in the user's default database."""
+    if os.environ.get("RUMMISOLVE_DB"):
+        yield
+        return
+    os.environ["RUMMISOLVE_DB"] = str(tmp_path_factory.mktemp("games") / "games.sqlite3")
+    yield
+    os.environ.pop("RUMMISOLVE_DB", None)

@@ -10,7 +10,7 @@ import sys
 from rummisolve.errors import SettingsError
 from rummisolve.server.settings import ENV_PREFIX, Settings
 
-HELP = "Serve solve, verify and render over HTTP (JSON; OpenAPI docs at /docs)."
+HELP = "Serve the web app at / and solve, verify and render over HTTP (JSON; OpenAPI docs at /docs)."
 
 OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_time_limit", float, "SECONDS", "cap on one solve; a request's time_limit is clamped to it"),
@@ -24,6 +24,8 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_tiles_in_play", int, "N", "largest position solved, in tiles on the table and rack; past it, 413"),
     ("max_melds", int, "N", "most melds on the table of a position solved; past it, 413"),
     ("max_verify_steps", int, "N", "search steps one /verify may take; past it, an error"),
+    ("max_live_games", int, "N", "web app games with a round still running; past it, a new game gets 429"),
+    ("max_stored_games", int, "N", "web app games saved in the database; past it, a new game gets 429"),
 )
 """The options that set :class:`Settings`: (setting, type, metavar, help without the default)."""
 
@@ -32,6 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind (default: 8000)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="SQLite file of the web app's saved games (default: $RUMMISOLVE_DB, else "
+        "$XDG_DATA_HOME/rummisolve/games.sqlite3, i.e. ~/.local/share/rummisolve/games.sqlite3; "
+        "':memory:' keeps nothing)",
+    )
     for name, kind, metavar, text in OPTIONS:
         default = getattr(Settings, name)
         parser.add_argument(
@@ -77,7 +87,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    from rummisolve.server.store import DB_ENV, default_db_path
+
+    db = args.db or default_db_path()
+    if db == ":memory:" and args.workers > 1:
+        print(
+            "rummisolve serve: --db :memory: needs --workers 1 (each worker would have its own games)", file=sys.stderr
+        )
+        return 2
     os.environ.update(settings.to_env())  # every worker process reads the same limits
+    os.environ[DB_ENV] = db
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rummisolve: the web app is at http://{host}:{args.port}/ (games saved in {db})", flush=True)
     uvicorn.run(
         "rummisolve.server.app:create_app",
         factory=True,

@@ -1,4 +1,5 @@
-"""The ASGI app: POST /solve, /verify and /render, GET /health, OpenAPI docs at /docs (offline).
+"""The ASGI app: POST /solve, /verify and /render, GET /health, OpenAPI docs at /docs (offline),
+and the web app: its pages at / (analysis) and /play, its game API (:mod:`rummisolve.server.games`).
 
 Requests are read by hand (size-limited, streamed) and decoded by :mod:`rummisolve.jsonio`, so
 the service answers exactly what the CLI prints, and no input can crash it: every bad request gets
@@ -19,24 +20,30 @@ import math
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.requests import ClientDisconnect
 
 from rummisolve import __version__
 from rummisolve.errors import RummisolveError
 from rummisolve.jsonio import error_message, json_type_name
-from rummisolve.server import schemas
+from rummisolve.server import games, schemas
 from rummisolve.server.lanes import LaneFull, Lanes
 from rummisolve.server.settings import Settings
+from rummisolve.server.store import GameStore, default_db_path
 
 __all__ = ["create_app", "BadRequest", "clamp_time_limit", "check_position_size", "read_json"]
 
 log = logging.getLogger("rummisolve.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The web app's pages, scripts and styles (package data: installed with the package)."""
 
 _DESCRIPTION = """\
 The best Rummikub move for any position, proven optimal with CP-SAT and re-checked by an
@@ -61,10 +68,16 @@ class BadRequest(Exception):
         self.message = message
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The service's ASGI app; ``settings`` default to :meth:`Settings.from_env`."""
+def create_app(settings: Settings | None = None, *, db: str | None = None) -> FastAPI:
+    """The service's ASGI app; ``settings`` default to :meth:`Settings.from_env`, ``db`` (the web
+    app's saved games, a SQLite file) to :func:`rummisolve.server.store.default_db_path`."""
     settings = Settings.from_env() if settings is None else settings
     lanes = Lanes(settings)
+    store = GameStore(
+        default_db_path() if db is None else db,
+        max_live=settings.max_live_games,
+        max_stored=settings.max_stored_games,
+    )
     # Verify and render are quick; their own pool keeps them answering while every solver thread is busy.
     quick = ThreadPoolExecutor(2, thread_name_prefix="rummisolve-quick")
 
@@ -76,6 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         lanes.shutdown()
         quick.shutdown(wait=False, cancel_futures=True)
+        game_pool.shutdown(wait=False, cancel_futures=True)
+        store.close()
 
     app = FastAPIOffline(
         title="rummisolve",
@@ -95,8 +110,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(body, status_code=500)
 
     @app.get("/", include_in_schema=False)
-    async def root() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    async def root() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play", include_in_schema=False)
+    async def play_page() -> FileResponse:
+        return FileResponse(STATIC / "play.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    game_pool = games.install(app, store, read_json, settings.max_body_bytes, settings.max_verify_steps)
 
     @app.get("/health", response_model=schemas.Health, summary="Liveness and the server's limits")
     async def health() -> dict[str, Any]:

@@ -24,6 +24,8 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_tiles_in_play": (1, 1_000_000),
     "max_melds": (1, 1_000_000),
     "max_verify_steps": (1, 10**9),
+    "max_live_games": (1, 1_000_000),
+    "max_stored_games": (1, 10_000_000),
 }
 """The range of every integer setting."""
 
@@ -64,6 +66,11 @@ class Settings:
     """Search steps one /verify may take: up to about 1 s of CPU on the development machine.
     Real turns take a handful; crafted ones with dozens of tiles or jokers under
     ``open_then_manipulate`` or strict joker retrieval could otherwise take many seconds."""
+    max_live_games: int = 200
+    """Games of the web app whose round is still running that the server keeps (past it, a new
+    game gets 429 naming the limit)."""
+    max_stored_games: int = 2_000
+    """Games of the web app saved in its database, finished or not (past it, a new game gets 429)."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in INTEGER_BOUNDS.items():

@@ -1,0 +1,388 @@
+"""A match for a frontend: one human against AIs over several rounds, driven one action at a time.
+
+The web app (:mod:`rummisolve.server.games`) keeps one :class:`Session` per game. The human's
+turns arrive as whole tables (every play judged by the engine's referee, which gives its reasons
+meld by meld), draws and, under the discard rule, discards; the AIs' turns are taken one at a
+time by :meth:`Session.advance`, so a frontend can show each before asking for the next. Rounds
+follow :func:`rummisolve.game.runner.play_match`: round ``r`` is dealt from ``seed + r`` and
+the first seat moves on by one each round. A session saves to and loads from JSON
+(:meth:`Session.to_json`), each round as the engine's saved game, so every play is re-checked on
+load.
+
+>>> s = Session.new(["human", "easy"], seed=3)
+>>> s.human, s.game.current, len(s.view()["rack"])
+(0, 0, 14)
+>>> s.draw()["event"]["type"], s.game.current
+('draw', 1)
+>>> s.advance()["event"]["player"], s.game.current
+(1, 0)
+>>> Session.from_json(s.to_json()).game.state == s.game.state
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, OptionError
+from rummisolve.game.engine import Game
+from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
+from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
+from rummisolve.game.runner import play_turn
+from rummisolve.game.scoring import match_totals
+from rummisolve.jsonio import hint_to_json, rules_from_json, rules_to_json, table_to_json
+from rummisolve.melds import MELD_REASONS
+from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.solver_limits import unsupported_rules
+from rummisolve.tiles import Tile
+
+__all__ = ["Session", "SESSION_FORMAT", "seat_names", "screen_message"]
+
+SESSION_FORMAT = "rummisolve-session"
+_HINT_TIME_LIMIT = 5.0
+"""Seconds a hint's solve may take (the AIs have no such cap: their moves are the engine's)."""
+
+_TABLE_INDEX = re.compile(r"table\[(\d+)\]")
+
+
+def screen_message(message: str) -> str:
+    """A referee's reason for people: melds numbered from 1 as shown (``table[1]`` is ``meld 2``), no codes."""
+    for code in MELD_REASONS:
+        message = message.replace(f": {code}: ", ": ")
+    return _TABLE_INDEX.sub(lambda m: f"meld {int(m.group(1)) + 1}", message)
+
+
+def seat_names(kinds: Sequence[str]) -> tuple[str, ...]:
+    """``you`` for the human, the level for an AI, numbered when a kind appears twice (``medium#2``)."""
+    names = []
+    for seat, kind in enumerate(kinds):
+        name = "you" if kind == "human" else kind
+        if list(kinds).count(kind) > 1:
+            name = f"{name}#{list(kinds[: seat + 1]).count(kind)}"
+        names.append(name)
+    return tuple(names)
+
+
+class Session:
+    """One human and 1 or more AIs (``kinds``: ``human`` once, AI levels otherwise), round after round."""
+
+    def __init__(
+        self, kinds: Sequence[str], rules: RuleSet, seed: int, rounds: list[Game], *, max_steps: int | None = None
+    ) -> None:
+        self.max_steps = max_steps
+        self.kinds = tuple(kinds)
+        self.rules = rules
+        self.seed = seed
+        self.rounds = rounds
+        self.names = seat_names(self.kinds)
+        self.human = self.kinds.index("human")
+        self._players = {
+            seat: make_player(kind, seed=seed + seat) for seat, kind in enumerate(self.kinds) if kind != "human"
+        }
+
+    # -- making one -----------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls, kinds: Sequence[str], rules: RuleSet = STANDARD, seed: int | None = None, *, max_steps: int | None = None
+    ) -> Session:
+        """A new match; :class:`OptionError` or :class:`GameStateError` names a bad choice.
+        ``max_steps`` bounds the referee's search on each play (see :func:`rummisolve.referee.verify`;
+        past it, a :class:`~rummisolve.errors.RefereeLimitError`)."""
+        kinds = check_kinds(kinds)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+        if (problem := unsupported_rules(rules)) is not None:  # the AIs and hints solve
+            raise OptionError(f"rules: {problem}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
+            raise OptionError(f"seed must be a whole number from 0 to 2**53 - 1, not {seed!r}")
+        session = cls(kinds, rules, seed, [], max_steps=max_steps)
+        session.rounds.append(session._deal(0))
+        return session
+
+    def _deal(self, r: int) -> Game:
+        return Game(
+            len(self.kinds),
+            self.rules,
+            self.seed + r,
+            first=r % len(self.kinds),
+            names=self.names,
+            referee=_referee(self.max_steps),
+        )
+
+    @property
+    def game(self) -> Game:
+        """The round being played (or the last one, once it is over)."""
+        return self.rounds[-1]
+
+    # -- the human's actions ----------------------------------------------------------------------
+
+    def play(self, table: Sequence[Sequence[Tile | str]], discard: Tile | str | None = None) -> dict[str, Any]:
+        """The human's new table (and discard, under the discard rule). An illegal play changes
+        nothing and answers ``{"legal": false, "reasons": [...], "message"}``, each reason with the
+        index of the new meld it concerns (``null``: the turn as a whole)."""
+        self._require_human()
+        before = self.game.state.table
+        try:
+            event = self.game.play(table, discard=discard)
+        except IllegalMoveError as err:
+            reasons = [{"code": r.code, "message": screen_message(r.message), "meld": r.meld} for r in err.reasons]
+            message = "; ".join(r["message"] for r in reasons) or screen_message(str(err))
+            return {"legal": False, "reasons": reasons, "message": message}
+        return {"legal": True, "reasons": [], **self._turn_answer(event, before)}
+
+    def draw(self, source: str = "pool") -> dict[str, Any]:
+        """The human draws (normal rules: ending the turn; discard rule: from ``source``, the turn goes on)."""
+        self._require_human()
+        before = self.game.state.table
+        return self._turn_answer(self.game.draw(source), before)
+
+    def discard(self, tile: Tile | str) -> dict[str, Any]:
+        """Discard rule: after a draw, end the turn by discarding ``tile``."""
+        self._require_human()
+        before = self.game.state.table
+        try:
+            event = self.game.discard(tile)
+        except IllegalMoveError as err:
+            return {"legal": False, "reasons": [], "message": screen_message(str(err))}
+        return {"legal": True, "reasons": [], **self._turn_answer(event, before)}
+
+    def timeout(self) -> dict[str, Any]:
+        """Apply the turn timer's penalty if the mover's time is up (``event`` ``null`` if not yet)."""
+        before = self.game.state.table
+        event = None if self.game.finished else self.game.check_timer()
+        return {"event": None if event is None else self._public(event), "before": table_to_json(before)}
+
+    def hint(self, level: int) -> dict[str, Any]:
+        """A hint of ``level`` (1 the tiles, 2 also the melds touched, 3 the whole move) for the human."""
+        from rummisolve.hints import HINT_LEVELS, hint_of
+        from rummisolve.solver import solve
+
+        if isinstance(level, bool) or level not in HINT_LEVELS:
+            raise OptionError(f"hint level must be 1, 2 or 3, not {level!r}")
+        self._require_human()
+        solution = solve(self.game.view(self.human).position, time_limit=_HINT_TIME_LIMIT)
+        return hint_to_json(hint_of(solution, level))
+
+    def undo_turn(self) -> dict[str, Any]:
+        """Take back the human's last whole turn of this round (and the AI turns after it)."""
+        game = self.game
+        if not self.can_undo_turn:
+            raise GameStateError("nothing to undo: you have not played a turn this round")
+        while game.can_undo:
+            undone = game.undo()
+            if undone.player == self.human and not (self.rules.discard and isinstance(undone, DrawEvent)):
+                break
+        return {"event": None, "before": None}
+
+    @property
+    def can_undo_turn(self) -> bool:
+        return any(e.player == self.human for e in self.game.events)
+
+    # -- the AIs' turns ---------------------------------------------------------------------------
+
+    def advance(self) -> dict[str, Any]:
+        """Take the next AI's whole turn; answer its public event and the table before it."""
+        game = self.game
+        if game.finished:
+            raise GameStateError("the round is over: start the next round")
+        seat = game.current
+        if seat == self.human:
+            raise GameStateError("it is your turn, not an AI's")
+        before = game.state.table
+        info = play_turn(game, self._players[seat], self.names[seat])
+        answer = self._turn_answer(info.event, before)
+        if info.draw is not None:
+            answer["draw"] = public_event(info.draw)
+        if info.illegal is not None:
+            answer["illegal"] = screen_message(info.illegal)
+        return answer
+
+    def next_round(self) -> None:
+        """Deal the next round (once the current one is over)."""
+        if not self.game.finished:
+            raise GameStateError("the round is not over yet")
+        self.rounds.append(self._deal(len(self.rounds)))
+
+    # -- what the human sees ----------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """The game as the human sees it (every rack shown once the round is over)."""
+        game = self.game
+        state = game.state
+        view = game.view(self.human)
+        finished = state.finished
+        out: dict[str, Any] = {
+            "players": [
+                {
+                    "name": self.names[s],
+                    "kind": self.kinds[s],
+                    "rack_size": len(state.racks[s]),
+                    "opened": state.opened[s],
+                }
+                for s in range(len(self.kinds))
+            ],
+            "human": self.human,
+            "current": state.current,
+            "turn": state.turn,
+            "round": len(self.rounds) - 1,
+            "seed": self.seed,
+            "rules": rules_to_json(self.rules),
+            "discard_rule": self.rules.discard,
+            "table": table_to_json(state.table),
+            "rack": [str(t) for t in view.rack],
+            "opened": view.opened,
+            "pool_size": view.pool_size,
+            "discard_pile": [str(t) for t in view.discard_pile],
+            "draw_from": view.draw_from,
+            "drawn": None if view.drawn is None else str(view.drawn),
+            "turn_timer": self.rules.turn_timer,
+            "timer_penalty": self.rules.timer_penalty,
+            "time_left": None if finished else game.time_left(),
+            "can_undo_turn": self.can_undo_turn,
+            "finished": finished,
+            "winner": state.winner,
+            "end_reason": state.end_reason,
+            "history": [self._public(e, game.states[i].table) for i, e in enumerate(game.events)],
+            "results": self.results(),
+        }
+        if finished:
+            for seat, player in enumerate(out["players"]):
+                player["rack"] = [str(t) for t in state.racks[seat]]
+        return out
+
+    def results(self) -> dict[str, Any]:
+        """Each finished round's winner, ending and scores, and each seat's total."""
+        done = [g for g in self.rounds if g.finished]
+        rounds = [
+            {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(g.scores()), "turns": g.state.turn}
+            for g in done
+        ]
+        totals = match_totals([r["scores"] for r in rounds], len(self.kinds)) if rounds else (0,) * len(self.kinds)
+        return {"rounds": rounds, "totals": list(totals)}
+
+    def replay(self, r: int) -> dict[str, Any]:
+        """Round ``r`` state by state: each table, the event that led to it, and (a finished round
+        only) every rack; a round still running shows the human's rack alone."""
+        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(self.rounds):
+            raise OptionError(f"no round {r!r}: this game has rounds 0 to {len(self.rounds) - 1}")
+        game = self.rounds[r]
+        states = game.states
+        frames = []
+        for i, state in enumerate(states):
+            event = None
+            if i > 0:
+                done = game.events[i - 1]
+                event = done.to_json() if game.finished else self._public(done, states[i - 1].table)
+            racks = [
+                [str(t) for t in rack] if game.finished or seat == self.human else None
+                for seat, rack in enumerate(state.racks)
+            ]
+            frames.append(
+                {
+                    "turn": state.turn,
+                    "current": state.current,
+                    "event": event,
+                    "table": table_to_json(state.table),
+                    "racks": racks,
+                    "rack_sizes": [len(rack) for rack in state.racks],
+                    "pool_size": len(state.pool),
+                }
+            )
+        return {"round": r, "names": list(self.names), "finished": game.finished, "frames": frames}
+
+    def summary(self) -> dict[str, Any]:
+        """One line of the saved games list."""
+        return {
+            "players": list(self.names),
+            "kinds": list(self.kinds),
+            "rules": rules_to_json(self.rules),
+            "seed": self.seed,
+            "round": len(self.rounds) - 1,
+            "turn": self.game.state.turn,
+            "finished": self.game.finished,
+            "totals": self.results()["totals"],
+        }
+
+    # -- saving -----------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SESSION_FORMAT,
+            "version": 1,
+            "kinds": list(self.kinds),
+            "rules": rules_to_json(self.rules),
+            "seed": self.seed,
+            "rounds": [g.to_json() for g in self.rounds],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Session:
+        """Load a session saved by :meth:`to_json`; every round replays through the referee."""
+        if not isinstance(obj, dict) or obj.get("format") != SESSION_FORMAT:
+            raise JsonInputError(f'saved session: expected an object with "format": {SESSION_FORMAT!r}')
+        kinds = check_kinds(obj.get("kinds"))
+        rules = rules_from_json(obj.get("rules"), "saved session.rules")
+        seed = obj.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise JsonInputError(f"saved session.seed: expected a whole number, got {seed!r}")
+        rounds = obj.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            raise JsonInputError("saved session.rounds: expected a non-empty array of saved games")
+        referee = _referee(max_steps)
+        return cls(kinds, rules, seed, [Game.from_json(g, referee=referee) for g in rounds], max_steps=max_steps)
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _require_human(self) -> None:
+        if self.game.finished:
+            raise GameStateError("the round is over: start the next round")
+        if self.game.current != self.human:
+            raise GameStateError(f"it is {self.names[self.game.current]}'s turn, not yours")
+
+    def _public(self, event: Any, before: Sequence[Any] = ()) -> dict[str, Any]:
+        """An event as the human may see it: their own draws shown, the others' hidden; a play
+        also lists the rack tiles it put on the table (``before``: the table it started from)."""
+        obj = event.to_json() if event.player == self.human else public_event(event)
+        obj["name"] = self.names[event.player]
+        if isinstance(event, PlayEvent):
+            placed = Counter(t for m in event.table for t in m) - Counter(t for m in before for t in m)
+            obj["played"] = sorted(map(str, placed.elements()))
+        if isinstance(event, TimeoutEvent):
+            obj["drew"] = len(event.tiles)
+        return obj
+
+    def _turn_answer(self, event: Any, before: Any) -> dict[str, Any]:
+        return {"event": self._public(event, before), "before": table_to_json(before)}
+
+
+def _referee(max_steps: int | None):
+    """The engine's referee, its search bounded by ``max_steps`` (``None``: the engine's own)."""
+    if max_steps is None:
+        return None
+    from rummisolve.referee import verify
+
+    return lambda position, table: verify(position, table, max_steps=max_steps)
+
+
+def check_kinds(kinds: Any) -> tuple[str, ...]:
+    """The seats of a match: exactly one ``human`` and 1 or more AI levels; :class:`OptionError` otherwise."""
+    if isinstance(kinds, str):
+        kinds = kinds.split(",")
+    if not isinstance(kinds, list | tuple) or not all(isinstance(k, str) for k in kinds):
+        raise OptionError("players: expected a list of player kinds, e.g. human,medium")
+    kinds = tuple(k.strip().lower() for k in kinds if k.strip())
+    bad = [k for k in kinds if k not in PLAYER_KINDS]
+    if bad:
+        raise OptionError(f"players: unknown player {bad[0]!r} (known: {', '.join(PLAYER_KINDS)})")
+    if kinds.count("human") != 1:
+        raise OptionError(f"players: exactly one 'human' seat, not {kinds.count('human')} (in {','.join(kinds)})")
+    if len(kinds) < 2:
+        raise OptionError(f"players: at least one AI ({', '.join(AI_LEVELS)}) besides the human")
+    return kinds

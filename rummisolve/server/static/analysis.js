@@ -1,0 +1,382 @@
+// The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
+import { api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, tileElement, wait } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
+let meta;
+let rulesForm;
+
+function setMessage(text, kind = "info") {
+  const box = $("input-message");
+  box.textContent = text || "";
+  box.className = `message ${text ? kind : ""}`;
+}
+
+function position() {
+  const out = { rules: rulesForm.value(), table: state.table.filter((m) => m.length), rack: [...state.rack], opened: $("opened").checked, objective: $("objective").value };
+  const limit = Number($("time-limit").value);
+  if ($("time-limit").value !== "" && limit > 0) out.time_limit = limit;
+  return out;
+}
+
+function used() {
+  const counts = new Map();
+  for (const code of [...state.table.flat(), ...state.rack]) counts.set(code, (counts.get(code) || 0) + 1);
+  return counts;
+}
+
+// -- the editor ------------------------------------------------------------------------------------
+
+function renderPicker() {
+  const box = $("picker");
+  box.replaceChildren();
+  if (!state.tiles) return;
+  const counts = used();
+  const rows = new Map();
+  for (const tile of state.tiles.tiles) {
+    const key = tile.joker ? "joker" : tile.colour;
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push(tile);
+  }
+  for (const [key, tiles] of rows) {
+    const row = el("div", { class: "picker-row", role: "group", "aria-label": key === "joker" ? "jokers" : (meta.colours.find((c) => c.letter === key) || {}).name });
+    for (const tile of tiles) {
+      const left = tile.copies - (counts.get(tile.code) || 0);
+      const button = tileElement(tile.code, meta, { button: true });
+      button.append(el("span", { class: "count", "aria-hidden": "true", text: String(left) }));
+      button.setAttribute("aria-label", `add ${button.getAttribute("aria-label")} (${left} left)`);
+      button.disabled = left <= 0;
+      button.addEventListener("click", () => addTile(tile.code));
+      row.append(button);
+    }
+    box.append(row);
+  }
+}
+
+function addTile(code) {
+  if (state.target === "rack") state.rack.push(code);
+  else {
+    if (!state.table[state.target]) state.table[state.target] = [];
+    state.table[state.target].push(code);
+  }
+  changed();
+}
+
+function renderEditor() {
+  const table = $("edit-table");
+  table.replaceChildren();
+  state.table.forEach((meld, i) => {
+    const box = el("div", {
+      class: `meld${state.target === i ? " current-target" : ""}`,
+      "data-testid": "edit-meld",
+      "data-edit-meld": i,
+      tabindex: 0,
+      role: "button",
+      "aria-label": `meld ${i + 1}: ${formatTiles(meld) || "empty"}; click to add tiles here`,
+      onclick: (event) => { if (event.target === box || event.target.classList.contains("meld-no")) { state.target = i; changed(false); } },
+      onkeydown: (event) => { if ((event.key === "Enter" || event.key === " ") && event.target === box) { event.preventDefault(); state.target = i; changed(false); } },
+    }, el("span", { class: "meld-no", text: String(i + 1) }));
+    meld.forEach((code, j) => {
+      const tile = tileElement(code, meta, { button: true });
+      tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from meld ${i + 1}`);
+      tile.addEventListener("click", () => { meld.splice(j, 1); changed(); });
+      box.append(tile);
+    });
+    table.append(box);
+  });
+  if (!state.table.length) table.append(el("span", { class: "empty", text: "The table is empty. “+ New meld” starts one." }));
+  const rack = $("edit-rack");
+  rack.replaceChildren();
+  state.rack.forEach((code, j) => {
+    const tile = tileElement(code, meta, { button: true });
+    tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from the rack`);
+    tile.addEventListener("click", () => { state.rack.splice(j, 1); changed(); });
+    rack.append(tile);
+  });
+  if (!state.rack.length) rack.append(el("span", { class: "empty", text: "The rack is empty." }));
+  rack.classList.toggle("current-target", state.target === "rack");
+  $("target-note").textContent = state.target === "rack" ? "Tiles go to the rack." : `Tiles go to meld ${state.target + 1}.`;
+  $("to-rack").disabled = state.target === "rack";
+}
+
+function changed(syncText = true) {
+  // Empty melds other than the current target disappear.
+  state.table = state.table.filter((m, i) => m.length || i === state.target);
+  if (typeof state.target === "number" && state.target >= state.table.length) state.target = "rack";
+  renderEditor();
+  renderPicker();
+  if (syncText) syncFields();
+}
+
+function syncFields() {
+  $("table-notation").value = formatTable(state.table.filter((m) => m.length));
+  $("rack-notation").value = formatTiles(state.rack);
+  $("position-json").value = JSON.stringify(position());
+}
+
+async function rulesChanged() {
+  try {
+    state.tiles = await loadTileSet(rulesForm.value());
+    setMessage("");
+  } catch (err) {
+    state.tiles = null;
+    setMessage(err.message, "bad");
+  }
+  renderPicker();
+  syncFields();
+}
+
+function loadPosition(obj) {
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new Error("a position is a JSON object");
+  rulesForm.set(obj.rules ?? "standard");
+  state.table = Array.isArray(obj.table) ? obj.table.map((m) => (Array.isArray(m) ? m.map(String) : [])) : [];
+  state.rack = Array.isArray(obj.rack) ? obj.rack.map(String) : [];
+  $("opened").checked = obj.opened !== false;
+  if (obj.objective) $("objective").value = obj.objective;
+  $("time-limit").value = obj.time_limit ?? "";
+  state.target = "rack";
+}
+
+// -- solving and the result ----------------------------------------------------------------------
+
+async function solve() {
+  const pos = position();
+  setMessage("Solving…");
+  $("solve").disabled = true;
+  history.replaceState(null, "", `/?position=${encodeURIComponent(JSON.stringify(pos))}`);
+  const alternatives = Number($("alternatives").value);
+  const request = { ...pos, explain: true, ...(alternatives ? { alternatives } : {}) };
+  try {
+    const response = await api("/solve", request);
+    const result = response.data;
+    state.result = result;
+    state.position = pos;
+    if (!response.ok || result.status === "error") {
+      showError(result.error || `HTTP ${response.status}`);
+      return;
+    }
+    setMessage("");
+    showResult(result, true);
+  } finally {
+    $("solve").disabled = false;
+  }
+}
+
+function showError(message) {
+  $("result-empty").classList.add("hidden");
+  $("result").classList.remove("hidden");
+  $("status").textContent = "error";
+  $("status").className = "status-word error";
+  $("status-words").textContent = message;
+  $("played").textContent = "";
+  $("value").textContent = "";
+  for (const id of ["result-table", "result-rack", "steps", "alternatives-list", "timings"]) $(id).replaceChildren();
+  setMessage(message, "bad");
+}
+
+/** Tiles played and moved into each new meld, from the steps: [{played: Map, moved: Map}] by meld. */
+function marksByMeld(move) {
+  const marks = move.table.map(() => ({ played: new Map(), moved: new Map() }));
+  for (const step of move.steps || []) {
+    const mark = marks[step.to];
+    if (!mark) continue;
+    const kind = step.from === "rack" ? mark.played : mark.moved;
+    kind.set(step.tile, (kind.get(step.tile) || 0) + 1);
+  }
+  return marks;
+}
+
+function showResult(move, main) {
+  state.shown = move;
+  state.step = -1;
+  $("result-empty").classList.add("hidden");
+  $("result").classList.remove("hidden");
+  $("status").textContent = move.status;
+  $("status").className = `status-word ${move.status}`;
+  $("status-words").textContent = meta.statuses[move.status] || "";
+  $("played").textContent = formatTiles(move.played || []);
+  $("value").textContent = move.played && move.played.length ? `(${move.tiles_played} tile${move.tiles_played === 1 ? "" : "s"}, ${move.value} points)` : "";
+  renderResultTable(move);
+  const rackLeft = [...state.position.rack];
+  for (const code of move.played || []) {
+    const i = rackLeft.indexOf(code);
+    if (i >= 0) rackLeft.splice(i, 1);
+  }
+  $("result-rack").replaceChildren(...rackLeft.map((c) => tileElement(c, meta)));
+  if (!rackLeft.length) $("result-rack").append(el("span", { class: "empty", text: "Nothing left: the rack is empty." }));
+  renderSteps(move);
+  if (main) renderAlternatives();
+  const timings = state.result.timings || {};
+  $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${(v * 1000).toFixed(1)} ms` }))));
+  exportLinks(move);
+}
+
+function renderResultTable(move) {
+  const box = $("result-table");
+  box.replaceChildren();
+  const kept = (move.kept || []).length;
+  const continued = new Set((move.meld_map || []).filter((i) => i !== null));
+  const marks = marksByMeld(move);
+  state.stepTiles = [];
+  const elements = [];
+  move.table.forEach((meld, i) => {
+    const kind = i < kept ? "" : continued.has(i) ? " changed" : " new";
+    const meldBox = el("div", { class: `meld${kind}`, "data-result-meld": i, "aria-label": `meld ${i + 1}${kind ? (kind === " new" ? " (new)" : " (rearranged)") : ""}` }, el("span", { class: "meld-no", text: String(i + 1) }));
+    const left = { played: new Map(marks[i].played), moved: new Map(marks[i].moved) };
+    const tiles = meld.map((code) => {
+      let cls = "";
+      if ((left.played.get(code) || 0) > 0) { cls = "played"; left.played.set(code, left.played.get(code) - 1); }
+      else if ((left.moved.get(code) || 0) > 0) { cls = "moved"; left.moved.set(code, left.moved.get(code) - 1); }
+      const tile = tileElement(code, meta, { extraClass: cls });
+      meldBox.append(tile);
+      return tile;
+    });
+    elements.push(tiles);
+    box.append(meldBox);
+  });
+  if (!move.table.length) box.append(el("span", { class: "empty", text: "The table is empty." }));
+  // Each step's tile element: the first unclaimed tile of its code in its meld.
+  const claimed = new Set();
+  for (const step of move.steps || []) {
+    const tile = (elements[step.to] || []).find((t) => t.dataset.tile === step.tile && !claimed.has(t));
+    if (tile) claimed.add(tile);
+    state.stepTiles.push(tile || null);
+  }
+}
+
+function renderSteps(move) {
+  const list = $("steps");
+  list.replaceChildren();
+  const steps = move.steps || [];
+  let lastText = null;
+  steps.forEach((step, i) => {
+    const from = step.from === "rack" ? "from your rack" : `from meld ${step.from + 1} of the old table`;
+    const item = el("li", { "data-testid": "step", "data-step": i },
+      el("strong", { text: step.tile }), ` ${from} to meld ${step.to + 1}`,
+      step.text !== lastText ? el("div", { class: "muted", text: step.text }) : null);
+    lastText = step.text;
+    item.addEventListener("click", () => goToStep(i));
+    list.append(item);
+  });
+  if (!steps.length) list.append(el("li", { class: "muted", text: move.status === "no_move" ? "No move: draw a tile." : "No tile moves." }));
+  $("step-prev").disabled = $("step-next").disabled = $("step-play").disabled = !steps.length;
+}
+
+function goToStep(i) {
+  const steps = (state.shown && state.shown.steps) || [];
+  state.step = Math.max(-1, Math.min(i, steps.length - 1));
+  document.querySelectorAll("#steps li").forEach((li, k) => li.classList.toggle("current", k === state.step));
+  (state.stepTiles || []).forEach((tile, k) => tile && tile.classList.toggle("stepping", k === state.step));
+  const current = document.querySelector("#steps li.current");
+  if (current) current.setAttribute("aria-current", "step");
+}
+
+async function playSteps() {
+  if (state.playing) { state.playing = false; return; }
+  state.playing = true;
+  $("step-play").textContent = "Stop";
+  const steps = (state.shown && state.shown.steps) || [];
+  for (let i = 0; i < steps.length && state.playing; i++) {
+    goToStep(i);
+    await wait(900);
+  }
+  state.playing = false;
+  $("step-play").textContent = "Play all";
+}
+
+function renderAlternatives() {
+  const list = $("alternatives-list");
+  list.replaceChildren();
+  const alternatives = state.result.alternatives;
+  $("alternatives-box").classList.toggle("hidden", alternatives === undefined);
+  if (!alternatives) return;
+  const entry = (move, label) => el("li", {}, el("button", { type: "button", onclick: () => showResult(move, false) },
+    `${label}: ${formatTiles(move.played) || "nothing"} — ${move.tiles_played} tile${move.tiles_played === 1 ? "" : "s"}, ${move.value} points (${move.status})`));
+  list.append(entry(state.result, "Best"));
+  alternatives.forEach((move, i) => {
+    const item = entry(move, `Alternative ${i + 1}`);
+    item.setAttribute("data-testid", "alternative");
+    list.append(item);
+  });
+  if (!alternatives.length) list.append(el("li", { class: "muted", text: "No other move plays a different set of tiles." }));
+}
+
+async function exportLinks(move) {
+  const svgLink = $("export-svg");
+  const pngLink = $("export-png");
+  const body = { status: move.status, table: move.table, played: move.played, value: move.value, kept: move.kept, objective: move.objective, position: { ...state.position, time_limit: undefined }, steps: move.steps };
+  delete body.position.time_limit;
+  const response = await fetch("/render", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (!response.ok) return;
+  const svg = await response.text();
+  if (svgLink.dataset.url) URL.revokeObjectURL(svgLink.dataset.url);
+  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  svgLink.href = svgLink.dataset.url = url;
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth * 2;
+    canvas.height = image.naturalHeight * 2;
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+    pngLink.href = canvas.toDataURL("image/png");
+  };
+  image.src = url;
+}
+
+// -- start ---------------------------------------------------------------------------------------
+
+async function main() {
+  meta = await loadMeta();
+  rulesForm = new RulesForm($("rules"), meta, rulesChanged);
+  for (const objective of meta.objectives) $("objective").append(el("option", { value: objective, text: objective }));
+  $("new-meld").addEventListener("click", () => { state.table.push([]); state.target = state.table.length - 1; changed(); });
+  $("to-rack").addEventListener("click", () => { state.target = "rack"; changed(false); });
+  $("edit-rack").addEventListener("click", (event) => { if (event.target.id === "edit-rack") { state.target = "rack"; changed(false); } });
+  $("apply-notation").addEventListener("click", () => {
+    state.table = parseTable($("table-notation").value);
+    state.rack = parseTiles($("rack-notation").value);
+    state.target = "rack";
+    changed();
+  });
+  $("apply-json").addEventListener("click", async () => {
+    try {
+      loadPosition(JSON.parse($("position-json").value));
+      await rulesChanged();
+      changed();
+      setMessage("");
+    } catch (err) {
+      setMessage(`Not a position: ${err.message}`, "bad");
+    }
+  });
+  for (const id of ["opened", "objective", "time-limit"]) $(id).addEventListener("change", syncFields);
+  $("solve").addEventListener("click", solve);
+  $("clear").addEventListener("click", () => { state.table = []; state.rack = []; state.target = "rack"; changed(); });
+  $("copy-link").addEventListener("click", async () => {
+    const url = `${location.origin}/?position=${encodeURIComponent(JSON.stringify(position()))}`;
+    history.replaceState(null, "", url);
+    try { await navigator.clipboard.writeText(url); setMessage("Link copied.", "good"); } catch { setMessage(`Link: ${url}`); }
+  });
+  $("step-prev").addEventListener("click", () => goToStep(state.step - 1));
+  $("step-next").addEventListener("click", () => goToStep(state.step + 1));
+  $("step-play").addEventListener("click", playSteps);
+
+  const shared = new URLSearchParams(location.search).get("position");
+  let solveNow = false;
+  if (shared) {
+    try {
+      loadPosition(JSON.parse(shared));
+      solveNow = true;
+    } catch (err) {
+      setMessage(`The link's position is not valid JSON: ${err.message}`, "bad");
+    }
+  }
+  await rulesChanged();
+  changed();
+  document.body.dataset.ready = "true";
+  if (solveNow) await solve();
+}
+
+main();

@@ -1,0 +1,200 @@
+// Shared by the analysis board and the play page: the API, tiles, notation and the rules form.
+// Everything the pages offer (presets, options, tiles, colours, AI levels) comes from the server.
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** POST (with a body) or GET a JSON endpoint: {ok, status, data}. Bad input is an answer, not an exception. */
+export async function api(path, body, method) {
+  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+  if (body !== undefined) {
+    options.headers["content-type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  return { ok: response.ok, status: response.status, data };
+}
+
+let metaPromise = null;
+/** GET /meta once: presets, options, colours, objectives, statuses, AI levels. */
+export function loadMeta() {
+  if (!metaPromise) metaPromise = api("/meta").then((r) => r.data);
+  return metaPromise;
+}
+
+const tileSets = new Map();
+/** Every tile of a rule set with its copies (POST /tiles), cached by rules. */
+export async function loadTileSet(rules) {
+  const key = JSON.stringify(rules);
+  if (!tileSets.has(key)) {
+    tileSets.set(key, api("/tiles", { rules }).then((r) => {
+      if (!r.ok) { tileSets.delete(key); throw new Error(r.data.error); }
+      return r.data;
+    }));
+  }
+  return tileSets.get(key);
+}
+
+/** A tile's parts from its code: colour letter and number, or a joker (any code without a number). */
+export function tileParts(code) {
+  const m = /^([A-Z])(\d+)$/.exec(code);
+  if (!m) return { joker: true, colour: null, number: null };
+  return { joker: false, colour: m[1], number: Number(m[2]) };
+}
+
+export function tileLabel(code, meta) {
+  const parts = tileParts(code);
+  if (parts.joker) return code === "J" ? "joker" : `joker ${code}`;
+  const colour = meta.colours.find((c) => c.letter === parts.colour);
+  return `${colour ? colour.name : parts.colour} ${parts.number}`;
+}
+
+/** A tile element: the number in its colour's ink over its colour's mark (so colour is not the only cue). */
+export function tileElement(code, meta, { button = false, extraClass = "", attrs = {} } = {}) {
+  const parts = tileParts(code);
+  const node = el(button ? "button" : "span", {
+    class: `tile ${extraClass}`.trim(),
+    "data-tile": code,
+    "aria-label": tileLabel(code, meta),
+    title: code,
+    ...(button ? { type: "button" } : {}),
+    ...attrs,
+  });
+  if (parts.joker) {
+    node.classList.add("joker");
+    node.style.setProperty("--ink-colour", meta.joker_ink);
+    node.append(el("span", { class: "face", "aria-hidden": "true", text: "☺" }));
+    if (code !== "J") node.append(el("span", { "aria-hidden": "true", text: code.slice(1) }));
+  } else {
+    const colour = meta.colours.find((c) => c.letter === parts.colour) || { ink: "#333", mark: "circle", name: "" };
+    node.style.setProperty("--ink-colour", colour.ink);
+    if (colour.name === "white") node.classList.add("white");
+    node.append(el("span", { "aria-hidden": "true", text: String(parts.number) }));
+    node.append(el("span", { class: `mark ${colour.mark}`, "aria-hidden": "true" }));
+  }
+  return node;
+}
+
+/** Tile codes from notation: "R7 k8, j" -> ["R7", "K8", "J"]. */
+export function parseTiles(text) {
+  return text.split(/[\s,]+/).map((t) => t.trim().toUpperCase()).filter(Boolean);
+}
+/** Melds from notation: "R3 R4 R5 | K7 O7 J" -> [["R3","R4","R5"], ["K7","O7","J"]]. */
+export function parseTable(text) {
+  return text.split(/[|\n;]+/).map(parseTiles).filter((m) => m.length);
+}
+export const formatTiles = (tiles) => tiles.join(" ");
+export const formatTable = (melds) => melds.map(formatTiles).join(" | ");
+
+/** Sort codes by colour then number (jokers last), or by number then colour. */
+export function sortTiles(codes, order, meta) {
+  const colourIndex = new Map(meta.colours.map((c, i) => [c.letter, i]));
+  const key = (code) => {
+    const p = tileParts(code);
+    if (p.joker) return [1e6, 1e6, code];
+    const c = colourIndex.get(p.colour) ?? 99;
+    return order === "number" ? [p.number, c, code] : [c, p.number, code];
+  };
+  return [...codes].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1] || (ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0);
+  });
+}
+
+/**
+ * The rules chooser: a preset and every option (built from /meta, so new ones appear by themselves).
+ * value(): a preset name, or {"preset": ..., option: value} for the options changed from the preset.
+ */
+export class RulesForm {
+  constructor(container, meta, onChange) {
+    this.meta = meta;
+    this.onChange = onChange || (() => {});
+    this.inputs = new Map();
+    const id = `rules-${Math.random().toString(36).slice(2, 8)}`;
+    this.preset = el("select", { id: `${id}-preset`, "data-testid": "rules-preset", onchange: () => this.fromPreset() });
+    for (const name of Object.keys(meta.presets)) this.preset.append(el("option", { value: name, text: name }));
+    const grid = el("div", { class: "options-grid" });
+    for (const option of meta.options) {
+      const inputId = `${id}-${option.name}`;
+      let input;
+      if (option.kind === "boolean") {
+        input = el("input", { type: "checkbox", id: inputId });
+      } else if (option.kind === "choice") {
+        input = el("select", { id: inputId });
+        for (const choice of option.choices) input.append(el("option", { value: choice, text: choice }));
+      } else {
+        input = el("input", { type: "number", id: inputId, min: option.min, max: option.max, step: option.kind === "integer" ? 1 : "any" });
+        if (option.optional) input.placeholder = "off";
+      }
+      input.dataset.option = option.name;
+      input.addEventListener("change", () => this.onChange());
+      this.inputs.set(option.name, { input, option });
+      grid.append(el("label", { for: inputId }, option.name.replaceAll("_", " "), input));
+    }
+    container.append(
+      el("div", { class: "row" }, el("label", { for: this.preset.id }, "Rules "), this.preset),
+      el("details", {}, el("summary", { text: "Rule options" }), grid),
+    );
+    this.fromPreset(true);
+  }
+
+  fromPreset(quiet) {
+    const values = this.meta.presets[this.preset.value];
+    for (const [name, { input, option }] of this.inputs) this.put(input, option, values[name]);
+    if (!quiet) this.onChange();
+  }
+
+  put(input, option, value) {
+    if (option.kind === "boolean") input.checked = Boolean(value);
+    else input.value = value === null || value === undefined ? "" : String(value);
+  }
+
+  read(input, option) {
+    if (option.kind === "boolean") return input.checked;
+    if (option.kind === "choice") return input.value;
+    if (input.value === "") return option.optional ? null : option.default;
+    return Number(input.value);
+  }
+
+  value() {
+    const base = this.meta.presets[this.preset.value];
+    const changed = {};
+    for (const [name, { input, option }] of this.inputs) {
+      const v = this.read(input, option);
+      if (v !== base[name]) changed[name] = v;
+    }
+    return Object.keys(changed).length ? { preset: this.preset.value, ...changed } : this.preset.value;
+  }
+
+  /** Show a rules value: a preset name or an object of options (with an optional "preset"). */
+  set(rules) {
+    const options = typeof rules === "string" ? { preset: rules } : { ...(rules || {}) };
+    const preset = options.preset && this.meta.presets[options.preset] ? options.preset : "standard";
+    this.preset.value = preset in this.meta.presets ? preset : Object.keys(this.meta.presets)[0];
+    this.fromPreset(true);
+    for (const [name, value] of Object.entries(options)) {
+      const entry = this.inputs.get(name);
+      if (entry) this.put(entry.input, entry.option, value);
+    }
+  }
+}
+
+export function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

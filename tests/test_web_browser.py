@@ -1,0 +1,350 @@
+"""The web app in a real browser: headless Chromium (the system's, never a downloaded one) driven by
+Playwright against ``rummisolve serve`` started here on a free port.
+
+The analysis board: a position entered by clicks, by notation and by a shared link, solved, the
+played tiles compared with the library's answer. The play page: an illegal play shows the referee's
+reason, an edit is undone, a legal play is made by drag and drop, a draw, a turn taken back, and a
+reload resumes the saved game. No page may log an error to the console. Screenshots of both pages
+at desktop and phone sizes go to ``tests/screenshots/`` (git-ignored) for a person to look at.
+
+The browser is ``$RUMMISOLVE_CHROMIUM``, else ``/usr/bin/chromium``, else ``chromium`` on the PATH.
+Without one (or without Playwright) these tests skip, except under CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from rummisolve import solve_json
+from rummisolve.game import Game
+from rummisolve.solver import solve
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run under CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("RUMMISOLVE_CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed (pip install '.[test]')")
+    path = chromium_path()
+    if path is None:
+        _unavailable("no Chromium found: set RUMMISOLVE_CHROMIUM or install chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, browser):
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("webapp")
+    log = (folder / "server.log").open("w")
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(folder / "games.sqlite3")]
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/health", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"the server did not start:\n{(folder / 'server.log').read_text()}")
+            time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+    text = (folder / "server.log").read_text()
+    assert "Traceback" not in text, text
+
+
+class Page:
+    """A browser page that records console errors and page errors; none may happen."""
+
+    def __init__(self, browser, base: str, viewport: dict) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.errors: list[str] = []
+        self.page.on(
+            "console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def open(self, path: str) -> None:
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("body[data-ready=true]")
+
+    def shoot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], self.errors
+
+
+@pytest.fixture
+def page(browser, server):
+    p = Page(browser, server, DESKTOP)
+    yield p
+    p.close()
+
+
+# -- the analysis board -----------------------------------------------------------------------------
+
+
+def _solved(page) -> dict:
+    p = page.page
+    p.wait_for_function("document.querySelector('[data-testid=status]').textContent.length > 0")
+    return {
+        "status": p.get_by_test_id("status").inner_text(),
+        "played": p.get_by_test_id("played").inner_text().split(),
+        "steps": p.get_by_test_id("step").count(),
+        "alternatives": p.get_by_test_id("alternative").count(),
+    }
+
+
+def test_a_position_entered_by_clicks_is_solved_as_the_library_solves_it(page):
+    table = [["R3", "R4", "R5", "R6"], ["K9", "B9", "O9", "R9"]]
+    rack = ["R7", "O7", "O8", "J", "K2"]
+    page.open("/")
+    p = page.page
+    picker = p.get_by_test_id("picker")
+    for meld in table:
+        p.get_by_test_id("new-meld").click()
+        for code in meld:
+            picker.locator(f"[data-tile='{code}']").click()
+    p.get_by_test_id("to-rack").click()
+    for code in rack:
+        picker.locator(f"[data-tile='{code}']").click()
+    assert p.get_by_test_id("rack-notation").input_value() == " ".join(rack)
+    assert p.get_by_test_id("table-notation").input_value() == " | ".join(" ".join(m) for m in table)
+    p.get_by_test_id("solve").click()
+    shown = _solved(page)
+    expected = solve_json({"table": table, "rack": rack, "explain": True, "alternatives": 3})
+    assert shown["status"] == expected["status"] == "optimal"
+    assert shown["played"] == expected["played"]
+    assert shown["steps"] == len(expected["steps"])
+    assert shown["alternatives"] == len(expected["alternatives"])
+    # The shareable address now holds the position; the export links are ready.
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(p.url).query)
+    assert json.loads(query["position"][0])["rack"] == rack
+    p.wait_for_function("document.querySelector('[data-testid=export-png]').href.startsWith('data:image/png')")
+    p.get_by_test_id("step-next").click()
+    assert p.locator("#steps li.current").count() == 1
+    page.shoot("analysis-desktop")
+    p.set_viewport_size(PHONE)
+    page.shoot("analysis-phone")
+
+
+def test_notation_and_a_shared_link_are_solved(page):
+    page.open("/")
+    p = page.page
+    p.locator("summary", has_text="Type notation").click()
+    p.get_by_test_id("table-notation").fill("R10 R11 R12 | K7 O7 B7")
+    p.get_by_test_id("rack-notation").fill("r13 j b2")
+    p.get_by_test_id("apply-notation").click()
+    p.get_by_test_id("solve").click()
+    shown = _solved(page)
+    expected = solve_json({"table": [["R10", "R11", "R12"], ["K7", "O7", "B7"]], "rack": ["R13", "J", "B2"]})
+    assert shown["played"] == expected["played"]
+
+    position = {
+        "rules": {"preset": "xp", "wraparound": True},
+        "table": [["R11", "R12", "R13"]],
+        "rack": ["R1", "B5"],
+        "objective": "value",
+    }
+    page.open("/?position=" + urllib.parse.quote(json.dumps(position)))
+    shown = _solved(page)
+    expected = solve_json(position)
+    assert shown["status"] == expected["status"] and shown["played"] == expected["played"] == ["R1"]
+    assert p.get_by_test_id("rules-preset").input_value() == "xp"
+
+
+# -- the play page ------------------------------------------------------------------------------------
+
+SEED = 12
+"""A deal whose first player (the human) can open with melds of rack tiles only, no jokers."""
+
+
+def _drag(p, source, target) -> None:
+    """Drag with the mouse in small steps, as a person would (pointer events)."""
+    source.scroll_into_view_if_needed()
+    box = source.bounding_box()
+    p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.mouse.down()
+    target.scroll_into_view_if_needed()
+    goal = target.bounding_box()
+    p.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=6)
+    p.mouse.up()
+
+
+def _rack(p) -> list[str]:
+    return p.get_by_test_id("rack").locator("[data-tile]").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+
+
+def _your_turn(p, turn: int) -> None:
+    """Wait until it is the human's turn number ``turn`` (counted from 1) and the page is idle."""
+    p.wait_for_function(
+        "t => document.querySelector('[data-testid=turn]').textContent === t", arg=f"Your turn · turn {turn}"
+    )
+    p.wait_for_selector("body:not([data-pending]) [data-testid=end-turn]:not([disabled])")
+
+
+def test_play_a_few_turns_then_reload_and_resume(browser, server):
+    game = Game(2, seed=SEED)
+    best = solve(game.view(0).position)
+    assert best and all(not t.is_joker for m in best.table for t in m.tiles), "the deal no longer fits this test"
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open(f"/play?players=human,medium&seed={SEED}&delay=0")
+    _your_turn(p, 1)
+    start = _rack(p)
+    assert sorted(start) == sorted(map(str, game.view(0).rack))
+    rack = p.get_by_test_id("rack")
+    table = p.get_by_test_id("table")
+
+    # By keyboard: Enter on a rack tile selects it, Enter on "+ new meld" puts it there; Undo takes it back.
+    rack.locator(f"[data-tile='{best.table[0].tiles[0]}']").first.focus()
+    p.keyboard.press("Enter")
+    assert rack.locator("[aria-pressed=true]").count() == 1
+    p.get_by_test_id("new-meld-zone").focus()
+    p.keyboard.press("Enter")
+    assert table.locator("[data-meld='0'] [data-tile]").count() == 1 and len(_rack(p)) == len(start) - 1
+    p.get_by_test_id("undo").click()
+    assert sorted(_rack(p)) == sorted(start)
+
+    # An illegal play: two tiles are no meld. The referee's reason shows, and the turn goes on.
+    first, second = best.table[0].tiles[:2]
+    _drag(p, rack.locator(f"[data-tile='{first}']").first, p.get_by_test_id("new-meld-zone"))
+    _drag(p, rack.locator(f"[data-tile='{second}']").first, table.locator("[data-meld='0']"))
+    assert table.locator("[data-meld='0'] [data-tile]").count() == 2
+    p.get_by_test_id("end-turn").click()
+    message = p.get_by_test_id("message")
+    p.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('Not allowed')")
+    assert "meld 1" in message.inner_text() and "at least 3" in message.inner_text()
+    assert table.locator("[data-meld='0'].bad").count() == 1
+    # Undo, edit by edit, back to the rack as dealt.
+    p.get_by_test_id("undo").click()
+    p.get_by_test_id("undo").click()
+    assert sorted(_rack(p)) == sorted(start) and table.locator("[data-meld]").count() == 0
+
+    # The best opening, laid by drag and drop, tile by tile.
+    for i, meld in enumerate(best.table):
+        codes = [str(t) for t in meld.tiles]
+        _drag(p, rack.locator(f"[data-tile='{codes[0]}']").first, p.get_by_test_id("new-meld-zone"))
+        for code in codes[1:]:
+            _drag(p, rack.locator(f"[data-tile='{code}']").first, table.locator(f"[data-meld='{i}'] [data-tile]").last)
+    shown = [
+        table.locator(f"[data-meld='{i}'] [data-tile]").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+        for i in range(len(best.table))
+    ]
+    assert shown == [[str(t) for t in m.tiles] for m in best.table]
+    # Join, split and a tile dragged between melds, each undone.
+    melds = lambda: table.locator("[data-meld]").count()  # noqa: E731
+    table.locator("[data-meld='0'] [data-tile]").first.click()
+    table.locator("[data-meld='1'] [data-tile]").first.click()
+    p.get_by_test_id("join").click()
+    assert melds() == len(best.table) - 1
+    p.get_by_test_id("undo").click()
+    table.locator("[data-meld='0'] [data-tile]").nth(1).click()
+    p.get_by_test_id("split").click()
+    assert melds() == len(best.table) + 1
+    p.get_by_test_id("undo").click()
+    moved = table.locator("[data-meld='1'] [data-tile]").first
+    _drag(p, moved, table.locator("[data-meld='0'] [data-tile]").last)
+    assert table.locator("[data-meld='0'] [data-tile]").count() == len(best.table[0].tiles) + 1
+    p.get_by_test_id("undo").click()
+    assert melds() == len(best.table)
+    p.get_by_test_id("end-turn").click()
+    _your_turn(p, 3)  # the AI has moved
+    after_play = _rack(p)
+    assert len(after_play) == len(start) - len(best.played)
+    assert p.get_by_test_id("log").locator("li").count() == 2
+
+    # A draw, then the AI's turn, then the turn taken back.
+    p.get_by_test_id("draw").click()
+    _your_turn(p, 5)
+    assert len(_rack(p)) == len(after_play) + 1
+    p.get_by_test_id("undo-turn").click()
+    _your_turn(p, 3)
+    assert sorted(_rack(p)) == sorted(after_play)
+
+    # A hint names tiles to play or says to draw.
+    p.get_by_test_id("hint").click()
+    p.wait_for_function("document.querySelector('[data-testid=hint-text]').textContent.length > 0")
+    assert (
+        "play" in p.get_by_test_id("hint-text").inner_text().lower()
+        or "draw" in p.get_by_test_id("hint-text").inner_text().lower()
+    )
+
+    # The log replays turn by turn.
+    p.get_by_test_id("replay").click()
+    p.wait_for_selector("[data-testid=replay-view]:not(.hidden)")
+    assert p.locator("#replay-slider").get_attribute("max") == "2"  # the deal, then two turns
+    p.locator("#replay-next").click()
+    assert "you play" in p.locator("#replay-label").inner_text()
+    page.shoot("play-desktop")
+    # Reload: the saved game comes back as it was.
+    assert "game=" in p.url
+    table_before = table.inner_text()
+    p.reload()
+    p.wait_for_selector("body[data-ready=true]")
+    _your_turn(p, 3)
+    assert sorted(_rack(p)) == sorted(after_play) and table.inner_text() == table_before
+    p.set_viewport_size(PHONE)
+    page.shoot("play-phone")
+    page.close()
+
+    # The saved game is listed on the start page.
+    listing = Page(browser, server, PHONE)
+    listing.open("/play")
+    listing.page.wait_for_selector("[data-testid=saved-game]")
+    assert listing.page.get_by_test_id("saved-game").count() >= 1
+    listing.shoot("play-setup-phone")
+    listing.close()
