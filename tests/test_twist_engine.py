@@ -91,3 +91,16 @@ def test_the_render_draws_four_distinct_jokers():
     ]
     labels = {t.text for g in jokers for t in g.iter(f"{SVG}text") if t.get("class") == "stands-for"}
     assert labels == {"=R3R4", "=3", "=R5"}
+
+
+def test_a_blocked_twist_round_scores_every_joker_30():
+    game = Game(players=2, rules=TWIST.replace(turn_timer=None), seed=7)
+    while not game.finished:
+        game.draw()
+    assert game.state.end_reason == "blocked"
+    racks = game.state.racks
+    assert sum(len(r) for r in racks) == 112
+    values = [sum(30 if t.is_any_joker else t.number for t in rack) for rack in racks]
+    winner = game.winner
+    assert values[winner] == min(values)
+    assert game.scores()[1 - winner] == -(values[1 - winner] - values[winner])

@@ -80,3 +80,15 @@ def test_the_cli_verifies_twist_turns(monkeypatch, capsys):
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 0 and out[0]["legal"] is True and out[0]["played"] == ["B8", "B9", "R6", "JC"]
     assert parse_tiles(out[0]["played"]) == parse_tiles("B8 B9 R6 JC")
+
+
+def test_explain_json_takes_a_special_joker_moving():
+    from rummisolve.service import explain_json
+
+    turn = {
+        "position": {"rules": "twist", "table": [["K1", "K2", "K3", "JD"]], "rack": ["B7", "B8"]},
+        "table": [["K1", "K2", "K3"], ["B7", "B8", "JD"]],
+    }
+    result = explain_json(turn)
+    moved = [s for s in result["steps"] if s["tile"] == "JD"]
+    assert len(moved) == 1 and moved[0]["from"] == 0 and moved[0]["to"] == 1
