@@ -314,6 +314,13 @@ VERIFY_EXAMPLES = {
         "summary": "A run with a gap",
         "value": {"position": _MIDGAME, "table": [["R1", "R2", "R3", "R7"], ["K7", "B7", "O7"]]},
     },
+    "twist": {
+        "summary": "Twist: a colour-change joker extends a double joker's run in blue",
+        "value": {
+            "position": {"rules": "twist", "table": [["R2", "JD", "R5"]], "rack": ["JC", "B8", "B9", "R6"]},
+            "table": [["R2", "JD", "R5", "R6", "JC", "B8", "B9"]],
+        },
+    },
 }
 
 RENDER_EXAMPLES = {
