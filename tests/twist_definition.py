@@ -21,6 +21,7 @@ A reading is ``(tiles, kind, value, stands_for)`` with ``kind`` ``"run"``, ``"gr
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 
@@ -167,9 +168,10 @@ def twist_melds(rules: RuleSet, max_tiles: int) -> Iterator[Reading]:
 _PREFERENCE = {"run": 1, "mirror run": 1, "group": 0, "mirror group": 0}
 
 
+@functools.cache
 def best_readings(rules: RuleSet, max_tiles: int) -> dict[tuple[Tile, ...], tuple[str, int, set]]:
     """For every valid meld, the reading the rules pick (the most valuable; on a tie, a run):
-    ``tiles -> (kind, value, every stands_for that reading allows)``."""
+    ``tiles -> (kind, value, every stands_for that reading allows)``. Cached: treat it as read-only."""
     best: dict[tuple[Tile, ...], tuple[str, int, set]] = {}
     for tiles, kind, value, stands in twist_melds(rules, max_tiles):
         rank = (value, _PREFERENCE[kind])
