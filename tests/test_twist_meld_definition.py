@@ -17,7 +17,7 @@ import pytest
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.rules import TWIST, RuleSet
 from rummisolve.tiles import ALL_JOKERS
-from tests.twist_definition import best_readings
+from tests.twist_definition import best_readings, random_reading
 
 SMALL = RuleSet(numbers=5, double_jokers=1, colour_change_jokers=1, mirror_jokers=1)
 SMALL_WRAP = SMALL.replace(wraparound=True)
@@ -105,3 +105,22 @@ def test_the_definition_is_not_empty_where_it_matters():
         assert readings[parse_tiles(text)][0] == kind
     assert parse_tiles("R1 R2 JC R4 R5") not in readings  # same colour around the JC
     assert parse_tiles("R12 R13 JD") not in readings  # past 13
+
+
+@pytest.mark.parametrize("rules", [TWIST, THREE_COLOURS], ids=["twist", "three-colours"])
+def test_a_seeded_sample_of_long_melds_built_from_the_definition(rules):
+    """Melds of any length (runs up to 13 slots, mirrors with long sides), built at random from the
+    definition: each is valid, worth at least its reading (the classifier picks the most valuable
+    reading), and when the reading is the only one (two numbered tiles of different numbers in a
+    run, or a mirror run), the classifier's is the same."""
+    rng = random.Random(2024)
+    for _ in range(3000):
+        tiles, kind, value, stands = random_reading(rules, rng)
+        text = " ".join(map(str, tiles))
+        problem = meld_problem(tiles, rules)
+        assert problem is None, f"{text} is a valid {kind} by the definition, but refused: {problem}"
+        meld = Meld.of(tiles, rules)
+        assert meld.value >= value, text
+        numbers = {t.number for t in tiles if not t.is_any_joker}
+        if kind in ("run", "mirror run") and len(numbers) > 1:
+            assert meld.kind is KINDS[kind] and meld.value == value and meld.stands_for == stands, text
