@@ -26,9 +26,19 @@ from rummisolve.explain import Explanation, Step, explain, explain_solution
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee import REASONS, Reason, Verdict, verify
-from rummisolve.rules import PRESETS, STANDARD, XP, RuleSet
+from rummisolve.rules import PRESETS, STANDARD, TWIST, XP, RuleSet
 from rummisolve.solution import Objective, Solution, Status
-from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
+from rummisolve.tiles import (
+    COLOUR_CHANGE_JOKER,
+    DOUBLE_JOKER,
+    JOKER,
+    MIRROR_JOKER,
+    Colour,
+    JokerKind,
+    Tile,
+    format_tiles,
+    parse_tiles,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.batch import solve_many
@@ -42,11 +52,16 @@ __all__ = [
     "Colour",
     "Tile",
     "JOKER",
+    "DOUBLE_JOKER",
+    "COLOUR_CHANGE_JOKER",
+    "MIRROR_JOKER",
+    "JokerKind",
     "parse_tiles",
     "format_tiles",
     "RuleSet",
     "STANDARD",
     "XP",
+    "TWIST",
     "PRESETS",
     "Meld",
     "MeldKind",

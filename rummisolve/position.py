@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rummisolve.errors import InvalidMeldError, TileCountError
 from rummisolve.melds import Meld, _classify_cached
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles, split_melds
+from rummisolve.tiles import Tile, format_tiles, parse_tiles, split_melds
 
 __all__ = ["Position"]
 
@@ -62,7 +62,7 @@ class Position:
         too_many = sorted(tile for tile, count in counts.items() if count > rules.copies_of(tile))
         if too_many:
             tile = too_many[0]
-            what = "jokers" if tile.is_joker else f"copies of {tile}"
+            what = f"jokers {tile}" if tile.is_any_joker else f"copies of {tile}"
             raise TileCountError(
                 f"{counts[tile]} {what} across table and rack, but the set has only {rules.copies_of(tile)}"
             )
@@ -100,8 +100,7 @@ class Position:
         """Tiles of the full set on neither the table nor this rack (the pool and other racks)."""
         seen = self.table_counts() + self.rack_counts()
         full = Counter({kind: self.rules.copies for kind in self.rules.tile_kinds})
-        if self.rules.jokers:
-            full[JOKER] = self.rules.jokers
+        full.update(self.rules.joker_counts)
         return full - seen
 
     @property

@@ -10,12 +10,13 @@ from functools import cached_property
 from typing import Any
 
 from rummisolve.errors import RuleSetError, TileRangeError
-from rummisolve.tiles import JOKER, Colour, Tile
+from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Colour, Tile
 
 __all__ = [
     "RuleSet",
     "STANDARD",
     "XP",
+    "TWIST",
     "PRESETS",
     "JOKER_RETRIEVAL_MODES",
     "EMPTY_POOL_SCORING_MODES",
@@ -31,6 +32,9 @@ INTEGER_OPTION_BOUNDS: dict[str, tuple[int, int]] = {
     "numbers": (1, 99),
     "copies": (1, 16),
     "jokers": (0, 16),
+    "double_jokers": (0, 16),
+    "colour_change_jokers": (0, 16),
+    "mirror_jokers": (0, 16),
     "rack_size": (1, 200),
     "min_meld_length": (2, 99),
     "initial_threshold": (0, 10_000),
@@ -53,6 +57,8 @@ class RuleSet:
     106
     >>> RuleSet.preset("xp").total_tiles
     160
+    >>> RuleSet.preset("twist").total_tiles
+    112
     """
 
     colours: int = 4
@@ -62,6 +68,13 @@ class RuleSet:
     copies: int = 2
     """Copies of each coloured number."""
     jokers: int = 2
+    """Regular jokers (``J``)."""
+    double_jokers: int = 0
+    """Twist double jokers (``JD``): each stands for two tiles."""
+    colour_change_jokers: int = 0
+    """Twist colour-change jokers (``JC``): a run changes colour across the slot it fills."""
+    mirror_jokers: int = 0
+    """Twist mirror jokers (``JM``): the meld reads ``L JM reverse(L)``."""
     rack_size: int = 14
     """Tiles dealt to each rack."""
     min_meld_length: int = 3
@@ -115,6 +128,17 @@ class RuleSet:
                 f"rule option 'empty_pool_scoring' must be one of {', '.join(EMPTY_POOL_SCORING_MODES)}, "
                 f"not {self.empty_pool_scoring!r}"
             )
+        if self.joker_retrieval == "strict" and self.has_twist:
+            raise RuleSetError(
+                "rule option 'joker_retrieval': 'strict' cannot be combined with special jokers "
+                "(double_jokers, colour_change_jokers, mirror_jokers): what a freed special joker must be "
+                "replaced by is not defined (docs/rules.md, Twist)"
+            )
+        if self.open_then_manipulate and self.has_twist:
+            raise RuleSetError(
+                "rule option 'open_then_manipulate' cannot be combined with special jokers "
+                "(double_jokers, colour_change_jokers, mirror_jokers) yet (docs/rules.md, Twist)"
+            )
         if self.min_players > self.max_players:
             raise RuleSetError(
                 f"rule option 'min_players' ({self.min_players}) exceeds 'max_players' ({self.max_players})"
@@ -149,7 +173,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """A named preset: ``"standard"`` or ``"xp"``."""
+        """A named preset: ``"standard"``, ``"xp"`` or ``"twist"``."""
         try:
             return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
         except (KeyError, TypeError):
@@ -195,25 +219,53 @@ class RuleSet:
         """Every distinct non-joker tile, in canonical order."""
         return tuple(Tile(c, n) for c in self.colour_list for n in range(1, self.numbers + 1))
 
+    @property
+    def has_twist(self) -> bool:
+        """Whether the set holds any special (Twist) joker."""
+        return bool(self.double_jokers or self.colour_change_jokers or self.mirror_jokers)
+
+    @cached_property
+    def joker_counts(self) -> dict[Tile, int]:
+        """Copies of every joker tile in the set (``J JD JC JM``), those with none left out."""
+        counts = {
+            JOKER: self.jokers,
+            DOUBLE_JOKER: self.double_jokers,
+            COLOUR_CHANGE_JOKER: self.colour_change_jokers,
+            MIRROR_JOKER: self.mirror_jokers,
+        }
+        return {tile: n for tile, n in counts.items() if n}
+
+    @cached_property
+    def special_jokers(self) -> dict[Tile, int]:
+        """Copies of every special joker in the set (``JD JC JM``), those with none left out."""
+        return {tile: n for tile, n in self.joker_counts.items() if tile.is_special_joker}
+
     @cached_property
     def tiles_by_code(self) -> dict[str, Tile]:
-        """Every tile that exists under these rules, by its canonical code (``"R7"``, ``"J"``)."""
-        tiles = self.tile_kinds + ((JOKER,) if self.jokers else ())
+        """Every tile that exists under these rules, by its canonical code (``"R7"``, ``"J"``, ``"JD"``)."""
+        tiles = self.tile_kinds + tuple(self.joker_counts)
         return {str(tile): tile for tile in tiles}
 
     @property
+    def total_jokers(self) -> int:
+        """Jokers of every kind in the full set."""
+        return self.jokers + self.double_jokers + self.colour_change_jokers + self.mirror_jokers
+
+    @property
     def total_tiles(self) -> int:
-        """Tiles in the full set, jokers included."""
-        return self.colours * self.numbers * self.copies + self.jokers
+        """Tiles in the full set, jokers of every kind included."""
+        return self.colours * self.numbers * self.copies + self.total_jokers
 
     def copies_of(self, tile: Tile) -> int:
-        """How many copies of ``tile`` the set has (jokers for the joker)."""
-        return self.jokers if tile.is_joker else self.copies
+        """How many copies of ``tile`` the set has (for a joker, the jokers of its kind)."""
+        if tile.is_any_joker:
+            return self.joker_counts.get(tile, 0)
+        return self.copies
 
     def has_tile(self, tile: Tile) -> bool:
         """Whether the tile exists under these rules."""
-        if tile.is_joker:
-            return self.jokers > 0
+        if tile.is_any_joker:
+            return tile in self.joker_counts
         return tile.colour.index < self.colours and tile.number <= self.numbers
 
     def check_tile(self, tile: Tile) -> Tile:
@@ -221,6 +273,12 @@ class RuleSet:
         if not self.has_tile(tile):
             if tile.is_joker:
                 raise TileRangeError("tile 'J': this rule set has no jokers")
+            if tile.is_special_joker:
+                option = _SPECIAL_JOKER_OPTION[tile]
+                raise TileRangeError(
+                    f"tile {str(tile)!r}: this rule set has no {option.replace('_', ' ')[:-1]} "
+                    f"(rule option {option!r}; the 'twist' preset has them)"
+                )
             if tile.colour.index >= self.colours:
                 raise TileRangeError(
                     f"tile {str(tile)!r}: colour {tile.colour.name.lower()} is not in play with {self.colours} colours"
@@ -229,12 +287,13 @@ class RuleSet:
         return tile
 
     def rack_value(self, tiles) -> int:
-        """Penalty value of tiles left on a rack (numbers; a joker counts ``joker_penalty``)."""
-        return sum(self.joker_penalty if t.is_joker else t.number for t in tiles)
+        """Penalty value of tiles left on a rack (numbers; every joker, special ones too, counts ``joker_penalty``)."""
+        return sum(self.joker_penalty if t.is_any_joker else t.number for t in tiles)
 
     def full_set(self) -> tuple[Tile, ...]:
-        """Every tile of the set (copies and jokers), in canonical order."""
-        return tuple(t for t in self.tile_kinds for _ in range(self.copies)) + (JOKER,) * self.jokers
+        """Every tile of the set (copies and jokers of every kind), in canonical order."""
+        jokers = tuple(tile for tile, n in self.joker_counts.items() for _ in range(n))
+        return tuple(t for t in self.tile_kinds for _ in range(self.copies)) + jokers
 
     def __repr__(self) -> str:
         changed = [
@@ -244,6 +303,12 @@ class RuleSet:
         ]
         return f"RuleSet({', '.join(changed)})"
 
+
+_SPECIAL_JOKER_OPTION = {
+    DOUBLE_JOKER: "double_jokers",
+    COLOUR_CHANGE_JOKER: "colour_change_jokers",
+    MIRROR_JOKER: "mirror_jokers",
+}
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(RuleSet))
 _dataclass_init = RuleSet.__init__
@@ -266,4 +331,8 @@ STANDARD = RuleSet()
 XP = RuleSet(copies=3, jokers=4, max_players=6)
 """The XP edition for up to 6 players: 3 copies, 4 jokers (160 tiles)."""
 
-PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP}
+TWIST = RuleSet(double_jokers=2, colour_change_jokers=2, mirror_jokers=2, turn_timer=60)
+"""The Twist edition: the standard set plus 2 double, 2 colour-change and 2 mirror jokers (112 tiles),
+with a 60-second turn timer."""
+
+PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP, "twist": TWIST}
