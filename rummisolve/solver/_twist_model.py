@@ -1,0 +1,170 @@
+"""Special jokers (Twist) in the CP-SAT model: one integer ``y[e]`` per piece
+(:mod:`~rummisolve.solver._twist`), added only when special jokers are in play.
+
+- Kind slots: ``u[k]`` gains ``sum_e slots(e, k) y[e]`` in the conservation row of kind ``k``.
+- Anchors: real tiles of kind ``k`` (``u[k] - jk[k]``) at least ``sum_e anchors(e, k) y[e]``.
+- Special jokers: ``sum_e JD(e) y[e] = table JD + pd`` (likewise ``JC`` with ``pc``, ``JM`` with
+  ``pm``), ``p*`` the rack's special jokers played; in an official opening the layer's special
+  jokers are all played.
+- Colour changes: at each number ``n`` the segments ending at ``n - 1`` (before a ``JC``) and those
+  starting at ``n + 1`` (after one) are as many, and for each colour ``A`` those of colour ``A`` on
+  both sides together at most that many (so each can be paired with one of another colour: Hall).
+- Table melds with special jokers: a ``kept`` piece each (its own tiles, at most 1), which counts as
+  a meld kept in the objective; its regular jokers join the jokers' row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model_helper as cmh
+
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import Counts
+from rummisolve.solver._pieces import INF, Protos, linear
+from rummisolve.solver._twist import Piece, twist_pieces
+
+__all__ = ["TwistModel", "plan_twist", "add_twist"]
+
+
+@dataclass
+class TwistModel:
+    """The pieces of one layer and the variables that count its special jokers."""
+
+    pieces: list[Piece]
+    kinds: set[int]
+    """Kinds that some piece has slots of."""
+    played: dict[int, int] = field(default_factory=dict)
+    """Special joker (0 ``JD``, 1 ``JC``, 2 ``JM``) -> variable: rack ones played (not in an official opening)."""
+    layer_specials: tuple[int, int, int] = (0, 0, 0)
+    rack_specials: tuple[int, int, int] = (0, 0, 0)
+
+
+def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
+    """The pieces of a layer holding ``available`` numbered tiles and ``jokers`` regular jokers
+    (``opening``: the rack's tiles only, the table kept as it is); ``None`` without special jokers."""
+    rack = counts.rack_specials
+    layer = rack if opening else tuple(t + r for t, r in zip(counts.table_specials, rack))
+    if not any(layer):
+        return None
+    pieces = twist_pieces(cat.rules, available, jokers, *layer)
+    if not opening:
+        for index, reals, regular, specials in counts.twist_melds:
+            d, c, m = specials
+            pieces.append(
+                Piece("kept", (), dict(reals), dict(reals), doubles=d, changes=c, mirrors=m, table_index=index)
+            )
+            pieces[-1].joker_anchors = {-1: regular} if regular else {}
+    kinds = {k for piece in pieces for k in piece.slots}
+    return TwistModel(pieces, kinds, layer_specials=layer, rack_specials=rack)
+
+
+def add_twist(
+    twist: TwistModel,
+    built,
+    cat: Catalogue,
+    protos: Protos,
+    counts: Counts,
+    offset: int,
+    rows: dict,
+    variables: list,
+    constraints: list,
+) -> None:
+    """Add the pieces' variables to the layer at ``offset`` and their terms to its rows.
+
+    ``rows``: positions in ``constraints`` of the rows to extend: ``("kind", k)`` (conservation of
+    kind ``k``), ``"jokers"``, and, where they exist, ``"threshold"``, ``"discard"`` (an official
+    opening's), ``"plays"`` (the turn plays a tile)."""
+    n_sets = len(cat.sets)
+    jk = offset + n_sets
+    opening = built.kept_by_rule
+    index = len(variables)
+    kind_terms: dict[int, list[tuple[int, int]]] = {}
+    anchor_terms: dict[int, list[tuple[int, int]]] = {}
+    special_terms: list[list[tuple[int, int]]] = [[], [], []]
+    regular_terms: list[tuple[int, int]] = []
+    ends: dict[int, list[Piece]] = {}  # JC number -> segments before it
+    starts: dict[int, list[Piece]] = {}  # JC number -> segments after it
+    for piece in twist.pieces:
+        variables.append(protos.domain(0, piece.upper))
+        piece.var = index
+        for k, n in piece.slots.items():
+            kind_terms.setdefault(k, []).append((index, n))
+        for k, n in piece.anchors.items():
+            anchor_terms.setdefault(k, []).append((index, n))
+        for i, n in enumerate((piece.doubles, piece.changes, piece.mirrors)):
+            if n:
+                special_terms[i].append((index, n))
+        regular = piece.joker_anchors.get(-1, 0)
+        if regular:
+            regular_terms.append((index, regular))
+        if piece.shape in ("left", "middle"):
+            ends.setdefault(piece.last + 1, []).append(piece)
+        if piece.shape in ("right", "middle"):
+            starts.setdefault(piece.first - 1, []).append(piece)
+        index += 1
+    # Special jokers: pieces' count = the table's + the rack's played.
+    played: dict[int, int] = {}
+    for i in range(3):
+        table = 0 if opening else counts.table_specials[i]
+        rack = twist.rack_specials[i]
+        terms = special_terms[i]
+        if not terms and not table:
+            continue
+        if opening:
+            constraints.append(linear([v for v, _ in terms], [c for _, c in terms], 0, rack))
+        else:
+            variables.append(protos.domain(0, rack))
+            played[i] = index
+            constraints.append(linear([v for v, _ in terms] + [index], [c for _, c in terms] + [-1], table, table))
+            index += 1
+    if not opening:
+        twist.played = played
+    # Conservation rows gain the pieces' kind slots.
+    for k, terms in kind_terms.items():
+        _extend(constraints, rows[("kind", k)], terms)
+    # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
+    if built.layer_jokers:
+        for k, terms in anchor_terms.items():
+            sets = cat.sets_by_kind[k]
+            vs = [offset + s for s in sets] + [v for v, _ in kind_terms[k]] + [jk + k] + [v for v, _ in terms]
+            cs = [1] * len(sets) + [c for _, c in kind_terms[k]] + [-1] + [-c for _, c in terms]
+            constraints.append(linear(vs, cs, 0, INF))
+    if regular_terms:
+        _extend(constraints, rows["jokers"], regular_terms)
+    # Colour changes: segments before and after each JC pair up, neighbours of different colours.
+    for number in sorted(set(ends) | set(starts)):
+        before, after = ends.get(number, []), starts.get(number, [])
+        if not before or not after:
+            for piece in before + after:
+                variables[piece.var] = protos.domain(0, 0)
+            continue
+        vs = [p.var for p in before] + [p.var for p in after]
+        constraints.append(linear(vs, [1] * len(before) + [-1] * len(after), 0, 0))
+        for colour in {p.colour for p in before + after}:
+            # before_A + after_A <= before (all colours) <=> after_A - before of other colours <= 0
+            mine = [p.var for p in after if p.colour == colour]
+            others = [p.var for p in before if p.colour != colour]
+            constraints.append(linear(mine + others, [1] * len(mine) + [-1] * len(others), -INF, 0))
+    # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
+    if "threshold" in rows:
+        _extend(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
+    if "discard" in rows:
+        _extend(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
+    if "plays" in rows and played:
+        _extend(constraints, rows["plays"], [(v, 1) for v in played.values()])
+    built.twist = twist
+
+
+def _extend(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
+    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms`` added."""
+    row = cmh.ConstraintProto()
+    row.copy_from(constraints[at])
+    merged: dict[int, int] = dict(zip(row.linear.vars, row.linear.coeffs))
+    for var, coeff in terms:
+        merged[var] = merged.get(var, 0) + coeff
+    row.linear.vars[:] = []
+    row.linear.coeffs[:] = []
+    row.linear.vars.extend(merged)
+    row.linear.coeffs.extend(merged.values())
+    constraints[at] = row
