@@ -1,7 +1,9 @@
-"""Melds: classify a tile sequence (in play order) as a run or a group, and infer its jokers.
+"""Melds: classify a tile sequence (in play order) as a run, a group or a Twist mirror meld, and
+infer what its jokers stand for.
 
 A sequence that is valid both ways (one real tile and jokers, e.g. ``R5 J J``) is read the way
-that is worth more; on a tie, as a run.
+that is worth more; on a tie, as a run. Melds with the Twist special jokers (``JD``, ``JC``,
+``JM``; docs/rules.md, "Twist") are classified by :mod:`rummisolve.twist_melds`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from rummisolve.errors import InvalidMeldError
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
+from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist
 
 __all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
 
@@ -27,34 +30,48 @@ MELD_REASONS: dict[str, str] = {
     "out_of_range": "a joker would stand for a number outside the rule set's range",
     "wrap_not_allowed": "the run wraps from the top number to 1, which these rules forbid",
     "wrap_through_one": "1 may follow the top number or precede 2, not both in one run",
+    **TWIST_MELD_REASONS,
 }
 """Every reason code :func:`meld_problem` and :class:`InvalidMeldError` use, with its meaning."""
 
 
 class MeldKind(enum.Enum):
-    """Whether a meld is a run or a group."""
+    """Whether a meld is a run, a group, or a Twist mirror meld (``L JM reverse(L)``). A run with
+    colour-change jokers is a run; a run or group with double jokers is a run or a group."""
 
     RUN = "run"
     GROUP = "group"
+    MIRROR = "mirror"
 
     def __repr__(self) -> str:
         return f"MeldKind.{self.name}"
 
 
+StandsFor = Tile | tuple[Tile, Tile] | int | None
+"""What one physical tile of a meld stands for (see :attr:`Meld.stands_for`)."""
+
+
 @dataclass(frozen=True)
 class Meld:
-    """A valid meld: its tiles in play order, its kind, and the tile each slot stands for.
+    """A valid meld: its tiles in play order, its kind, and what each tile stands for.
 
     >>> m = Meld.parse("R4 J R6")
     >>> m.kind, str(m), m.value, [str(t) for t in m.represents]
     (MeldKind.RUN, 'R4 J R6', 15, ['R4', 'R5', 'R6'])
+    >>> from rummisolve.rules import TWIST
+    >>> m = Meld.parse("R2 JD R5", TWIST)
+    >>> m.kind, m.value, m.jokers
+    (MeldKind.RUN, 14, ((1, (Tile.parse('R3'), Tile.parse('R4'))),))
     """
 
     tiles: tuple[Tile, ...]
     kind: MeldKind
     represents: tuple[Tile, ...]
-    """For each slot, the tile it stands for (the tile itself unless it is a joker)."""
+    """For each tile (same index), the tile it stands for: the tile itself, or for a regular joker
+    the tile it replaces. A special joker (``JD``, ``JC``, ``JM``) is listed as itself here; what it
+    stands for is in :attr:`stands_for`."""
     rules: RuleSet = field(default=STANDARD, compare=False, repr=False)
+    _twist: tuple[StandsFor, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> Meld:
@@ -72,19 +89,45 @@ class Meld:
         return cls.of(parse_tiles(text), rules)
 
     @property
+    def stands_for(self) -> tuple[StandsFor, ...]:
+        """For each tile (same index), what it stands for: a numbered tile itself; ``J`` a
+        :class:`Tile`; ``JD`` a pair of tiles (in a run two consecutive numbers of its segment's
+        colour, ascending; in a group two missing colours); ``JC`` its slot's number (an ``int``,
+        no colour); ``JM`` ``None`` (it fills no slot). Without special jokers, :attr:`represents`."""
+        return self.represents if self._twist is None else self._twist
+
+    @property
     def value(self) -> int:
-        """Points: the sum of the numbers the tiles stand for (a joker counts what it replaces)."""
-        return sum(t.number for t in self.represents)
+        """Points for the initial meld: the sum of the numbers the tiles stand for (``J`` counts the
+        number it replaces, ``JD`` its two numbers, ``JC`` its slot's number, ``JM`` 0)."""
+        if self._twist is None:
+            return sum(t.number for t in self.represents)
+        return _value(self._twist)
 
     @property
     def joker_count(self) -> int:
+        """Regular jokers (``J``) in the meld."""
         return sum(1 for t in self.tiles if t.is_joker)
 
     @property
-    def jokers(self) -> tuple[tuple[int, Tile], ...]:
-        """``(slot, stands_for)`` for each joker. In a group a joker stands for a missing colour;
-        the first missing ones in canonical order are named, any missing colour is equivalent."""
-        return tuple((i, r) for i, (t, r) in enumerate(zip(self.tiles, self.represents)) if t.is_joker)
+    def special_joker_count(self) -> int:
+        """Special jokers (``JD``, ``JC``, ``JM``) in the meld."""
+        return sum(1 for t in self.tiles if t.is_special_joker)
+
+    @property
+    def side_kind(self) -> MeldKind | None:
+        """For a mirror meld, whether its side ``L`` is a run or a group fragment; else ``None``."""
+        if self.kind is not MeldKind.MIRROR:
+            return None
+        side = self.represents[: len(self.tiles) // 2]
+        return MeldKind.GROUP if len({t.number for t in side}) == 1 else MeldKind.RUN
+
+    @property
+    def jokers(self) -> tuple[tuple[int, StandsFor], ...]:
+        """``(slot, stands_for)`` for each joker of any kind (see :attr:`stands_for`; the joker
+        itself is ``tiles[slot]``). In a group a joker stands for missing colours; the first missing
+        ones in canonical order are named, any missing colour is equivalent."""
+        return tuple((i, r) for i, (t, r) in enumerate(zip(self.tiles, self.stands_for)) if t.is_any_joker)
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -96,7 +139,7 @@ class Meld:
         return format_tiles(self.tiles)
 
     def __repr__(self) -> str:
-        if self.rules == STANDARD:
+        if self.rules is STANDARD or self.rules == STANDARD:
             return f"Meld.parse({str(self)!r})"
         return f"Meld.parse({str(self)!r}, {self.rules!r})"
 
@@ -134,13 +177,51 @@ def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
     n = len(seq)
     if n < rules.min_meld_length:
         return "too_short", f"{n} tile(s); a meld needs at least {rules.min_meld_length}"
+    special = False
     for t in seq:
         if not rules.has_tile(t):
             return "not_in_rules", f"tile {str(t)!r} does not exist under these rules"
-    real = [t for t in seq if not t.is_joker]
+        special = special or t.is_special_joker
+    real = [t for t in seq if not t.is_any_joker]
     if not real:
         return "only_jokers", "a meld may not consist of jokers only"
+    if special:
+        result = classify_twist(seq, rules, lambda side: _shape(side, [t for t in side if not t.is_joker], rules))
+        kind, detail = result
+        if isinstance(detail, str):
+            return result
+        represents = tuple(t if isinstance(t, Tile) else u for t, u in zip(detail, seq))
+        return Meld(seq, _TWIST_KINDS[kind], represents, rules, detail)
+    result = _shape(seq, real, rules)
+    if isinstance(result[1], str):
+        return result
+    kind, represents = result
+    return Meld(seq, MeldKind(kind), represents, rules)
 
+
+_TWIST_KINDS = {
+    "run": MeldKind.RUN,
+    "group": MeldKind.GROUP,
+    "mirror run": MeldKind.MIRROR,
+    "mirror group": MeldKind.MIRROR,
+}
+
+
+def _value(stands_for) -> int:
+    total = 0
+    for s in stands_for:
+        if isinstance(s, Tile):
+            total += s.number
+        elif isinstance(s, tuple):
+            total += s[0].number + s[1].number
+        elif s is not None:
+            total += s
+    return total
+
+
+def _shape(seq, real, rules) -> tuple[str, tuple] | tuple[str, str]:
+    """``("run" | "group", represents)`` for numbered tiles and regular jokers of any length (the
+    caller checks the length), else ``(reason_code, explanation)``."""
     group = _as_group(seq, real, rules)
     run = _as_run(seq, real, rules)
     group_ok = not isinstance(group[0], str)
@@ -149,12 +230,12 @@ def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
         run_value = sum(t.number for t in run)
         group_value = sum(t.number for t in group)
         if group_value > run_value:
-            return Meld(seq, MeldKind.GROUP, group, rules)
-        return Meld(seq, MeldKind.RUN, run, rules)
+            return "group", group
+        return "run", run
     if run_ok:
-        return Meld(seq, MeldKind.RUN, run, rules)
+        return "run", run
     if group_ok:
-        return Meld(seq, MeldKind.GROUP, group, rules)
+        return "group", group
 
     same_number = all(t.number == real[0].number for t in real)
     same_colour = all(t.colour is real[0].colour for t in real)

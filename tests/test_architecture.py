@@ -14,7 +14,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "rummisolve"
 
 LAYERS = {
-    "core": ("errors", "tiles", "rules", "melds", "position", "solution"),
+    "core": ("errors", "tiles", "rules", "twist_melds", "melds", "position", "solution"),
     "referee": ("referee",),
     "codec": ("jsonio", "solver_limits"),
     "engines": ("solver", "render", "game", "batch", "explain", "hints"),

@@ -302,6 +302,18 @@ def test_every_reason_is_documented_and_exercised():
         "wrap_not_allowed",
         "wrap_through_one",
         "not_in_rules",
+        # Twist (tests/test_twist_melds.py exercises each)
+        "jc_at_end",
+        "jc_adjacent",
+        "jc_same_colour",
+        "jc_segment_without_number",
+        "jc_in_group",
+        "jd_out_of_range",
+        "jd_overfull",
+        "mirror_asymmetric",
+        "mirror_short",
+        "mirror_twice",
+        "mirror_special",
     }
 
 

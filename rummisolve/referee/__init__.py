@@ -35,6 +35,15 @@ The rules enforced (docs/rules.md), in the order the reasons are listed:
 ``joker_retrieval``
     only when ``rules.joker_retrieval == "strict"``; see "Jokers on the table" below.
 
+**Twist** (special jokers ``JD``, ``JC``, ``JM``; docs/rules.md, "Twist"). Each special joker is a
+tile kind of its own: it is counted like any tile (it never leaves the table, and a ``J`` on the
+old table is never accounted for by a ``JD`` on the new one, nor the other way round); every new
+meld is classified with the Twist meld rules (the ``invalid_meld`` message carries the reason, e.g.
+``jc_at_end``, ``mirror_asymmetric``, ``jd_overfull``); an initial meld is worth what its tiles stand
+for (``JD`` its two numbers, ``JC`` its slot's number, ``JM`` 0); ``joker_in_opening`` counts jokers of
+every kind. Rule sets with special jokers never have strict retrieval or ``open_then_manipulate``
+(the rule set refuses them).
+
 Tiles are counted as multisets (copies of a tile are interchangeable). The tiles the turn played,
 ``Verdict.played``, are for each tile kind ``min(new - old, rack)`` copies (when positive).
 
@@ -99,13 +108,13 @@ from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee._joker_matching import JokerMatching
 from rummisolve.rules import RuleSet
-from rummisolve.tiles import JOKER, Tile, format_tiles, split_melds
+from rummisolve.tiles import ALL_JOKERS, JOKER, Tile, format_tiles, split_melds
 
 __all__ = ["verify", "Verdict", "Reason", "REASONS"]
 
 REASONS: dict[str, str] = {
     "bad_tile": "a tile that does not exist under the rule set",
-    "invalid_meld": "a meld on the new table that is neither a valid run nor a valid group",
+    "invalid_meld": "a meld on the new table that is not a valid run, group or (Twist) mirror meld",
     "tile_vanished": "a tile of the old table is missing from the new table",
     "tile_not_on_rack": "a tile on the new table that is neither on the old table nor on the rack",
     "no_tile_played": "no tile from the rack was played",
@@ -162,6 +171,7 @@ class Verdict:
 # a tuple of ints hashes and compares in C, which keeps the referee fast. ``Tile._key`` is that key
 # (``Tile.sort_key`` without the property call).
 _JOKER_KEY = JOKER._key
+_ALL_JOKER_KEYS = tuple(t._key for t in ALL_JOKERS)
 
 
 class _RulesContext:
@@ -170,7 +180,7 @@ class _RulesContext:
     __slots__ = ("valid", "tile_of", "melds", "rules", "_shapes")
 
     def __init__(self, rules: RuleSet) -> None:
-        tiles = list(rules.tile_kinds) + ([JOKER] if rules.jokers else [])
+        tiles = list(rules.tile_kinds) + list(rules.joker_counts)
         self.valid = frozenset(t._key for t in tiles)
         self.tile_of = {t._key: t for t in tiles}
         self.melds: dict[tuple, Meld | tuple[str, str]] = {}
@@ -302,7 +312,7 @@ def _count(keys: Iterable) -> dict:
 def _meld_key(meld: Meld) -> tuple:
     """Identity of a meld for "unchanged": a run's tile sequence, a group's tile multiset."""
     keys = tuple([t._key for t in meld.tiles])
-    if meld.kind is MeldKind.RUN:
+    if meld.kind is not MeldKind.GROUP:  # a run or a mirror meld: the sequence
         return (True, keys)
     return (False, tuple(sorted(keys)))
 
@@ -394,7 +404,7 @@ def verify(position: Position, new_table, *, max_steps: int | None = None) -> Ve
         missing = old_counts[key] - new_counts.get(key, 0)
         if missing > 0:
             tile = tile_of[key]
-            what = "a joker" if tile.is_joker else f"{tile}"
+            what = "a joker" if tile.is_joker else f"{tile}"  # a special joker by its code
             reasons.append(
                 Reason(
                     "tile_vanished",
@@ -519,7 +529,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
             )
             reasons.append(Reason("opening_below_threshold", f"{detail}, less than the {threshold} required"))
 
-    jokers = played_counts.get(_JOKER_KEY)
+    jokers = sum(played_counts.get(key, 0) for key in _ALL_JOKER_KEYS)
     if jokers and not rules.joker_in_initial_meld:
         reasons.append(
             Reason(

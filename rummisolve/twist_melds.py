@@ -1,0 +1,257 @@
+"""Classification of melds holding Twist special jokers (docs/rules.md, "Twist").
+
+:mod:`rummisolve.melds` calls :func:`classify_twist` for a sequence holding a ``JD``, ``JC`` or
+``JM``; it returns ``(kind, stands_for)`` or a ``(reason_code, explanation)`` pair of strings.
+``kind`` is ``"run"``, ``"group"``, ``"mirror run"`` or ``"mirror group"``; ``stands_for`` holds,
+per physical tile: the tile itself (a numbered tile), a :class:`Tile` (``J``), a pair of tiles
+(``JD``), the slot's number (``JC``), or ``None`` (``JM``).
+"""
+
+from __future__ import annotations
+
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Tile
+
+__all__ = ["classify_twist", "TWIST_MELD_REASONS"]
+
+TWIST_MELD_REASONS: dict[str, str] = {
+    "jc_at_end": "a colour-change joker may not stand at either end of a run",
+    "jc_adjacent": "two colour-change jokers may not stand side by side",
+    "jc_same_colour": "the run segments either side of a colour-change joker must differ in colour",
+    "jc_segment_without_number": "each single-colour segment of a colour-changing run needs a numbered tile",
+    "jc_in_group": "a colour-change joker fits runs only, not groups",
+    "jd_out_of_range": "a double joker would stand for a number outside the rule set's range",
+    "jd_overfull": "a group over-full once the double joker's two colours are counted",
+    "mirror_asymmetric": "a mirror meld must read the same backwards around its mirror joker",
+    "mirror_short": "each side of a mirror meld must fill at least 2 slots",
+    "mirror_twice": "a meld holds at most one mirror joker",
+    "mirror_special": "a mirror meld may not hold a double or colour-change joker",
+}
+"""The reason codes only melds with special jokers produce, with their meanings."""
+
+
+def _numbered(tile: Tile) -> bool:
+    return not tile.is_any_joker
+
+
+def classify_twist(seq: tuple[Tile, ...], rules: RuleSet, classify_plain) -> tuple[str, tuple] | tuple[str, str]:
+    """``(kind, stands_for)`` for a valid meld holding a special joker, else ``(code, detail)``.
+
+    ``classify_plain(seq)`` is the standard classifier (no special jokers), returning
+    ``(kind, represents)`` or ``(code, detail)``; mirror sides are read with it.
+    The caller has checked the length, the tiles' existence and that a numbered tile is present.
+    """
+    codes = [t.joker_kind.value if t.is_any_joker else "" for t in seq]
+    if "JM" in codes:
+        return _mirror(seq, codes, rules, classify_plain)
+    run = _run(seq, codes, rules)
+    group = _group(seq, codes, rules)
+    run_ok, group_ok = not isinstance(run[0], str), not isinstance(group[0], str)
+    if run_ok and group_ok:
+        return ("group", group) if _value(group) > _value(run) else ("run", run)
+    if run_ok:
+        return "run", run
+    if group_ok:
+        return "group", group
+    real = [t for t in seq if _numbered(t)]
+    same_number = all(t.number == real[0].number for t in real)
+    same_colour = all(t.colour is real[0].colour for t in real)
+    if "JC" in codes and not (same_number and len(real) > 1 and len({t.colour for t in real}) == len(real)):
+        return run
+    if same_number and len(real) > 1:
+        return group
+    if same_colour or "JC" in codes:
+        return run
+    return "mixed_colours", "tiles differ in colour and number: neither a run (one colour) nor a group (one number)"
+
+
+def _value(stands_for: tuple) -> int:
+    total = 0
+    for s in stands_for:
+        if isinstance(s, Tile):
+            total += s.number
+        elif isinstance(s, tuple):
+            total += s[0].number + s[1].number
+        elif isinstance(s, int):
+            total += s
+    return total
+
+
+# -- groups -------------------------------------------------------------------------------------
+
+
+def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
+    if "JC" in codes:
+        return "jc_in_group", "a colour-change joker fits runs only, not groups"
+    real = [t for t in seq if _numbered(t)]
+    number = real[0].number
+    if any(t.number != number for t in real):
+        return "mixed_colours", "a group's tiles must all have the same number"
+    colours = [t.colour for t in real]
+    if len(set(colours)) != len(colours):
+        dup = next(c for c in colours if colours.count(c) > 1)
+        return "duplicate_colour", f"colour {dup.name.lower()} appears twice in a group"
+    doubles = codes.count("JD")
+    size = len(seq) + doubles
+    if size > rules.colours:
+        return (
+            "jd_overfull",
+            f"the group stands for {size} tiles once each double joker counts two, "
+            f"but holds at most {rules.colours} (one per colour)",
+        )
+    missing = iter([Tile(c, number) for c in rules.colour_list if c not in colours])
+    out: list = []
+    for tile, code in zip(seq, codes):
+        if code == "":
+            out.append(tile)
+        elif code == "J":
+            out.append(next(missing))
+        else:  # JD
+            out.append((next(missing), next(missing)))
+    return tuple(out)
+
+
+# -- runs (with double and colour-change jokers) --------------------------------------------------
+
+
+def _run(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
+    n = len(seq)
+    if codes[0] == "JC" or codes[-1] == "JC":
+        return "jc_at_end", "a colour-change joker may not stand at either end of a run"
+    for i in range(n - 1):
+        if codes[i] == "JC" and codes[i + 1] == "JC":
+            return "jc_adjacent", f"two colour-change jokers side by side at slots {i} and {i + 1}"
+    # Segments between colour changes, their colours, and every physical tile's first number slot.
+    widths = [2 if c == "JD" else 1 for c in codes]
+    first_slot = []
+    slot = 0
+    for w in widths:
+        first_slot.append(slot)
+        slot += w
+    slots = slot
+    segment_colour = []
+    segment_of = []
+    colour = None
+    has_number = False
+    for i, tile in enumerate(seq):
+        if codes[i] == "JC":
+            if not has_number:
+                return (
+                    "jc_segment_without_number",
+                    f"the segment before the colour-change joker at slot {i} holds no numbered tile",
+                )
+            segment_colour.append(colour)
+            colour, has_number = None, False
+            segment_of.append(None)
+            continue
+        segment_of.append(len(segment_colour))
+        if codes[i] == "":
+            if colour is not None and tile.colour is not colour:
+                what = "a run segment's" if "JC" in codes else "a run's"
+                return "mixed_colours", f"{what} tiles must all have the same colour ({colour.name.lower()} and {tile})"
+            colour, has_number = tile.colour, True
+    if not has_number:
+        return "jc_segment_without_number", "the segment after the last colour-change joker holds no numbered tile"
+    segment_colour.append(colour)
+    for k in range(len(segment_colour) - 1):
+        if segment_colour[k] is segment_colour[k + 1]:
+            return (
+                "jc_same_colour",
+                f"the segments either side of a colour-change joker are both {segment_colour[k].name.lower()}",
+            )
+    # Numbers: consecutive through every slot.
+    top = rules.numbers
+    first = next(i for i, c in enumerate(codes) if c == "")
+    starts = [seq[first].number - first_slot[first]]
+    if rules.wraparound:
+        starts.append(starts[0] + top)
+    problem = chosen = None
+    for candidate in starts:
+        found = _numbers_fit(seq, codes, first_slot, candidate, slots, top, rules.wraparound)
+        if found is None:
+            chosen = candidate
+            break
+        problem = problem or found
+    if chosen is None:
+        return problem
+    start = chosen
+
+    def number(s: int) -> int:
+        return (start + s - 1) % top + 1
+
+    out: list = []
+    for i, tile in enumerate(seq):
+        code = codes[i]
+        if code == "":
+            out.append(tile)
+        elif code == "J":
+            out.append(Tile(segment_colour[segment_of[i]], number(first_slot[i])))
+        elif code == "JD":
+            c = segment_colour[segment_of[i]]
+            out.append((Tile(c, number(first_slot[i])), Tile(c, number(first_slot[i] + 1))))
+        else:  # JC
+            out.append(number(first_slot[i]))
+    return tuple(out)
+
+
+def _numbers_fit(seq, codes, first_slot, start, slots, top, wrap) -> tuple[str, str] | None:
+    """``None`` if numbering the slots from ``start`` fits every numbered tile and the range."""
+    for i, tile in enumerate(seq):
+        if codes[i] != "":
+            continue
+        expected = start + first_slot[i]
+        if tile.number == expected or (wrap and expected == top + 1 and tile.number == 1):
+            continue
+        if expected == top + 1 and tile.number == 1:
+            return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
+        shown = expected if 1 <= expected <= top else "nothing"
+        return "gap", f"expected {tile.colour.value}{shown} at slot {i} (number {expected}), found {tile}"
+    end = start + slots - 1
+    if start >= 1 and (end <= top or (wrap and end == top + 1 and start > 1)):
+        return None
+    # Out of range: name the joker that would stand outside the numbers.
+    for i, code in enumerate(codes):
+        low = start + first_slot[i]
+        high = low + (1 if code == "JD" else 0)
+        limit = top + 1 if wrap and start > 1 else top
+        if code != "" and (low < 1 or high > limit):
+            name = {"JD": "a double joker", "JC": "a colour-change joker"}.get(code, "a joker")
+            reason = "jd_out_of_range" if code == "JD" else "out_of_range"
+            what = f"{low} and {high}" if code == "JD" else f"{low}"
+            bound = "numbers start at 1" if low < 1 else f"numbers end at {top}"
+            return reason, f"{name} at slot {i} would stand for {what} ({bound})"
+    return "out_of_range", f"the run would span {start}..{end} (numbers run from 1 to {top})"
+
+
+# -- mirror melds -----------------------------------------------------------------------------------
+
+
+def _mirror(seq, codes, rules: RuleSet, classify_plain) -> tuple[str, tuple] | tuple[str, str]:
+    if codes.count("JM") > 1:
+        return "mirror_twice", f"{codes.count('JM')} mirror jokers; a meld holds at most one"
+    if "JD" in codes or "JC" in codes:
+        return "mirror_special", "a mirror meld may not hold a double or colour-change joker"
+    n = len(seq)
+    middle = codes.index("JM")
+    if 2 * middle + 1 != n:
+        return (
+            "mirror_asymmetric",
+            f"the mirror joker stands at slot {middle} with {middle} tile(s) before it and {n - middle - 1} after",
+        )
+    if middle < 2:
+        return "mirror_short", f"each side fills {middle} slot(s); a mirror meld's side fills at least 2"
+    left, right = seq[:middle], seq[middle + 1 :][::-1]
+    side = []
+    for k, (a, b) in enumerate(zip(left, right)):
+        if _numbered(a) and _numbered(b) and a is not b:
+            return (
+                "mirror_asymmetric",
+                f"slot {k} holds {a} but its mirror image, slot {n - 1 - k}, holds {b}",
+            )
+        side.append(a if _numbered(a) else b)
+    result = classify_plain(tuple(side))
+    if isinstance(result[1], str):
+        code, detail = result
+        return code, f"the mirror meld's side {' '.join(map(str, side))} is no run or group fragment: {detail}"
+    kind, represents = result
+    return f"mirror {kind}", tuple(represents) + (None,) + tuple(represents[::-1])
