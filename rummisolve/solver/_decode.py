@@ -203,7 +203,7 @@ def decode(
                     jokers[k] -= 1
                     slot[1] = JOKER_SLOT
     if any(real) or any(jokers) or any(r < 0 for r in real):
-        raise DecodeError("tiles left over after laying out the sets")
+        raise DecodeError(f"tiles left over after laying out the sets: {real} {jokers}")
 
     rules = position.rules
     runs = [slots for s, slots in layout if cat.sets[s].is_run]

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model_helper as cmh
-
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import Counts
 from rummisolve.solver._pieces import INF, Protos, linear
@@ -38,6 +36,10 @@ class TwistModel:
     """Special joker (0 ``JD``, 1 ``JC``, 2 ``JM``) -> variable: rack ones played (not in an official opening)."""
     layer_specials: tuple[int, int, int] = (0, 0, 0)
     rack_specials: tuple[int, int, int] = (0, 0, 0)
+    kind_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, kind slots)."""
+    anchor_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, slots that must hold a real tile)."""
 
 
 def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
@@ -124,12 +126,24 @@ def add_twist(
     for k, terms in kind_terms.items():
         _extend(constraints, rows[("kind", k)], terms)
     # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
+    # Table melds kept as they were hold real tiles too: u[k] - jk[k] - anchors - kept real >= 0.
     if built.layer_jokers:
+        kept_real: dict[int, list[tuple[int, int]]] = {}
+        if not opening:
+            for s, (var, _) in built.simple_keep.items():
+                for k in cat.sets[s].kinds:
+                    kept_real.setdefault(k, []).append((var, 1))
+            for meld in built.complex_keep:
+                for k in meld.real_kinds:
+                    kept_real.setdefault(k, []).append((meld.var, 1))
         for k, terms in anchor_terms.items():
             sets = cat.sets_by_kind[k]
-            vs = [offset + s for s in sets] + [v for v, _ in kind_terms[k]] + [jk + k] + [v for v, _ in terms]
-            cs = [1] * len(sets) + [c for _, c in kind_terms[k]] + [-1] + [-c for _, c in terms]
-            constraints.append(linear(vs, cs, 0, INF))
+            merged: dict[int, int] = {}
+            for var, coeff in [(offset + s, 1) for s in sets] + kind_terms[k] + [(jk + k, -1)]:
+                merged[var] = merged.get(var, 0) + coeff
+            for var, coeff in terms + kept_real.get(k, []):
+                merged[var] = merged.get(var, 0) - coeff
+            constraints.append(linear(list(merged), list(merged.values()), 0, INF))
     if regular_terms:
         _extend(constraints, rows["jokers"], regular_terms)
     # Colour changes: segments before and after each JC pair up, neighbours of different colours.
@@ -153,18 +167,15 @@ def add_twist(
         _extend(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
     if "plays" in rows and played:
         _extend(constraints, rows["plays"], [(v, 1) for v in played.values()])
+    twist.kind_terms, twist.anchor_terms = kind_terms, anchor_terms
     built.twist = twist
 
 
 def _extend(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
     """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms`` added."""
-    row = cmh.ConstraintProto()
-    row.copy_from(constraints[at])
-    merged: dict[int, int] = dict(zip(row.linear.vars, row.linear.coeffs))
+    old = constraints[at].linear
+    merged: dict[int, int] = dict(zip(old.vars, old.coeffs))
     for var, coeff in terms:
         merged[var] = merged.get(var, 0) + coeff
-    row.linear.vars[:] = []
-    row.linear.coeffs[:] = []
-    row.linear.vars.extend(merged)
-    row.linear.coeffs.extend(merged.values())
-    constraints[at] = row
+    lo, hi = old.domain[0], old.domain[1]
+    constraints[at] = linear(list(merged), list(merged.values()), lo, hi)

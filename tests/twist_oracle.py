@@ -1,0 +1,54 @@
+"""An independent exact method for Twist positions: every valid Twist meld enumerated from the
+definition (:mod:`tests.twist_definition`, which shares nothing with the solver's model nor
+with rummisolve's classifier), then the HiGHS MIP of :mod:`benchmarks.oracle` over those melds.
+
+Complete for positions of up to ``max_tiles`` tiles in play (every meld of the position has at
+most that many tiles), so meant for small positions on small rule sets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from benchmarks.oracle import Candidate, OracleAnswer, candidate_melds
+from benchmarks.oracle import solve as oracle_solve
+from rummisolve.position import Position
+from rummisolve.rules import RuleSet
+from tests.twist_definition import twist_melds
+
+__all__ = ["twist_solve", "twist_optimum"]
+
+
+@lru_cache(maxsize=8)
+def _special_melds(rules: RuleSet, max_tiles: int) -> tuple[Candidate, ...]:
+    """Every valid meld with a special joker of up to ``max_tiles`` tiles, one per multiset (the
+    reading worth the most kept)."""
+    best: dict[tuple, tuple[int, tuple]] = {}
+    for tiles, _kind, value, _stands in twist_melds(rules, max_tiles):
+        if not any(t.is_special_joker for t in tiles):
+            continue
+        key = tuple(sorted(Counter(tiles).items()))
+        old = best.get(key)
+        if old is None or value > old[0]:
+            best[key] = (value, tiles)
+    return tuple(Candidate(tiles, key, value) for key, (value, tiles) in best.items())
+
+
+def _candidates(max_tiles: int):
+    def candidates(rules: RuleSet, pool: Counter) -> list[Candidate]:
+        plain = candidate_melds(rules, pool)  # melds without special jokers
+        special = [c for c in _special_melds(rules, max_tiles) if all(pool.get(t, 0) >= n for t, n in c.counts)]
+        return plain + special
+
+    return candidates
+
+
+def twist_solve(position: Position, objective: str = "tiles") -> OracleAnswer:
+    """The proven optimum of a (small) Twist position and an arrangement reaching it."""
+    return oracle_solve(position, objective, candidates=_candidates(max(3, position.tiles_in_play)))
+
+
+def twist_optimum(position: Position, objective: str = "tiles") -> int | None:
+    """Rack tiles played (``tiles``) or points shed (``value``); ``None``: no legal move."""
+    return twist_solve(position, objective).optimum
