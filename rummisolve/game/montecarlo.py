@@ -28,6 +28,8 @@ def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
     join a group, split a long run, or replace a joker."""
     out: set[Tile] = set()
     for meld in table:
+        if meld.kind is MeldKind.MIRROR or any(t.is_special_joker for t in meld.tiles):
+            continue  # Twist melds: too rare to shape the opponent model; left out of this estimate
         rep = meld.represents
         for t, r in zip(meld.tiles, rep):
             if t.is_joker:
