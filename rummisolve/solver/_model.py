@@ -78,7 +78,17 @@ def build_model(
             twist = plan_twist(cat, counts, counts.rack, opening_jokers, opening=True)
         extra = twist.kinds if twist else ()
         layer = _layer(
-            protos, counts.rack, opening_jokers, 0, [0] * n_kinds, counts.rack, variables, constraints, None, extra, rows
+            protos,
+            counts.rack,
+            opening_jokers,
+            0,
+            [0] * n_kinds,
+            counts.rack,
+            variables,
+            constraints,
+            None,
+            extra,
+            rows if twist else None,
         )
         if layer is None:
             return None
@@ -107,11 +117,21 @@ def build_model(
         extra = twist.kinds if twist else ()
         played: list[int] = []
         layer = _layer(
-            protos, available, jokers, 0, counts.table, counts.rack, variables, constraints, played, extra, rows
+            protos,
+            available,
+            jokers,
+            0,
+            counts.table,
+            counts.rack,
+            variables,
+            constraints,
+            played,
+            extra,
+            rows if twist else None,
         )
         if layer is None:
             return None
-        _played(protos, counts, played, variables, constraints, rows)
+        _played(protos, counts, played, variables, constraints, rows if twist else None)
         ub = layer[0]
         if not playable_jokers and not played and not (twist and any(twist.rack_specials)):
             return None  # no rack tile is in a usable set
