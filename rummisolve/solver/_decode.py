@@ -136,7 +136,7 @@ def decode(
                     real[k] -= 1
                 for k in meld.joker_kinds:
                     jokers[k] -= 1
-        for piece, n in chosen:
+        for piece, _ in chosen:
             if piece.shape == "kept":
                 kept.append(piece.table_index)
                 for k, slots in piece.slots.items():

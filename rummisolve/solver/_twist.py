@@ -111,35 +111,39 @@ def _anchored(piece: Piece, available: list[int], jokers: int, found: list[Piece
 
 def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
     """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles."""
+    for colour in range(rules.colours):
+        for start in range(1, rules.numbers + 1):
+            _double_runs(rules, available, jokers, doubles, colour, start, found)
+
+
+def _double_runs(rules, available, jokers, doubles, colour, start, found) -> None:
+    """The runs with double jokers of colour ``colour`` starting at ``start``."""
     top, m = rules.numbers, rules.min_meld_length
     longest = 2 * m - 1
-    for colour in range(rules.colours):
-        base = colour * top - 1
-        for start in range(1, top + 1):
-            stack: list[tuple[int, int]] = []
+    base = colour * top - 1
+    stack: list[tuple[int, int]] = []
 
-            def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
-                size = len(stack)
-                if used and size >= m and slots:
-                    if _fits(available, slots, jokers):
-                        piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
-                        piece.upper = doubles // used
-                        _anchored(piece, available, jokers, found)
-                if size >= longest or number > top:
-                    return
-                k = base + number
-                if available[k] or jokers:
-                    stack.append((KIND, k))
-                    slots[k] = 1
-                    grow(number + 1, used, slots, value + number)
-                    del slots[k]
-                    stack.pop()
-                if used < doubles and number < top:
-                    stack.append((DOUBLE, k))
-                    grow(number + 2, used + 1, slots, value + 2 * number + 1)
-                    stack.pop()
+    def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
+        size = len(stack)
+        if used and size >= m and slots and _fits(available, slots, jokers):
+            piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
+            piece.upper = doubles // used
+            _anchored(piece, available, jokers, found)
+        if size >= longest or number > top:
+            return
+        k = base + number
+        if available[k] or jokers:
+            stack.append((KIND, k))
+            slots[k] = 1
+            grow(number + 1, used, slots, value + number)
+            del slots[k]
+            stack.pop()
+        if used < doubles and number < top:
+            stack.append((DOUBLE, k))
+            grow(number + 2, used + 1, slots, value + 2 * number + 1)
+            stack.pop()
 
-            grow(start, 0, {}, 0)
+    grow(start, 0, {}, 0)
 
 
 def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:

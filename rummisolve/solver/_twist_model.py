@@ -7,8 +7,8 @@
   ``pm``), ``p*`` the rack's special jokers played; in an official opening the layer's special
   jokers are all played.
 - Colour changes: at each number ``n`` the segments ending at ``n - 1`` (before a ``JC``) and those
-  starting at ``n + 1`` (after one) are as many, and for each colour ``A`` those of colour ``A`` on
-  both sides together at most that many (so each can be paired with one of another colour: Hall).
+  starting at ``n + 1`` (after one) are paired by a transportation problem over colour pairs
+  ``c[A, B]``, ``A != B`` (so neighbouring segments differ in colour).
 - Table melds with special jokers: a ``kept`` piece each (its own tiles, at most 1), which counts as
   a meld kept in the objective; its regular jokers join the jokers' row.
 """
@@ -146,20 +146,33 @@ def add_twist(
             constraints.append(linear(list(merged), list(merged.values()), 0, INF))
     if regular_terms:
         _extend(constraints, rows["jokers"], regular_terms)
-    # Colour changes: segments before and after each JC pair up, neighbours of different colours.
+    # Colour changes: at each JC's number, c[A, B] colour changes from colour A (the segments
+    # ending before it) to B != A (those starting after it): sum_B c[A, B] = before of colour A,
+    # sum_A c[A, B] = after of colour B (a transportation problem: its relaxation pairs them too).
+    index = len(variables)
     for number in sorted(set(ends) | set(starts)):
         before, after = ends.get(number, []), starts.get(number, [])
         if not before or not after:
             for piece in before + after:
                 variables[piece.var] = protos.domain(0, 0)
             continue
-        vs = [p.var for p in before] + [p.var for p in after]
-        constraints.append(linear(vs, [1] * len(before) + [-1] * len(after), 0, 0))
-        for colour in {p.colour for p in before + after}:
-            # before_A + after_A <= before (all colours) <=> after_A - before of other colours <= 0
-            mine = [p.var for p in after if p.colour == colour]
-            others = [p.var for p in before if p.colour != colour]
-            constraints.append(linear(mine + others, [1] * len(mine) + [-1] * len(others), -INF, 0))
+        colours_before = sorted({p.colour for p in before})
+        colours_after = sorted({p.colour for p in after})
+        pairs = {}
+        for a in colours_before:
+            for b in colours_after:
+                if a != b:
+                    variables.append(protos.domain(0, twist.layer_specials[1]))
+                    pairs[(a, b)] = index
+                    index += 1
+        for a in colours_before:
+            mine = [p.var for p in before if p.colour == a]
+            links = [v for (x, _), v in pairs.items() if x == a]
+            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+        for b in colours_after:
+            mine = [p.var for p in after if p.colour == b]
+            links = [v for (_, y), v in pairs.items() if y == b]
+            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
     # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
     if "threshold" in rows:
         _extend(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
