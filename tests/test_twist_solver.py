@@ -124,3 +124,23 @@ def test_every_jokers_assignment_is_reported():
     pair = group.stands_for[group.tiles.index(DOUBLE_JOKER)]
     assert len(pair) == 2 and {t.number for t in pair} == {3}
     assert Meld.of(parse_tiles(str(group)), TWIST) == group
+
+
+def test_twist_with_wraparound_is_refused_by_the_solver():
+    rules = TWIST.replace(wraparound=True)
+    position = Position.from_notation([], "R12 R13 R1 JD", True, rules)
+    with pytest.raises(RuleSetError, match="wraparound"):
+        solve(position)
+    from rummisolve.solver_limits import unsupported_rules
+
+    assert "wraparound" in unsupported_rules(rules)
+    assert unsupported_rules(TWIST) is None
+
+
+def test_alternatives_under_twist_differ_in_played_tiles():
+    # The best move plays the JD with R2 R5; an alternative must play another multiset.
+    _, s = _solve([], "R2 R5 JD K9 K10 K11")
+    position = s.position
+    best = solve(position, alternatives=2)
+    seen = [sorted(map(str, best.played))] + [sorted(map(str, a.played)) for a in best.alternatives]
+    assert len({tuple(x) for x in seen}) == len(seen) >= 2
