@@ -144,3 +144,18 @@ def test_alternatives_under_twist_differ_in_played_tiles():
     best = solve(position, alternatives=2)
     seen = [sorted(map(str, best.played))] + [sorted(map(str, a.played)) for a in best.alternatives]
     assert len({tuple(x) for x in seen}) == len(seen) >= 2
+
+
+def test_a_twist_game_with_every_ai_level_is_refereed_and_uses_special_jokers():
+    from rummisolve.game import make_player, play_game
+
+    seen: list = []
+    game, record = play_game(
+        [make_player(level, seed=i) for i, level in enumerate(("easy", "medium", "hard"))],
+        rules=TWIST,
+        seed=2,
+        on_turn=lambda info: seen.append(info.position),
+    )
+    assert record.illegal_moves == 0 and record.plays > 0
+    tables = [t for position in seen for meld in position.table for t in meld.tiles]
+    assert any(t.is_special_joker for t in tables)

@@ -25,7 +25,7 @@ RULES = {
     "six_numbers_three_colours": TWIST.replace(numbers=6, colours=3, initial_threshold=20),
     "seven_numbers_threshold_0": TWIST.replace(numbers=7, initial_threshold=0),
 }
-PER_RULES = 110
+PER_RULES = 100
 MAX_TILES = 12
 
 

@@ -20,10 +20,15 @@ from tests.twist_definition import twist_melds
 __all__ = ["twist_solve", "twist_optimum"]
 
 
+MAX_TILES = 14
+"""Melds of up to this many tiles are enumerated: every meld of a position with at most this many
+tiles in play (the differential test's positions)."""
+
+
 @lru_cache(maxsize=8)
-def _special_melds(rules: RuleSet, max_tiles: int) -> tuple[Candidate, ...]:
+def _special_melds(rules: RuleSet, max_tiles: int) -> tuple[tuple[frozenset, Candidate], ...]:
     """Every valid meld with a special joker of up to ``max_tiles`` tiles, one per multiset (the
-    reading worth the most kept)."""
+    reading worth the most kept), with the set of its distinct tiles."""
     best: dict[tuple, tuple[int, tuple]] = {}
     for tiles, _kind, value, _stands in twist_melds(rules, max_tiles):
         if not any(t.is_special_joker for t in tiles):
@@ -32,21 +37,25 @@ def _special_melds(rules: RuleSet, max_tiles: int) -> tuple[Candidate, ...]:
         old = best.get(key)
         if old is None or value > old[0]:
             best[key] = (value, tiles)
-    return tuple(Candidate(tiles, key, value) for key, (value, tiles) in best.items())
+    return tuple((frozenset(tiles), Candidate(tiles, key, value)) for key, (value, tiles) in best.items())
 
 
-def _candidates(max_tiles: int):
-    def candidates(rules: RuleSet, pool: Counter) -> list[Candidate]:
-        plain = candidate_melds(rules, pool)  # melds without special jokers
-        special = [c for c in _special_melds(rules, max_tiles) if all(pool.get(t, 0) >= n for t, n in c.counts)]
-        return plain + special
-
-    return candidates
+def _candidates(rules: RuleSet, pool: Counter) -> list[Candidate]:
+    plain = candidate_melds(rules, pool)  # melds without special jokers
+    present = frozenset(t for t, n in pool.items() if n > 0)
+    special = [
+        c
+        for tiles, c in _special_melds(rules, MAX_TILES)
+        if tiles <= present and all(pool[t] >= n for t, n in c.counts)
+    ]
+    return plain + special
 
 
 def twist_solve(position: Position, objective: str = "tiles") -> OracleAnswer:
     """The proven optimum of a (small) Twist position and an arrangement reaching it."""
-    return oracle_solve(position, objective, candidates=_candidates(max(3, position.tiles_in_play)))
+    if position.tiles_in_play > MAX_TILES:
+        raise ValueError(f"the Twist oracle takes at most {MAX_TILES} tiles in play, not {position.tiles_in_play}")
+    return oracle_solve(position, objective, candidates=_candidates)
 
 
 def twist_optimum(position: Position, objective: str = "tiles") -> int | None:
