@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ortools.sat.python import cp_model_helper as cmh
+
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import Counts
 from rummisolve.solver._pieces import INF, Protos, linear
@@ -185,10 +187,10 @@ def add_twist(
 
 
 def _extend(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
-    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms`` added."""
-    old = constraints[at].linear
-    merged: dict[int, int] = dict(zip(old.vars, old.coeffs))
-    for var, coeff in terms:
-        merged[var] = merged.get(var, 0) + coeff
-    lo, hi = old.domain[0], old.domain[1]
-    constraints[at] = linear(list(merged), list(merged.values()), lo, hi)
+    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms``
+    added (piece variables: never already in the row)."""
+    row = cmh.ConstraintProto()
+    row.copy_from(constraints[at])
+    row.linear.vars.extend([var for var, _ in terms])
+    row.linear.coeffs.extend([coeff for _, coeff in terms])
+    constraints[at] = row
