@@ -37,6 +37,7 @@ __all__ = [
     "read_documents",
     "stream_documents",
     "solution_to_json",
+    "joker_to_json",
     "verdict_to_json",
     "explanation_to_json",
     "error_message",
@@ -60,7 +61,7 @@ def with_path(path: str, err: RummisolveError) -> RummisolveError:
 
 
 def rules_from_json(obj: Any, path: str = "rules") -> RuleSet:
-    """``"standard"``, ``"xp"``, or an object of RuleSet options (``"preset"`` picks the base)."""
+    """``"standard"``, ``"xp"``, ``"twist"``, or an object of RuleSet options (``"preset"`` picks the base)."""
     try:
         if obj is None:
             return RuleSet()
@@ -180,6 +181,23 @@ def alternatives_from_json(obj: Any, path: str = "alternatives") -> int:
     return obj
 
 
+def joker_to_json(meld: Meld, index: int, slot: int) -> dict[str, Any]:
+    """The joker assignment entry for the joker in ``slot`` of ``meld`` (the table's meld ``index``).
+
+    ``J``: ``{"meld", "slot", "stands_for": "R5"}``. A special joker adds ``"joker"`` with its code
+    and ``stands_for`` is, for ``JD``, its two tiles (``["R3", "R4"]``), for ``JC`` its slot's
+    number (``4``), for ``JM`` ``null``."""
+    joker = meld.tiles[slot]
+    stands = meld.stands_for[slot]
+    if joker.is_joker:
+        return {"meld": index, "slot": slot, "stands_for": str(stands)}
+    if isinstance(stands, tuple):
+        encoded: Any = [str(t) for t in stands]
+    else:
+        encoded = stands  # JC: an int; JM: None
+    return {"meld": index, "slot": slot, "joker": str(joker), "stands_for": encoded}
+
+
 def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, Any]:
     """The result object of the JSON contract, with extra fields (``kept``, ``jokers``,
     ``rack_after``, ``rules``, and ``timings`` unless ``timings`` is false). ``rules`` are the
@@ -194,7 +212,7 @@ def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, A
         "objective": str(solution.objective),
         "proven": solution.proven,
         "kept": list(solution.kept),
-        "jokers": [{"meld": i, "slot": slot, "stands_for": str(tile)} for i, slot, tile in solution.jokers],
+        "jokers": [joker_to_json(solution.table[i], i, slot) for i, slot, _ in solution.jokers],
         "rack_after": [str(t) for t in solution.rack_after],
         "rules": rules_to_json(solution.position.rules),
     }

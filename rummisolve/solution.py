@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from rummisolve.melds import Meld
+from rummisolve.melds import Meld, StandsFor
 from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
@@ -99,8 +99,10 @@ class Solution:
         return self.table[len(self.kept) :] if self else ()
 
     @property
-    def jokers(self) -> tuple[tuple[int, int, Tile], ...]:
-        """``(meld index, slot, tile it stands for)`` for every joker on the new table."""
+    def jokers(self) -> tuple[tuple[int, int, StandsFor], ...]:
+        """``(meld index, slot, what it stands for)`` for every joker on the new table: for ``J`` a
+        tile; for the Twist jokers as :attr:`~rummisolve.melds.Meld.stands_for` (``JD`` two tiles,
+        ``JC`` its slot's number, ``JM`` ``None``)."""
         return tuple((i, slot, tile) for i, meld in enumerate(self.table) for slot, tile in meld.jokers)
 
     def __bool__(self) -> bool:

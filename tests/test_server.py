@@ -299,6 +299,17 @@ def test_verify(server):
     assert server.client.post("/verify", json=illegal).json()["reasons"]
 
 
+def test_verify_a_twist_turn(server):
+    body = {
+        "position": {"rules": "twist", "table": [["R2", "JD", "R5"]], "rack": ["JC", "B8", "B9", "R6"]},
+        "table": [["R2", "JD", "R5", "R6", "JC", "B8", "B9"]],
+    }
+    response = server.client.post("/verify", json=body)
+    assert response.status_code == 200 and response.json() == verify_json(body) and response.json()["legal"]
+    svg = server.client.post("/render", json=body["position"])
+    assert svg.status_code == 200 and 'data-tile="JD"' in svg.text
+
+
 def test_render(server):
     result = server.client.post("/solve", json=MIDGAME).json()
     for body in (MIDGAME, result, dict(result, position=MIDGAME)):

@@ -21,6 +21,7 @@ A reading is ``(tiles, kind, value, stands_for)`` with ``kind`` ``"run"``, ``"gr
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 
@@ -67,15 +68,17 @@ def _runs(rules: RuleSet, max_tiles: int) -> Iterator[Reading]:
                     yield from _fill_segments(segments, changes, numbers, colours, max_tiles)
 
 
-def _fill_segments(segments, changes, numbers, colours, max_tiles) -> Iterator[Reading]:
+def _fill_segments(segments, changes, numbers, colours, max_tiles, fixed=None, colouring=None) -> Iterator[Reading]:
+    """Every run on these segments; ``fixed`` and ``colouring``: just the one they give."""
     budget = max_tiles - len(changes)
     per_segment = []
-    for lo, hi in segments:
-        options = [t for t in _tilings(hi - lo, budget) if "T" in t]
+    for k, (lo, hi) in enumerate(segments):
+        options = [fixed[k]] if fixed is not None else [t for t in _tilings(hi - lo, budget) if "T" in t]
         if not options:
             return
         per_segment.append(options)
-    for colouring in itertools.product(colours, repeat=len(segments)):
+    colourings = [tuple(colouring)] if colouring is not None else itertools.product(colours, repeat=len(segments))
+    for colouring in colourings:
         if any(a is b for a, b in zip(colouring, colouring[1:])):
             continue
         for fills in itertools.product(*per_segment):
@@ -167,9 +170,10 @@ def twist_melds(rules: RuleSet, max_tiles: int) -> Iterator[Reading]:
 _PREFERENCE = {"run": 1, "mirror run": 1, "group": 0, "mirror group": 0}
 
 
+@functools.cache
 def best_readings(rules: RuleSet, max_tiles: int) -> dict[tuple[Tile, ...], tuple[str, int, set]]:
     """For every valid meld, the reading the rules pick (the most valuable; on a tie, a run):
-    ``tiles -> (kind, value, every stands_for that reading allows)``."""
+    ``tiles -> (kind, value, every stands_for that reading allows)``. Cached: treat it as read-only."""
     best: dict[tuple[Tile, ...], tuple[str, int, set]] = {}
     for tiles, kind, value, stands in twist_melds(rules, max_tiles):
         rank = (value, _PREFERENCE[kind])
@@ -179,3 +183,88 @@ def best_readings(rules: RuleSet, max_tiles: int) -> dict[tuple[Tile, ...], tupl
         elif rank == (current[1], _PREFERENCE[current[0]]) and kind == current[0]:
             current[2].add(stands)
     return best
+
+
+def random_reading(rules: RuleSet, rng) -> Reading:
+    """One valid meld built at random from the definition (any length the rules allow), with its
+    reading: for the seeded sample of melds longer than the enumeration reaches."""
+    colours = rules.colour_list
+    top = rules.numbers
+    while True:
+        kind = rng.choice(("run", "run", "group", "mirror"))
+        if kind == "run":
+            slots = rng.randint(3, top)
+            numbers = next(iter(_spans(rules, slots)))  # from 1
+            shift = rng.randint(0, top - slots)
+            numbers = [n + shift for n in numbers]
+            changes: list[int] = []
+            for s in range(1, slots - 1):
+                if (not changes or s - changes[-1] > 1) and rng.random() < 0.2:
+                    changes.append(s)
+            if changes and changes[-1] == slots - 2 and rng.random() < 0.5:
+                changes.pop()
+            bounds = [-1, *changes, slots]
+            segments = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+            colouring = [rng.choice(colours)]
+            for _ in segments[1:]:
+                colouring.append(rng.choice([c for c in colours if c is not colouring[-1]] or [None]))
+            if None in colouring:
+                continue
+            fills = []
+            for lo, hi in segments:
+                options = [t for t in _random_tilings(hi - lo, rng) if "T" in t]
+                if not options:
+                    break
+                fills.append(options[0])
+            else:
+                reading = next(_fill_segments(segments, tuple(changes), numbers, [], 10**6, fills, colouring))
+                if len(reading[0]) >= rules.min_meld_length:
+                    return reading
+        elif kind == "group":
+            size = rng.randint(3, len(colours))
+            chosen = sorted(rng.sample(list(colours), size), key=lambda c: c.index)
+            covers = list(_cover(chosen))
+            pieces = list(rng.choice(covers))
+            rng.shuffle(pieces)
+            number = rng.randint(1, top)
+            tiles, stands = [], []
+            for piece, cs in pieces:
+                if piece == "D":
+                    tiles.append(DOUBLE_JOKER)
+                    stands.append((Tile(cs[0], number), Tile(cs[1], number)))
+                else:
+                    tile = Tile(cs[0], number)
+                    tiles.append(tile if piece == "T" else JOKER)
+                    stands.append(tile)
+            if len(tiles) >= rules.min_meld_length and any(not t.is_any_joker for t in tiles):
+                return tuple(tiles), "group", number * size, tuple(stands)
+        else:
+            if rng.random() < 0.5:
+                length = rng.randint(2, top)
+                colour = rng.choice(colours)
+                start = rng.randint(1, top - length + 1)
+                side = [Tile(colour, n) for n in range(start, start + length)]
+                name = "mirror run"
+            else:
+                length = rng.randint(2, len(colours))
+                number = rng.randint(1, top)
+                side = [Tile(c, number) for c in rng.sample(list(colours), length)]
+                name = "mirror group"
+            full = side + side[::-1]
+            placed = [t if rng.random() < 0.7 else JOKER for t in full]
+            if all(t is JOKER for t in placed):
+                continue
+            half = len(side)
+            tiles = (*placed[:half], MIRROR_JOKER, *placed[half:])
+            return tiles, name, sum(t.number for t in full), (*full[:half], None, *full[half:])
+
+
+def _random_tilings(length: int, rng) -> list[tuple[str, ...]]:
+    """One random tiling of ``length`` slots by T, J, D (as a one-element list; empty if none)."""
+    pieces: list[str] = []
+    left = length
+    while left:
+        piece = rng.choice(("T", "T", "T", "J", "D") if left >= 2 else ("T", "T", "J"))
+        pieces.append(piece)
+        left -= 2 if piece == "D" else 1
+    return [tuple(pieces)]

@@ -20,7 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
-    parser.add_argument("--rules", default="standard", help="rules preset (standard, xp) or a JSON object of options")
+    parser.add_argument(
+        "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
+    )
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--delay", type=_delay, default=0.0, help="seconds to pause after each AI turn")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game (its players and rules)")

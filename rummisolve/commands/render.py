@@ -15,7 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", default="-", help="where to write the SVG (default: - for stdout)")
     parser.add_argument(
         "--rules",
-        help="rules preset (standard, xp) or a JSON object of options, for a document that carries none "
+        help="rules preset (standard, xp, twist) or a JSON object of options, for a document that carries none "
         "(a result of 'rummisolve solve' carries its own)",
     )
 

@@ -17,7 +17,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
-    parser.add_argument("--rules", default="standard", help="rules preset (standard, xp) or a JSON object of options")
+    parser.add_argument(
+        "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--log", metavar="FILE", help="write one JSON line per turn to FILE")
     parser.add_argument("--workers", type=int, default=None, help="local worker processes (default: CPU count)")

@@ -347,7 +347,7 @@ class _Plan:
             )
             self._add(j, pile, [a for a in arrivals if a not in part])
             return
-        kind = "run" if new.kind is MeldKind.RUN else "group"
+        kind = {MeldKind.RUN: "run", MeldKind.GROUP: "group", MeldKind.MIRROR: "mirror meld"}[new.kind]
         parts = []
         for key, group in groups:
             tiles = format_tiles(a[1] for a in group)

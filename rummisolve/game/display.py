@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.rules import RuleSet
-from rummisolve.tiles import Colour, Tile
+from rummisolve.tiles import Colour, JokerKind, Tile
 
 __all__ = [
     "tile_text",
@@ -26,6 +26,7 @@ __all__ = [
     "status_text",
     "view_text",
     "ANSI",
+    "JOKER_ANSI",
     "RACK_ORDERS",
 ]
 
@@ -40,6 +41,13 @@ ANSI: dict[Colour | None, str] = {
     Colour.CYAN: "\033[1;36m",
     None: "\033[1;7;35m",  # the joker: reverse magenta
 }
+JOKER_ANSI: dict[JokerKind, str] = {
+    JokerKind.REGULAR: ANSI[None],
+    JokerKind.DOUBLE: "\033[1;7;34m",  # reverse blue
+    JokerKind.COLOUR_CHANGE: "\033[1;7;36m",  # reverse cyan
+    JokerKind.MIRROR: "\033[1;7;37m",  # reverse white
+}
+"""The look of each kind of joker: each in reverse video of its own colour (and its own code: J, JD, JC, JM)."""
 _RESET = "\033[0m"
 _UNDERLINE = "\033[4m"
 
@@ -51,7 +59,8 @@ def tile_text(tile: Tile, colour: bool = True, marked: bool = False) -> str:
     """``R7`` (in red with ``colour``); ``marked``: ``[R7]`` (underlined too with ``colour``)."""
     if not colour:
         return f"[{tile}]" if marked else str(tile)
-    text = f"{ANSI[tile.colour]}{_UNDERLINE if marked else ''}{tile}{_RESET}"
+    ink = JOKER_ANSI[tile.joker_kind] if tile.is_any_joker else ANSI[tile.colour]
+    text = f"{ink}{_UNDERLINE if marked else ''}{tile}{_RESET}"
     return f"[{text}]" if marked else text
 
 
@@ -115,7 +124,7 @@ def _identity(meld: Meld | Sequence[Tile], rules: RuleSet | None) -> tuple:
 def sorted_rack(rack: Iterable[Tile], order: str = "colour") -> tuple[Tile, ...]:
     """``rack`` by colour then number (``"colour"``) or by number then colour (``"number"``); jokers last."""
     if order == "number":
-        return tuple(sorted(rack, key=lambda t: (t.is_joker, t.number or 0, t.sort_key)))
+        return tuple(sorted(rack, key=lambda t: (t.is_any_joker, t.number or 0, t.sort_key)))
     if order == "colour":
         return tuple(sorted(rack))
     raise ValueError(f"unknown rack order {order!r} (choose from {', '.join(RACK_ORDERS)})")

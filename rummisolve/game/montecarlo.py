@@ -28,8 +28,8 @@ def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
     join a group, split a long run, or replace a joker."""
     out: set[Tile] = set()
     for meld in table:
-        if meld.kind is MeldKind.MIRROR or any(t.is_special_joker for t in meld.tiles):
-            continue  # Twist melds: too rare to shape the opponent model; left out of this estimate
+        if meld.special_joker_count:  # Twist melds: not judged by these simple moves
+            continue
         rep = meld.represents
         for t, r in zip(meld.tiles, rep):
             if t.is_joker:
@@ -136,7 +136,11 @@ class World:
 def single_tile_tables(table: Sequence[Meld], tile: Tile) -> list[tuple[Meld, ...]]:
     """Every table that adds ``tile`` alone by a simple move (run end, group, run split)."""
     out = []
+    if tile.is_any_joker:
+        return out
     for i, meld in enumerate(table):
+        if meld.special_joker_count:  # Twist melds: not judged by these simple moves
+            continue
         rep = meld.represents
         options: list[tuple[tuple[Tile, ...], ...]] = []
         if meld.kind is MeldKind.GROUP:

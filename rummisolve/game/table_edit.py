@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 from math import comb
 
 from rummisolve.errors import InvalidMeldError, TableEditError
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
+from rummisolve.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = ["Draft", "put", "new_meld", "move", "take", "split", "split_at", "join", "place", "arrange"]
 
@@ -197,12 +197,13 @@ def place(
                 f"slot {at + 1}: {where} has {len(meld)} tiles, so new ones go at slot 1 to {len(meld) + 1}"
             )
         return meld[:at] + tiles + meld[at:]
-    numbered = sorted((t for t in tiles if not t.is_joker), key=lambda t: (t.number, t.sort_key))
-    jokers = len(tiles) - len(numbered)
+    numbered = sorted((t for t in tiles if not t.is_any_joker), key=lambda t: (t.number, t.sort_key))
+    joker_tiles = tuple(sorted(t for t in tiles if t.is_any_joker))
+    jokers = len(joker_tiles)
     bases = list(dict.fromkeys((_by_number(meld, numbered, rules), meld + tuple(numbered), tuple(numbered) + meld)))
     found: dict[tuple, tuple[tuple[Tile, ...], tuple[int, ...]]] = {}
     for base in bases:
-        for arrangement, slots in _with_jokers(base, jokers):
+        for arrangement, slots in _with_jokers(base, joker_tiles):
             m = _as_meld(arrangement, rules)
             if m is not None:
                 found.setdefault(_identity(m), (arrangement, slots))
@@ -211,7 +212,7 @@ def place(
     if len(found) == 1 or (found and jokers == 0):
         return next(iter(found.values()))[0]
     if not found:
-        return bases[0] + (JOKER,) * jokers
+        return bases[0] + joker_tiles
     options = sorted(found.values(), key=lambda option: option[1])
     if numbered or jokers > 1:
         listed = " or ".join(format_tiles(a) for a, _ in options[:4]) + (" or ..." if len(options) > 4 else "")
@@ -241,7 +242,7 @@ def _by_number(meld: tuple[Tile, ...], numbered: list[Tile], rules: RuleSet) -> 
     valid meld's jokers count as what they stand for; other jokers are passed over)."""
     m = _as_meld(meld, rules)
     cells: list[tuple[Tile, int | None]] = [
-        (t, m.represents[i].number if m is not None else t.number) for i, t in enumerate(meld)
+        (t, _number(m.stands_for[i]) if m is not None else t.number) for i, t in enumerate(meld)
     ]
     for tile in numbered:
         spot = 0
@@ -252,16 +253,31 @@ def _by_number(meld: tuple[Tile, ...], numbered: list[Tile], rules: RuleSet) -> 
     return tuple(t for t, _ in cells)
 
 
-def _with_jokers(base: tuple[Tile, ...], jokers: int) -> Iterable[tuple[tuple[Tile, ...], tuple[int, ...]]]:
-    """Every way to insert ``jokers`` jokers into ``base`` (with the jokers' slots), jokers at the end first."""
-    size = len(base) + jokers
-    if jokers == 0 or comb(size, jokers) > _MAX_ARRANGEMENTS:  # none, or too many to try: at the end
-        yield base + (JOKER,) * jokers, tuple(range(len(base), size))
+def _number(stands_for) -> int | None:
+    """The (highest) number a tile of a valid meld stands for; ``None`` for a mirror joker."""
+    if isinstance(stands_for, Tile):
+        return stands_for.number
+    if isinstance(stands_for, tuple):
+        return stands_for[1].number
+    return stands_for
+
+
+def _with_jokers(
+    base: tuple[Tile, ...], jokers: tuple[Tile, ...]
+) -> Iterable[tuple[tuple[Tile, ...], tuple[int, ...]]]:
+    """Every way to insert the joker tiles ``jokers`` (of any kinds) into ``base`` (with the jokers'
+    slots), jokers at the end first."""
+    count = len(jokers)
+    size = len(base) + count
+    orders = list(dict.fromkeys(permutations(jokers)))
+    if count == 0 or comb(size, count) * len(orders) > _MAX_ARRANGEMENTS:  # none, or too many: at the end
+        yield base + jokers, tuple(range(len(base), size))
         return
-    for slots in reversed(list(combinations(range(size), jokers))):
-        rest = iter(base)
-        chosen = set(slots)
-        yield tuple(JOKER if i in chosen else next(rest) for i in range(size)), slots
+    for slots in reversed(list(combinations(range(size), count))):
+        for order in orders:
+            rest, kinds = iter(base), iter(order)
+            chosen = set(slots)
+            yield tuple(next(kinds) if i in chosen else next(rest) for i in range(size)), slots
 
 
 def _as_meld(tiles: tuple[Tile, ...], rules: RuleSet) -> Meld | None:

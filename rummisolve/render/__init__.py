@@ -207,7 +207,7 @@ def _rack_label(head: str, rack: tuple[Tile, ...], rules: RuleSet) -> str:
 
 def _joker_note(tiles: Iterable[Tile], rules: RuleSet) -> str:
     """Why the points are more than the numbers show, when ``tiles`` hold a joker."""
-    return f" (a joker counts {rules.joker_penalty})" if any(t.is_joker for t in tiles) else ""
+    return f" (a joker counts {rules.joker_penalty})" if any(t.is_any_joker for t in tiles) else ""
 
 
 def _count(n: int, noun: str) -> str:

@@ -95,7 +95,7 @@ class Canvas:
             self.parts.append(f'<g class="{classes}" data-meld="{index}">')
             if fate == REARRANGED:
                 self.parts.append(self._outline(x, self.y, meld_w))
-            for slot, (tile, stands_for, flag) in enumerate(zip(meld.tiles, meld.represents, row_flags)):
+            for slot, (tile, stands_for, flag) in enumerate(zip(meld.tiles, meld.stands_for, row_flags)):
                 step = steps[index][slot] if steps is not None else None
                 self.parts.append(tile_svg(x + slot * (TILE_W + TILE_GAP), self.y, tile, stands_for, flag, step))
             self.parts.append("</g>")

@@ -4,7 +4,10 @@ Every colour has a mark of its own under the number (a circle for black, a squar
 so tiles can be told apart by shape alone: red and orange look alike to many eyes, and white
 ink on a cream face is faint. White numbers and marks are drawn white with a dark outline. The
 joker's glyph (a smiling face, as on the real tiles) is drawn by :func:`joker_glyph` alone, the
-one place a new kind of joker gets its picture.
+one place a new kind of joker gets its picture: the Twist double joker ``JD`` two small faces over
+a "x2", the colour-change joker ``JC`` a disc split into two colours with an arrow across, the
+mirror joker ``JM`` two triangles facing a dashed mirror line. Each has an ink of its own and
+its code printed small, so the four jokers tell apart at a glance (and without colour).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import math
 
 from rummisolve.errors import InternalError
-from rummisolve.tiles import JOKER, Colour, Tile
+from rummisolve.tiles import Colour, JokerKind, Tile
 
 __all__ = [
     "TILE_COLOURS",
@@ -27,6 +30,8 @@ __all__ = [
     "mark_svg",
     "tile_svg",
     "joker_glyph",
+    "JOKER_INKS",
+    "JOKER_NAMES",
 ]
 
 TILE_COLOURS: dict[Colour | None, str] = {
@@ -62,6 +67,27 @@ PLAYED_EDGE = "#f57f17"
 _OUTLINE = "#263238"
 """The outline of white numbers and marks (white ink alone is faint on the cream face)."""
 _OUTLINED = frozenset({Colour.WHITE})
+
+JOKER_INKS: dict[JokerKind, str] = {
+    JokerKind.REGULAR: "#ad1457",
+    JokerKind.DOUBLE: "#4a148c",
+    JokerKind.COLOUR_CHANGE: "#00695c",
+    JokerKind.MIRROR: "#37474f",
+}
+"""The ink of each kind of joker (the regular joker's is ``TILE_COLOURS[None]``)."""
+JOKER_NAMES: dict[JokerKind, str] = {
+    JokerKind.REGULAR: "joker",
+    JokerKind.DOUBLE: "double joker",
+    JokerKind.COLOUR_CHANGE: "colour-change joker",
+    JokerKind.MIRROR: "mirror joker",
+}
+"""What a picture's title calls each kind of joker."""
+_JOKER_CLASSES = {
+    JokerKind.REGULAR: "joker",
+    JokerKind.DOUBLE: "joker joker-double",
+    JokerKind.COLOUR_CHANGE: "joker joker-colour-change",
+    JokerKind.MIRROR: "joker joker-mirror",
+}
 
 _MARK_Y = 36.5
 _MARK_R = 4.6
@@ -123,20 +149,24 @@ _OUTLINES: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
-def tile_svg(x: float, y: float, tile: Tile, stands_for: Tile | None, played: bool, step: int | None = None) -> str:
+def tile_svg(x: float, y: float, tile: Tile, stands_for, played: bool, step: int | None = None) -> str:
     """One tile as an SVG group at ``(x, y)``: face, number and colour mark, or the joker's glyph.
 
     The group carries ``data-tile`` (its code) and, for a coloured tile, ``data-colour`` and
-    ``data-mark``; its classes are ``tile``, ``joker`` for a joker and ``played`` when it comes
-    from the rack (drawn on a yellow face with an orange edge). A tile that moves in step
-    ``step`` of an explanation gets the class ``moved``, ``data-step`` and a numbered badge.
+    ``data-mark``; its classes are ``tile``, ``joker`` for a joker of any kind (and
+    ``joker-double``, ``joker-colour-change`` or ``joker-mirror`` for the Twist ones) and ``played``
+    when it comes from the rack (drawn on a yellow face with an orange edge). A tile that moves in
+    step ``step`` of an explanation gets the class ``moved``, ``data-step`` and a numbered badge.
+    ``stands_for`` is what a joker stands for (:attr:`~rummisolve.melds.Meld.stands_for`), or ``None``.
     """
-    classes = "tile" + (" joker" if tile.is_joker else "") + (" played" if played else "")
+    kind = tile.joker_kind
+    classes = "tile" + (f" {_JOKER_CLASSES[kind]}" if kind is not None else "") + (" played" if played else "")
     classes += " moved" if step is not None else ""
     face, edge, edge_w = (PLAYED_FACE, PLAYED_EDGE, 2.5) if played else (FACE, EDGE, 1)
     attributes = f'class="{classes}" data-tile="{tile}"' + (f' data-step="{step}"' if step is not None else "")
-    if tile.is_joker:
-        title = f"joker as {stands_for}" if stands_for is not None else "joker"
+    if kind is not None:
+        label = _stands_label(stands_for)
+        title = f"{JOKER_NAMES[kind]} as {label}" if label else JOKER_NAMES[kind]
         body = joker_glyph(tile, stands_for)
     else:
         name = colour_name(tile.colour)
@@ -164,33 +194,92 @@ def _step_badge(step: int) -> str:
     )
 
 
-def joker_glyph(tile: Tile, stands_for: Tile | None) -> str:
-    """The picture on a joker's face, in tile coordinates: a smiling face, and under it the tile
-    it stands for on the table (``=R5``, in that tile's ink; white's is dark slate).
+def _stands_label(stands_for) -> str:
+    """What a joker stands for, as the picture says it: ``R5``, ``R3 R4``, ``4``, or ``""``."""
+    if stands_for is None or (isinstance(stands_for, Tile) and stands_for.is_any_joker):
+        return ""
+    if isinstance(stands_for, tuple):
+        return " ".join(map(str, stands_for))
+    return str(stands_for)
 
-    Every kind of joker is drawn here; today there is one, :data:`~rummisolve.tiles.JOKER`.
+
+def joker_glyph(tile: Tile, stands_for=None) -> str:
+    """The picture on a joker's face, in tile coordinates, and under it what it stands for on the
+    table, in that tile's ink (white's is dark slate): the regular joker a smiling face (``=R5``);
+    the double joker two small faces over "x2" (``=R3R4``); the colour-change joker a disc split
+    into two colours with an arrow (``=4``, the slot's number); the mirror joker two triangles
+    facing a mirror line (it stands for nothing). Each special joker's code is printed small on
+    its top left corner.
     """
-    if tile is not JOKER:
+    kind = tile.joker_kind
+    if kind is None:
         raise InternalError(f"joker_glyph: {tile} is not a joker")
-    ink = TILE_COLOURS[None]
-    cx, cy, r = TILE_W / 2, (17 if stands_for is not None else 21), 10.5
-    parts = [
-        f'<g class="joker-face" data-mark="joker">'
-        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{r}" fill="#fde7ef" stroke="{ink}" stroke-width="2"/>'
-        f'<circle cx="{_n(cx - 3.8)}" cy="{_n(cy - 2.6)}" r="1.6" fill="{ink}"/>'
-        f'<circle cx="{_n(cx + 3.8)}" cy="{_n(cy - 2.6)}" r="1.6" fill="{ink}"/>'
-        f'<path d="M{_n(cx - 5.6)},{_n(cy + 2)} Q{_n(cx)},{_n(cy + 8.6)} {_n(cx + 5.6)},{_n(cy + 2)}" '
-        f'fill="none" stroke="{ink}" stroke-width="1.8" stroke-linecap="round"/></g>'
-    ]
-    if stands_for is not None:
-        colour = stands_for.colour
-        # A label this small cannot be outlined legibly: a light ink's label takes its outline's ink.
-        paint = f'fill="{_OUTLINE if colour in _OUTLINED else TILE_COLOURS[colour]}"'
+    label = _stands_label(stands_for)
+    ink = JOKER_INKS[kind]
+    cy = 17 if label else 21
+    if kind is JokerKind.REGULAR:
+        parts = [_face(TILE_W / 2, cy, 10.5, ink, "#fde7ef", 'class="joker-face" data-mark="joker"')]
+    elif kind is JokerKind.DOUBLE:
+        parts = [
+            '<g class="joker-face" data-mark="double-joker">'
+            + _face(TILE_W / 2 - 6.5, cy - 0.5, 6.2, ink, "#ede7f6", "")
+            + _face(TILE_W / 2 + 6.5, cy - 0.5, 6.2, ink, "#ede7f6", "")
+            + f'<text x="{_n(TILE_W / 2)}" y="{_n(cy + 13)}" text-anchor="middle" font-size="9" font-weight="bold" '
+            f'fill="{ink}">x2</text></g>'
+        ]
+    elif kind is JokerKind.COLOUR_CHANGE:
+        cx, r, cy = TILE_W / 2, 9, cy + 1
+        parts = [
+            f'<g class="joker-face" data-mark="colour-change-joker">'
+            f'<path d="M{_n(cx)},{_n(cy - r)} A{r},{r} 0 0 0 {_n(cx)},{_n(cy + r)} Z" fill="{TILE_COLOURS[Colour.RED]}"/>'
+            f'<path d="M{_n(cx)},{_n(cy - r)} A{r},{r} 0 0 1 {_n(cx)},{_n(cy + r)} Z" fill="{TILE_COLOURS[Colour.BLUE]}"/>'
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{r}" fill="none" stroke="{ink}" stroke-width="2"/>'
+            f'<path d="M{_n(cx - 6)},{_n(cy)} L{_n(cx + 5)},{_n(cy)} M{_n(cx + 2)},{_n(cy - 3)} L{_n(cx + 5.5)},{_n(cy)} '
+            f'L{_n(cx + 2)},{_n(cy + 3)}" fill="none" stroke="#ffffff" stroke-width="1.8" stroke-linecap="round"/></g>'
+        ]
+    else:  # the mirror joker
+        cx = TILE_W / 2
+        parts = [
+            f'<g class="joker-face" data-mark="mirror-joker">'
+            f'<line x1="{_n(cx)}" y1="{_n(cy - 11)}" x2="{_n(cx)}" y2="{_n(cy + 11)}" stroke="{ink}" stroke-width="1.6" '
+            f'stroke-dasharray="2.5,1.5"/>'
+            f'<polygon points="{_n(cx - 2.5)},{_n(cy)} {_n(cx - 11)},{_n(cy - 6)} {_n(cx - 11)},{_n(cy + 6)}" fill="{ink}"/>'
+            f'<polygon points="{_n(cx + 2.5)},{_n(cy)} {_n(cx + 11)},{_n(cy - 6)} {_n(cx + 11)},{_n(cy + 6)}" '
+            f'fill="#ffffff" stroke="{ink}" stroke-width="1.4"/></g>'
+        ]
+    if kind is not JokerKind.REGULAR:
         parts.append(
-            f'<text class="stands-for" x="{_n(cx)}" y="40.5" text-anchor="middle" font-size="9.5" '
-            f'font-weight="bold" {paint}>={stands_for}</text>'
+            f'<text class="joker-code" x="3" y="8" font-size="6.5" font-weight="bold" fill="{ink}">{tile}</text>'
+        )
+    if label:
+        if isinstance(stands_for, Tile):
+            colour = stands_for.colour
+        elif isinstance(stands_for, tuple):
+            colour = stands_for[0].colour
+        else:
+            colour = None
+        # A label this small cannot be outlined legibly: a light ink's label takes its outline's ink.
+        fill = ink if colour is None else _OUTLINE if colour in _OUTLINED else TILE_COLOURS[colour]
+        text = "=" + label.replace(" ", "") if isinstance(stands_for, tuple) else f"={label}"
+        size = 9.5 if len(text) <= 4 else 7.5 if len(text) <= 6 else 6.5
+        parts.append(
+            f'<text class="stands-for" x="{_n(TILE_W / 2)}" y="40.5" text-anchor="middle" font-size="{size}" '
+            f'font-weight="bold" fill="{fill}">{text}</text>'
         )
     return "".join(parts)
+
+
+def _face(cx: float, cy: float, r: float, ink: str, fill: str, head: str) -> str:
+    """A smiling face of radius ``r`` centred on ``(cx, cy)``."""
+    k = r / 10.5
+    group = f"<g {head}>" if head else "<g>"
+    return (
+        f'{group}<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{fill}" stroke="{ink}" stroke-width="{_n(2 * k)}"/>'
+        f'<circle cx="{_n(cx - 3.8 * k)}" cy="{_n(cy - 2.6 * k)}" r="{_n(1.6 * k)}" fill="{ink}"/>'
+        f'<circle cx="{_n(cx + 3.8 * k)}" cy="{_n(cy - 2.6 * k)}" r="{_n(1.6 * k)}" fill="{ink}"/>'
+        f'<path d="M{_n(cx - 5.6 * k)},{_n(cy + 2 * k)} Q{_n(cx)},{_n(cy + 8.6 * k)} {_n(cx + 5.6 * k)},{_n(cy + 2 * k)}" '
+        f'fill="none" stroke="{ink}" stroke-width="{_n(1.8 * k)}" stroke-linecap="round"/></g>'
+    )
 
 
 def _paint(colour: Colour, outline_width: float) -> str:

@@ -53,7 +53,8 @@ JokerRetrieval = Literal[JOKER_RETRIEVAL_MODES]  # type: ignore[valid-type]
 EmptyPoolScoring = Literal[EMPTY_POOL_SCORING_MODES]  # type: ignore[valid-type]
 
 TileCode = Annotated[str, StringConstraints(pattern=TILE_PATTERN)]
-"""A tile code: colour letter (K B O R; Y = O) and number, or J for a joker; case-insensitive."""
+"""A tile code: colour letter (K B O R; Y = O) and number, J for a joker, or JD, JC, JM for the Twist
+double, colour-change and mirror jokers; case-insensitive."""
 
 
 def _bounded(option: str) -> Any:
@@ -72,6 +73,9 @@ class RuleOptions(BaseModel):
     numbers: int | None = _bounded("numbers")
     copies: int | None = _bounded("copies")
     jokers: int | None = _bounded("jokers")
+    double_jokers: int | None = _bounded("double_jokers")
+    colour_change_jokers: int | None = _bounded("colour_change_jokers")
+    mirror_jokers: int | None = _bounded("mirror_jokers")
     rack_size: int | None = _bounded("rack_size")
     min_meld_length: int | None = _bounded("min_meld_length")
     initial_threshold: int | None = _bounded("initial_threshold")
@@ -101,7 +105,8 @@ class PositionIn(BaseModel):
     )
     rack: list[TileCode] = Field(
         default_factory=list,
-        description="The mover's rack as tile codes: colour K/B/O/R + number, or J for a joker.",
+        description="The mover's rack as tile codes: colour K/B/O/R + number, J for a joker, "
+        "JD/JC/JM for the Twist special jokers.",
         examples=[["R4", "R7", "J", "K12"]],
     )
     opened: bool = Field(True, description="Whether the mover has made the initial meld (30 points).")
@@ -308,6 +313,13 @@ VERIFY_EXAMPLES = {
     "illegal": {
         "summary": "A run with a gap",
         "value": {"position": _MIDGAME, "table": [["R1", "R2", "R3", "R7"], ["K7", "B7", "O7"]]},
+    },
+    "twist": {
+        "summary": "Twist: a colour-change joker extends a double joker's run in blue",
+        "value": {
+            "position": {"rules": "twist", "table": [["R2", "JD", "R5"]], "rack": ["JC", "B8", "B9", "R6"]},
+            "table": [["R2", "JD", "R5", "R6", "JC", "B8", "B9"]],
+        },
     },
 }
 
