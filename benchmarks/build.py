@@ -53,8 +53,13 @@ def stored_records(parser: argparse.ArgumentParser, data: str, sets: str, limit:
 
 
 def with_optimum(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` with ``"optimum"`` added (both objectives, by the oracle)."""
-    return {**record, "optimum": optima(position_of(record))}
+    """``record`` with ``"optimum"`` added (both objectives, by the oracle). Twist positions have no
+    oracle at full size (its enumeration is exact only on small rule sets, ``tests/twist_oracle.py``):
+    ``"unproven": true`` and no optimum; the runner judges them by the referee alone."""
+    position = position_of(record)
+    if position.rules.has_twist:
+        return {**record, "optimum": {"tiles": None, "value": None}, "unproven": True}
+    return {**record, "optimum": optima(position)}
 
 
 GAME_LINEUPS = (
@@ -73,8 +78,22 @@ def _game_records() -> Iterable[dict[str, Any]]:
             yield from game_positions(seed, players, GAME_SAMPLES, kinds=kinds)
 
 
+TWIST_SEEDS = {2: range(301, 305), 3: range(401, 404), 4: range(501, 504)}
+
+
+def _twist_game_records() -> Iterable[dict[str, Any]]:
+    """Self-play positions under the ``twist`` preset (the AIs playing special jokers)."""
+    from rummisolve.rules import TWIST
+
+    for players, seeds in TWIST_SEEDS.items():
+        for i, seed in enumerate(seeds):
+            kinds = list(GAME_LINEUPS[i % len(GAME_LINEUPS)][:players])
+            yield from game_positions(seed, players, GAME_SAMPLES, rules=TWIST, kinds=kinds)
+
+
 SETS = {
     "game": _game_records,
+    "twist": _twist_game_records,
     "random": lambda: random_positions(RANDOM_SEED, RANDOM_COUNT),
     "traps": trap_positions,
 }

@@ -145,7 +145,7 @@ def _key_order(item):
 
 
 def _tile_value(tile: Tile, rules: RuleSet) -> int:
-    return rules.joker_penalty if tile.is_joker else tile.number
+    return rules.joker_penalty if tile.is_any_joker else tile.number
 
 
 _INF = float("inf")
@@ -252,8 +252,13 @@ class _Model:
         return objective, values
 
 
-def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterable[Tile]] = ()) -> OracleAnswer:
+def solve(
+    position: Position, objective: str = "tiles", exclude: Iterable[Iterable[Tile]] = (), candidates=None
+) -> OracleAnswer:
     """The proven optimum of ``position`` for ``objective`` and an arrangement reaching it.
+
+    ``candidates``: ``(rules, pool) -> [Candidate]`` in place of :func:`candidate_melds` (the
+    Twist oracle, ``benchmarks/twist_oracle.py``, passes its own enumeration).
 
     ``exclude``: multisets of rack tiles the move may not play exactly (to check alternatives:
     the best move whose played tiles differ from each of them)."""
@@ -262,6 +267,7 @@ def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterab
     rules = position.rules
     if rules.joker_retrieval == "strict":
         raise NotImplementedError("the oracle does not model joker_retrieval='strict'")
+    candidate_melds_of = candidate_melds if candidates is None else candidates
     rack = Counter(position.rack)
     table = Counter(t for meld in position.table for t in meld.tiles)
     old_table = tuple(tuple(meld.tiles) for meld in position.table)
@@ -294,7 +300,7 @@ def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterab
 
     def add_arrangement(pool: Counter[Tile], include_table: bool) -> dict[int, Candidate]:
         """Meld columns whose tiles make up (table if include_table) + played exactly."""
-        cands = candidate_melds(rules, pool)
+        cands = candidate_melds_of(rules, pool)
         cols: dict[int, Candidate] = {}
         per_kind: dict[Tile, list[tuple[int, float]]] = {k: [] for k in kinds}
         for cand in cands:
@@ -313,13 +319,13 @@ def solve(position: Position, objective: str = "tiles", exclude: Iterable[Iterab
         final = add_arrangement(table + rack, include_table=True)
     else:
         allowed = rules.joker_in_initial_meld
-        rack_pool = rack if allowed else Counter({t: n for t, n in rack.items() if not t.is_joker})
-        if not allowed and JOKER in y:
-            model.upper[y[JOKER]] = 0.0  # no rack joker at all on the opening turn
+        rack_pool = rack if allowed else Counter({t: n for t, n in rack.items() if not t.is_any_joker})
+        for joker in () if allowed else [t for t in y if t.is_any_joker]:
+            model.upper[y[joker]] = 0.0  # no rack joker at all on the opening turn
         if rules.open_then_manipulate:
             # opening melds o (from the rack, worth >= threshold) and a final arrangement of
             # table + all played tiles; the opening tiles are a part of the played ones.
-            cands = candidate_melds(rules, rack_pool)
+            cands = candidate_melds_of(rules, rack_pool)
             per_kind: dict[Tile, list[tuple[int, float]]] = {k: [] for k in kinds}
             for cand in cands:
                 col = model.add_col(0.0, min(rack_pool[t] // n for t, n in cand.counts))

@@ -47,8 +47,8 @@ def check_time_limit(time_limit: Any) -> float | None:
 def unsupported_position(position: Position) -> str | None:
     """Why the solver cannot promise an optimal answer for ``position`` (``None`` if it can)."""
     rules = position.rules
-    if rules.has_twist:
-        return _NO_TWIST_YET
+    if rules.has_twist and (twist := _twist_unsupported(rules)) is not None:
+        return twist
     if unsupported_rules(rules) is None:  # the standard and XP sets: no position can have too many
         return None
     jokers = sum(t.is_joker for meld in position.table for t in meld.tiles) + sum(t.is_joker for t in position.rack)
@@ -58,16 +58,21 @@ def unsupported_position(position: Position) -> str | None:
 def unsupported_rules(rules: RuleSet) -> str | None:
     """Why some position of a game under ``rules`` may be beyond the solver (``None`` if none is)."""
     if rules.has_twist:
-        return _NO_TWIST_YET
+        twist = _twist_unsupported(rules)
+        if twist is not None:
+            return twist
     return _too_many(rules.jokers, rules.min_meld_length, "jokers in the set")
 
 
-# Until the solver's model takes the Twist special jokers (issue 24, the solver half), it refuses
-# them rather than answer wrongly; the referee, the engine and the JSON codec already take them.
-_NO_TWIST_YET = (
-    "the solver does not take the Twist special jokers (double_jokers, colour_change_jokers, mirror_jokers) "
-    "yet; the referee (verify) does"
-)
+def _twist_unsupported(rules: RuleSet) -> str | None:
+    """Twist options the solver's model does not cover yet (docs/rules.md, Twist)."""
+    for option in ("wraparound", "open_then_manipulate"):
+        if getattr(rules, option):
+            return (
+                f"the solver does not support special jokers (Twist) together with rule option {option!r} yet "
+                "(the referee and the game engine take it)"
+            )
+    return None
 
 
 def _too_many(jokers: int, m: int, what: str) -> str | None:

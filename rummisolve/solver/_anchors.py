@@ -61,8 +61,13 @@ def anchor_copies(
             for z in zs:
                 vs = [z, offset + s] + [v for v, _ in kept]
                 constraints.append(linear(vs, [1, -1] + [c for _, c in kept], -INF, 0))
+    twist = built.twist
     for k, zs in supply.items():
         kept = kept_real.get(k, [])
+        if twist is not None:  # Twist pieces' anchored slots take real tiles of kind k too
+            kept = kept + twist.anchor_terms.get(k, [])
+            if not final:
+                kept = kept + [(v, -c) for v, c in twist.kind_terms.get(k, [])]
         vs = zs + [v for v, _ in kept]
         cs = [1] * len(zs) + [c for _, c in kept]
         if final:

@@ -10,7 +10,8 @@ from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import PositionModel
-from rummisolve.tiles import JOKER, Tile
+from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR
+from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
 
 __all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
 
@@ -36,15 +37,40 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     n_sets = len(cat.sets)
     counts = built.counts
     copies = sol[off : off + n_sets]
+    extra = 0 if built.twist is None else _twist_primary(built, cat, sol, objective)
     if objective == "tiles":
-        slots = sum(map(mul, cat.set_sizes, copies))
+        slots = sum(map(mul, cat.set_sizes, copies)) + extra
         return slots - (0 if built.kept_by_rule else sum(counts.table) + counts.table_jokers)
-    value = sum(map(mul, cat.set_values, copies))
+    value = sum(map(mul, cat.set_values, copies)) + extra
     penalty = cat.rules.joker_penalty
     value += sum((penalty - n) * j for n, j in zip(cat.numbers, sol[off + n_sets : off + n_sets + len(cat.kinds)]) if j)
     if not built.kept_by_rule:
         value -= sum(map(mul, cat.numbers, counts.table)) + penalty * counts.table_jokers
     return value
+
+
+def _twist_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
+    """The Twist pieces' and special jokers' share of :func:`primary_value` (before the table's
+    tiles are taken off)."""
+    twist = built.twist
+    penalty = cat.rules.joker_penalty
+    total = 0
+    for piece in twist.pieces:
+        n = sol[piece.var]
+        if not n:
+            continue
+        regular = piece.joker_anchors.get(-1, 0)
+        if objective == "tiles":
+            total += n * (sum(piece.slots.values()) + regular)
+        else:
+            total += n * (sum(cat.numbers[k] * c for k, c in piece.slots.items()) + penalty * regular)
+        if built.kept_by_rule:
+            specials = piece.doubles + piece.changes + piece.mirrors
+            total += n * specials * (1 if objective == "tiles" else penalty)
+    if not built.kept_by_rule:
+        played = sum(sol[var] for var in twist.played.values())
+        total += played * (1 if objective == "tiles" else penalty)
+    return total
 
 
 def decode(
@@ -62,6 +88,17 @@ def decode(
         if n:
             for k in cat.sets[s].kinds:
                 real[k] += n
+    twist = built.twist
+    chosen: list[tuple[object, int]] = []  # (piece, copies) of the twist pieces used
+    kept_jokers = 0
+    if twist is not None:
+        for piece in twist.pieces:
+            n = sol[piece.var]
+            if n:
+                chosen.append((piece, n))
+                for k, slots in piece.slots.items():
+                    real[k] += n * slots
+                kept_jokers += n * piece.joker_anchors.get(-1, 0)
     for k in range(n_kinds):
         real[k] -= jokers[k]
     table = [0] * n_kinds if built.kept_by_rule else counts.table
@@ -72,10 +109,12 @@ def decode(
             if extra < 0 or extra > counts.rack[k]:
                 raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
             played.extend([cat.kinds[k]] * extra)
-    played_jokers = sum(jokers) - (0 if built.kept_by_rule else counts.table_jokers)
+    played_jokers = sum(jokers) + kept_jokers - (0 if built.kept_by_rule else counts.table_jokers)
     if not 0 <= played_jokers <= counts.rack_jokers:
         raise DecodeError(f"{played_jokers} jokers played of {counts.rack_jokers}")
     played.extend([JOKER] * played_jokers)
+    if twist is not None:
+        played.extend(_specials_played(twist, built, chosen, sol))
 
     # Kept melds take their own copies, real tiles and jokers first.
     if built.kept_by_rule:
@@ -97,7 +136,26 @@ def decode(
                     real[k] -= 1
                 for k in meld.joker_kinds:
                     jokers[k] -= 1
+        for piece, _ in chosen:
+            if piece.shape == "kept":
+                kept.append(piece.table_index)
+                for k, slots in piece.slots.items():
+                    real[k] -= slots
         kept.sort()
+    # Twist pieces: their anchored slots take real tiles before anything else.
+    copies_of_pieces: list[tuple[object, list[list]]] = []
+    for piece, n in chosen:
+        if piece.shape == "kept":
+            continue
+        for _ in range(n):
+            slots = [[k, None] for what, k in piece.elements if what == KIND]
+            for k, need in piece.anchors.items():
+                for slot in slots:
+                    if need and slot[0] == k and slot[1] is None:
+                        slot[1] = REAL_SLOT
+                        real[k] -= 1
+                        need -= 1
+            copies_of_pieces.append((piece, slots))
 
     # Strict jokers that were freed: their new meld holds the jokers and two tiles from the rack.
     # A slot is (kind, JOKER_SLOT | REAL_SLOT | None) — None: not decided yet.
@@ -134,8 +192,18 @@ def decode(
                 else:
                     jokers[k] -= 1
                     slots[i] = (k, JOKER_SLOT)
-    if any(real) or any(jokers):
-        raise DecodeError("tiles left over after laying out the sets")
+    for _, slots in copies_of_pieces:
+        for slot in slots:
+            if slot[1] is None:
+                k = slot[0]
+                if real[k] > 0:
+                    real[k] -= 1
+                    slot[1] = REAL_SLOT
+                else:
+                    jokers[k] -= 1
+                    slot[1] = JOKER_SLOT
+    if any(real) or any(jokers) or any(r < 0 for r in real):
+        raise DecodeError(f"tiles left over after laying out the sets: {real} {jokers}")
 
     rules = position.rules
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
@@ -154,6 +222,8 @@ def decode(
             # Every order of this group's tiles reads as a run: give its copies two real tiles.
             raise NeedAnchors({cat.index_of(tuple(k for k, _ in group), False): 2})
         new.append(meld)
+    if copies_of_pieces:
+        new.extend(Meld.of(tiles, rules) for tiles in _twist_melds(cat, copies_of_pieces))
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
 
@@ -271,3 +341,83 @@ def _join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
             run = run + pending.pop(follower)
         joined.append(run)
     return joined
+
+
+_SPECIAL_TILES = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)
+
+
+def _specials_played(twist, built: PositionModel, chosen, sol: Sequence[int]) -> list[Tile]:
+    """The rack's special jokers played."""
+    out: list[Tile] = []
+    for i, tile in enumerate(_SPECIAL_TILES):
+        if built.kept_by_rule:
+            n = sum(c * (piece.doubles, piece.changes, piece.mirrors)[i] for piece, c in chosen)
+        else:
+            var = twist.played.get(i)
+            n = 0 if var is None else sol[var]
+        if not 0 <= n <= twist.rack_specials[i]:
+            raise DecodeError(f"{n} {tile} played of {twist.rack_specials[i]}")
+        out.extend([tile] * n)
+    return out
+
+
+def _twist_melds(cat: Catalogue, copies: list) -> list[list[Tile]]:
+    """Each Twist piece as tiles in play order; colour-change segments joined into runs at their
+    ``JC``, each paired with a neighbour of another colour."""
+    melds: list[list[Tile]] = []
+    ends: dict[int, list[int]] = {}
+    starts: dict[int, list[int]] = {}
+    pieces = []
+    for piece, slots in copies:
+        filled = iter(slots)
+        tiles: list[Tile] = []
+        for what, k in piece.elements:
+            if what == KIND:
+                _, how = next(filled)
+                tiles.append(JOKER if how is JOKER_SLOT else cat.kinds[k])
+            elif what == DOUBLE:
+                tiles.append(DOUBLE_JOKER)
+            elif what == MIRROR:
+                tiles.append(MIRROR_JOKER)
+            elif what == CHANGE:
+                tiles.append(COLOUR_CHANGE_JOKER)
+        if piece.shape in ("left", "right", "middle"):
+            at = len(pieces)
+            pieces.append((piece, tiles))
+            if piece.shape != "right":
+                ends.setdefault(piece.last + 1, []).append(at)
+            if piece.shape != "left":
+                starts.setdefault(piece.first - 1, []).append(at)
+        else:
+            melds.append(tiles)
+    follower: dict[int, int] = {}
+    for number, before in ends.items():
+        after = starts.get(number, [])
+        pairing = _pair_colours([pieces[i][0].colour for i in before], [pieces[j][0].colour for j in after])
+        if pairing is None:
+            raise DecodeError(f"colour-change segments at {number} cannot be paired")
+        for i, j in zip(before, (after[p] for p in pairing)):
+            follower[i] = j
+    for i, (piece, tiles) in enumerate(pieces):
+        if piece.shape != "left":
+            continue
+        run = list(tiles)
+        at = i
+        while at in follower:
+            at = follower[at]
+            run.append(COLOUR_CHANGE_JOKER)
+            run.extend(pieces[at][1])
+        melds.append(run)
+    return melds
+
+
+def _pair_colours(before: list[int], after: list[int]) -> list[int] | None:
+    """A permutation ``p`` with ``before[i] != after[p[i]]`` for all ``i`` (``None`` if none)."""
+    from itertools import permutations
+
+    if len(before) != len(after):
+        return None
+    for order in permutations(range(len(after))):
+        if all(b != after[j] for b, j in zip(before, order)):
+            return list(order)
+    return None

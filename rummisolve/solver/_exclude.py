@@ -19,7 +19,9 @@ from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import PositionModel
 from rummisolve.solver._pieces import INF, linear
 from rummisolve.solver._pieces import protos as protos_for
-from rummisolve.tiles import Tile
+from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER, Tile
+
+SPECIAL_ORDER = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)
 
 __all__ = ["exclude_played"]
 
@@ -30,7 +32,8 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
     counts = built.counts
     n_sets, n_kinds = len(cat.sets), len(cat.kinds)
     jokers_var = [built.final_offset + n_sets + k for k in range(n_kinds)]
-    by_kind = Counter(cat.kind_index[t] for t in played if not t.is_joker)
+    by_kind = Counter(cat.kind_index[t] for t in played if not t.is_any_joker)
+    twist = built.twist
     differences: list[tuple[list[int], list[int], int, int, int]] = []  # (vars, coeffs, value, least, most)
     for k, have in enumerate(counts.rack):
         if not have:
@@ -38,15 +41,37 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
         if built.kept_by_rule:
             variables = [built.final_offset + s for s in cat.sets_by_kind[k]] + [jokers_var[k]]
             coeffs = [1] * len(cat.sets_by_kind[k]) + [-1]
+            for var, slots in twist.kind_terms.get(k, []) if twist is not None else ():
+                variables.append(var)
+                coeffs.append(slots)
         else:
             variables, coeffs = [built.played_offset + k], [1]
         differences.append((variables, coeffs, by_kind[k], 0, have))
     if counts.rack_jokers:
         table_jokers = 0 if built.kept_by_rule else counts.table_jokers
         played_jokers = sum(t.is_joker for t in played)
+        variables, coeffs = list(jokers_var), [1] * n_kinds
+        for piece in twist.pieces if twist is not None else ():  # kept Twist melds' jokers are not in jk
+            if piece.joker_anchors.get(-1):
+                variables.append(piece.var)
+                coeffs.append(piece.joker_anchors[-1])
         differences.append(
-            (jokers_var, [1] * n_kinds, played_jokers + table_jokers, table_jokers, counts.rack_jokers + table_jokers)
+            (variables, coeffs, played_jokers + table_jokers, table_jokers, counts.rack_jokers + table_jokers)
         )
+    if twist is not None:  # special jokers played (Twist)
+        for i, tile in enumerate(SPECIAL_ORDER):
+            have = twist.rack_specials[i]
+            if not have:
+                continue
+            if built.kept_by_rule:
+                terms = [(p.var, (p.doubles, p.changes, p.mirrors)[i]) for p in twist.pieces]
+                terms = [(v, c) for v, c in terms if c]
+            else:
+                var = twist.played.get(i)
+                terms = [] if var is None else [(var, 1)]
+            if terms:
+                count = sum(t is tile for t in played)
+                differences.append(([v for v, _ in terms], [c for _, c in terms], count, 0, have))
     domain = protos_for(cat).domain(0, 1)
     literals: list[int] = []
     rows: list[cmh.ConstraintProto] = []

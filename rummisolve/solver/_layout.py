@@ -10,6 +10,9 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.melds import MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER
+
+_SPECIAL_INDEX = {DOUBLE_JOKER: 0, COLOUR_CHANGE_JOKER: 1, MIRROR_JOKER: 2}
 
 __all__ = ["Counts", "KeptMeld", "PositionModel", "count_position"]
 
@@ -37,6 +40,16 @@ class Counts:
     table_jokers: int
     rack_jokers: int
     melds: list[KeptMeld]
+    table_specials: tuple[int, int, int] = (0, 0, 0)
+    """``JD``, ``JC``, ``JM`` on the table (Twist)."""
+    rack_specials: tuple[int, int, int] = (0, 0, 0)
+    twist_melds: list[tuple[int, dict[int, int], int, tuple[int, int, int]]] = field(default_factory=list)
+    """Table melds with special jokers: (index, real tiles by kind, regular jokers, special jokers)."""
+
+    @property
+    def has_twist(self) -> bool:
+        """Whether special jokers are in play."""
+        return any(self.table_specials) or any(self.rack_specials)
 
 
 @dataclass
@@ -62,6 +75,8 @@ class PositionModel:
     keep_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     """Base set -> [(keep variable, copies of the set it takes)]."""
     freed: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
+    twist: object = None
+    """Special jokers' part of the model (:class:`rummisolve.solver._twist_model.TwistModel`), or ``None``."""
     """Strict jokers that may be freed: variables ``y`` (set, var), ``q``/``r``/``rr`` (kind, var)."""
     weight: int = 1
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
@@ -83,12 +98,32 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
     table_jokers = rack_jokers = 0
     kind_of = cat.kind_index.__getitem__
     melds = []
+    table_specials = [0, 0, 0]
+    twist_melds = []
     for index, meld in enumerate(position.table):
+        if any(t.is_special_joker for t in meld.tiles):
+            reals: dict[int, int] = {}
+            regular = 0
+            mine = [0, 0, 0]
+            for tile in meld.tiles:
+                if tile.is_special_joker:
+                    mine[_SPECIAL_INDEX[tile]] += 1
+                elif tile.is_joker:
+                    regular += 1
+                else:
+                    k = kind_of(tile)
+                    reals[k] = reals.get(k, 0) + 1
+                    table[k] += 1
+            table_jokers += regular
+            for i, n in enumerate(mine):
+                table_specials[i] += n
+            twist_melds.append((index, reals, regular, tuple(mine)))
+            continue
         joker_kinds = []
         real_kinds = []
         for tile, stands in zip(meld.tiles, meld.represents):
             k = kind_of(stands)
-            if tile.colour is None:
+            if tile.is_joker:
                 table_jokers += 1
                 joker_kinds.append(k)
             else:
@@ -96,12 +131,17 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
                 real_kinds.append(k)
         slots = [kind_of(t) for t in meld.represents]
         melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind is MeldKind.RUN), joker_kinds, real_kinds))
+    rack_specials = [0, 0, 0]
     for tile in position.rack:
-        if tile.colour is None:
+        if tile.is_special_joker:
+            rack_specials[_SPECIAL_INDEX[tile]] += 1
+        elif tile.is_joker:
             rack_jokers += 1
         else:
             rack[kind_of(tile)] += 1
-    return Counts(table, rack, table_jokers, rack_jokers, melds)
+    return Counts(
+        table, rack, table_jokers, rack_jokers, melds, tuple(table_specials), tuple(rack_specials), twist_melds
+    )
 
 
 def _pieces(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:

@@ -43,6 +43,7 @@ from rummisolve.solver._layout import Counts, PositionModel, count_position
 from rummisolve.solver._pieces import INF, Protos, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
+from rummisolve.solver._twist_model import add_twist, plan_twist
 
 __all__ = ["build_model"]
 
@@ -70,17 +71,41 @@ def build_model(
     variables: list = []
     constraints: list = []
 
+    rows: dict = {}
     if opening and not rules.open_then_manipulate:
-        layer = _layer(protos, counts.rack, opening_jokers, 0, [0] * n_kinds, counts.rack, variables, constraints)
-        if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
+        twist = None
+        if counts.has_twist and rules.joker_in_initial_meld:
+            twist = plan_twist(cat, counts, counts.rack, opening_jokers, opening=True)
+        extra = twist.kinds if twist else ()
+        layer = _layer(
+            protos,
+            counts.rack,
+            opening_jokers,
+            0,
+            [0] * n_kinds,
+            counts.rack,
+            variables,
+            constraints,
+            None,
+            extra,
+            rows if twist else None,
+        )
+        if layer is None:
             return None
+        if not twist and not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
+            return None
+        rows["jokers"] = len(constraints)
         _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
-        _threshold(protos, cat, 0, rules.initial_threshold, constraints)
+        rows["threshold"] = len(constraints)
+        _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
         if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
             xs = list(range(len(cat.sets)))
+            rows["discard"] = len(constraints)
             constraints.append(linear(xs, [len(base.kinds) for base in cat.sets], 0, len(position.rack) - 1))
         built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
         built.layer_jokers = opening_jokers
+        if twist:
+            add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
         if anchored:
             anchor_copies(built, cat, 0, counts.rack, anchored, variables, constraints)
     else:
@@ -88,22 +113,40 @@ def build_model(
         # A player opening without jokers allowed plays no rack joker at all that turn.
         playable_jokers = opening_jokers if opening else rack_jokers
         jokers = counts.table_jokers + playable_jokers
+        twist = plan_twist(cat, counts, available, jokers, opening=False) if counts.has_twist else None
+        extra = twist.kinds if twist else ()
         played: list[int] = []
-        layer = _layer(protos, available, jokers, 0, counts.table, counts.rack, variables, constraints, played)
+        layer = _layer(
+            protos,
+            available,
+            jokers,
+            0,
+            counts.table,
+            counts.rack,
+            variables,
+            constraints,
+            played,
+            extra,
+            rows if twist else None,
+        )
         if layer is None:
             return None
-        _played(protos, counts, played, variables, constraints)
+        _played(protos, counts, played, variables, constraints, rows if twist else None)
         ub = layer[0]
-        if not playable_jokers and not played:  # no rack tile is in a usable set
-            return None
+        if not playable_jokers and not played and not (twist and any(twist.rack_specials)):
+            return None  # no rack tile is in a usable set
+        rows["jokers"] = len(constraints)
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
+        rows["plays"] = len(constraints)
         _plays_a_tile(built, n_sets, played, playable_jokers, constraints, rules.discard)
         built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
             return None
         _keep(built, cat, ub, variables, constraints)
+        if twist:
+            add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
         if rules.joker_retrieval == "strict" and counts.table_jokers:
             strict_jokers(built, cat, position, ub, anchored, variables, constraints)
         if anchored:
@@ -132,6 +175,8 @@ def _layer(
     variables: list,
     constraints: list,
     played: list[int] | None = None,
+    extra=(),
+    rows: dict | None = None,
 ) -> tuple[list[int], list[bool]] | None:
     """Add one layer's variables and per-kind conservation.
 
@@ -141,7 +186,7 @@ def _layer(
     getting their conservation row here (:func:`_played` writes it)."""
     bounds = protos.copy_bounds(jokers)
     ub = [bounds[slots(available)] for slots in protos.slot_counts]
-    if not any(ub):
+    if not any(ub) and not extra:
         return None
     fit_list = [sets is not None and any(sets(ub)) for sets in protos.sets_of_kind]
     domains = protos.domains_up_to(max(max(ub), jokers))
@@ -150,15 +195,21 @@ def _layer(
     zero = domains[0]
     kind = protos.kind
     for k, used in enumerate(fit_list):
+        # Twist pieces (``extra``) may hold kinds that no usable base set does.
+        used = used or k in extra
         variables.append(joker_domain if used else zero)
         if played is not None and used and rack[k]:
             played.append(k)
         elif used or table[k] or rack[k]:
+            if rows is not None:
+                rows[("kind", k)] = len(constraints)
             constraints.append(kind(offset, k, table[k], table[k] + rack[k]))
     return ub, fit_list
 
 
-def _played(protos: Protos, counts: Counts, kinds: list[int], variables: list, constraints: list) -> None:
+def _played(
+    protos: Protos, counts: Counts, kinds: list[int], variables: list, constraints: list, rows: dict | None = None
+) -> None:
     """The final layer's block of variables ``p[k]`` (S + K + ``k``): rack tiles of kind ``k`` played.
 
     For the rack kinds that a usable set holds, conservation is ``u[k] - jk[k] - p[k] = table[k]``
@@ -170,6 +221,8 @@ def _played(protos: Protos, counts: Counts, kinds: list[int], variables: list, c
     played_row = protos.played
     for k in kinds:
         block[k] = protos.domain(0, counts.rack[k])
+        if rows is not None:
+            rows[("kind", k)] = len(constraints)
         constraints.append(played_row(k, counts.table[k]))
     variables.extend(block)
 
@@ -301,7 +354,10 @@ def _keep(built: PositionModel, cat: Catalogue, ub: list[int], variables: list, 
 def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables: int) -> None:
     """Minimise ``-(weight * primary + kept)`` (CP-SAT minimises)."""
     keep_vars = [var for var, _ in built.simple_keep.values()] + [m.var for m in built.complex_keep]
-    weight = len(built.counts.melds) + 1 if keep_vars else 1
+    twist = built.twist
+    if twist is not None:
+        keep_vars += [piece.var for piece in twist.pieces if piece.shape == "kept"]
+    weight = len(built.counts.melds) + len(built.counts.twist_melds) + 1 if keep_vars else 1
     scale = built.rack_size + 1 if objective == "value" and cat.rules.joker_penalty == 0 else 0
     built.weight = weight
     by_played = not built.kept_by_rule
@@ -327,6 +383,36 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     obj = built.proto.objective
     obj.vars.extend(variables + extra)
     obj.coeffs.extend(coeffs + [-1] * len(extra))
+    if twist is not None:
+        _twist_objective(built, cat, objective, weight, scale)
+
+
+def _twist_objective(built: PositionModel, cat: Catalogue, objective: str, weight: int, scale: int) -> None:
+    """The special jokers' share of the primary objective: each one played counts one tile or the
+    joker penalty; in an official opening a piece counts its tiles, or its numbered slots'
+    numbers plus the penalty of each special joker (its regular jokers are counted through ``jk``)."""
+    twist = built.twist
+    penalty = cat.rules.joker_penalty
+    per_joker = 1 if objective != "value" else (penalty * scale + 1 if scale else penalty)
+    terms: list[tuple[int, int]] = []
+    if built.kept_by_rule:
+        for piece in twist.pieces:
+            if objective == "value":
+                numbers = sum(cat.numbers[k] * n for k, n in piece.slots.items())
+                specials = piece.doubles + piece.changes + piece.mirrors
+                slots = sum(piece.slots.values())
+                coeff = (numbers * scale + slots if scale else numbers) + per_joker * specials
+            else:
+                coeff = piece.tiles
+            terms.append((piece.var, coeff))
+    else:
+        terms = [(var, per_joker) for var in twist.played.values()]
+        if built.layer_jokers > built.counts.table_jokers:
+            # a kept meld's regular jokers are not in jk: count them as jk counts the others
+            terms += [(p.var, per_joker * p.joker_anchors[-1]) for p in twist.pieces if p.joker_anchors.get(-1)]
+    obj = built.proto.objective
+    obj.vars.extend(var for var, _ in terms)
+    obj.coeffs.extend(-coeff * weight for _, coeff in terms)
 
 
 def _played_terms(cat: Catalogue, objective: str, weight: int, scale: int, jokers_played: bool) -> tuple[list, list]:

@@ -1,0 +1,237 @@
+"""Twist pieces: the parts of melds with special jokers (``JD JC JM``) a position's tiles could
+form, listed per position, only when special jokers are in play (so standard positions pay nothing).
+
+A piece's numbered slots are *kind slots*, like a base set's: a real tile or a regular joker
+standing for that kind, counted through the model's ``jk[k]``. A piece whose kind slots regular
+jokers alone could fill comes in *anchored* variants: one of its slots must hold a real tile (the
+model keeps ``u[k] - jk[k]`` at least the anchors of kind ``k``). Only melds that cannot be cut into
+smaller valid melds need to be listed (the rest is their union), so the shapes are bounded
+(``m`` is the minimum meld length):
+
+- ``double``: a run with double jokers and no colour change, ``m .. 2m-1`` tiles;
+- ``group``: a group with double jokers, ``m .. 2m-1`` tiles, at most one slot per colour;
+- ``mirror``: ``L JM reverse(L)``, ``L`` a run fragment of ``2 .. 2m-2`` slots (a longer one gives
+  two runs of 3 away) or a group fragment of 2 or more colours;
+- a colour-changing run is a chain of *segments* joined by ``JC``: an outer segment (``left`` before
+  the first ``JC``, ``right`` after the last) or a ``middle`` one, each one colour, 1 to 3 tiles
+  (a longer end segment gives its far end away as a run of its own), at least one of them
+  numbered; the model joins them at the numbers where a ``JC`` stands, neighbours of different
+  colours.
+
+Every listed shape is a valid meld or part of one (the tests check them against the meld
+classifier, the referee checks every answer); that the shapes suffice is what the differential
+test against an unrestricted enumeration (``benchmarks/twist_oracle.py``) checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from rummisolve.rules import RuleSet
+
+__all__ = ["Piece", "twist_pieces", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
+
+KIND, DOUBLE, CHANGE, MIRROR = 0, 1, 2, 3
+"""Piece elements: a kind slot ``(KIND, k)``, a double joker ``(DOUBLE, k)`` over kinds ``k, k+1`` (run)
+or ``(DOUBLE, -1)`` (group), a colour change ``(CHANGE, number)``, the mirror ``(MIRROR, -1)``."""
+
+
+@dataclass(eq=False)
+class Piece:
+    """A candidate piece (see the module docstring)."""
+
+    shape: str
+    """``double``, ``group``, ``mirror``, ``left``, ``right``, ``middle``, or ``kept`` (a table meld
+    with special jokers, kept exactly as it was)."""
+    elements: tuple[tuple[int, int], ...]
+    """Play order (a segment without its ``JC``)."""
+    slots: dict[int, int]
+    """Kind -> kind slots."""
+    anchors: dict[int, int] = field(default_factory=dict)
+    """Kind -> slots that must hold a real tile."""
+    joker_anchors: dict[int, int] = field(default_factory=dict)
+    """Kind -> slots that must hold a regular joker (kept melds)."""
+    doubles: int = 0
+    changes: int = 0
+    """``JC`` it holds (kept melds) or that follow it (``left``, ``middle``: one)."""
+    mirrors: int = 0
+    value: int = 0
+    """Initial-meld value of its slots (a ``left``/``middle`` segment also counts the ``JC`` after it)."""
+    colour: int = -1
+    first: int = 0
+    """Segments: colour index, first and last number."""
+    last: int = 0
+    upper: int = 1
+    """At most this many copies."""
+    table_index: int = -1
+    """Kept melds: the table meld."""
+    var: int = -1
+
+    @property
+    def tiles(self) -> int:
+        """Physical tiles (a ``left``/``middle`` segment with the ``JC`` after it)."""
+        return sum(self.slots.values()) + self.doubles + self.changes + self.mirrors
+
+
+def twist_pieces(
+    rules: RuleSet, available: list[int], jokers: int, doubles: int, changes: int, mirrors: int
+) -> list[Piece]:
+    """Every piece whose tiles may be available: ``available[k]`` numbered tiles of kind ``k``,
+    ``jokers`` regular jokers and the special jokers in play."""
+    found: list[Piece] = []
+    top = rules.numbers
+    if doubles:
+        _doubles(rules, available, jokers, doubles, found)
+        _groups(rules, available, jokers, doubles, found)
+    if changes:
+        for colour in range(rules.colours):
+            for first in range(1, top + 1):
+                _segments(rules, available, jokers, doubles, changes, colour, first, found)
+    if mirrors:
+        _mirrors(rules, available, jokers, mirrors, found)
+    return found
+
+
+def _fits(available: list[int], slots: dict[int, int], jokers: int) -> bool:
+    missing = sum(max(0, n - available[k]) for k, n in slots.items())
+    return missing <= jokers
+
+
+def _anchored(piece: Piece, available: list[int], jokers: int, found: list[Piece]) -> None:
+    """``piece`` itself, or when regular jokers could fill all its kind slots, one variant per kind
+    that anchors a real tile there."""
+    if sum(piece.slots.values()) > jokers:
+        found.append(piece)
+        return
+    for k in piece.slots:
+        if available[k]:
+            found.append(Piece(**{**piece.__dict__, "anchors": {k: 1}}))
+
+
+def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
+    """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles."""
+    for colour in range(rules.colours):
+        for start in range(1, rules.numbers + 1):
+            _double_runs(rules, available, jokers, doubles, colour, start, found)
+
+
+def _double_runs(rules, available, jokers, doubles, colour, start, found) -> None:
+    """The runs with double jokers of colour ``colour`` starting at ``start``."""
+    top, m = rules.numbers, rules.min_meld_length
+    longest = 2 * m - 1
+    base = colour * top - 1
+    stack: list[tuple[int, int]] = []
+
+    def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
+        size = len(stack)
+        if used and size >= m and slots and _fits(available, slots, jokers):
+            piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
+            piece.upper = doubles // used
+            _anchored(piece, available, jokers, found)
+        if size >= longest or number > top:
+            return
+        k = base + number
+        if available[k] or jokers:
+            stack.append((KIND, k))
+            slots[k] = 1
+            grow(number + 1, used, slots, value + number)
+            del slots[k]
+            stack.pop()
+        if used < doubles and number < top:
+            stack.append((DOUBLE, k))
+            grow(number + 2, used + 1, slots, value + 2 * number + 1)
+            stack.pop()
+
+    grow(start, 0, {}, 0)
+
+
+def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
+    """Groups with double jokers: kind slots in colour order, then the double jokers."""
+    top, m = rules.numbers, rules.min_meld_length
+    longest = 2 * m - 1
+    n_colours = rules.colours
+    for number in range(1, top + 1):
+        for d in range(1, doubles + 1):
+            for r in range(1, n_colours + 1):
+                if r + 2 * d > n_colours or not m <= r + d <= longest:
+                    continue
+                for subset in combinations(range(n_colours), r):
+                    slots = {c * top + number - 1: 1 for c in subset}
+                    if not _fits(available, slots, jokers):
+                        continue
+                    elements = tuple((KIND, k) for k in slots) + ((DOUBLE, -1),) * d
+                    piece = Piece("group", elements, slots, doubles=d, value=number * (r + 2 * d))
+                    piece.upper = doubles // d
+                    _anchored(piece, available, jokers, found)
+
+
+def _segments(rules, available, jokers, doubles, changes, colour, first, found) -> None:
+    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot."""
+    top = rules.numbers
+    base = colour * top - 1
+    stack: list[tuple[int, int]] = []
+
+    def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
+        last = number - 1
+        if slots and _fits(available, slots, jokers):
+            shapes = []
+            if last + 2 <= top:
+                shapes.append("left")  # a JC at last + 1, something after it
+                if first >= 3 and changes >= 2:
+                    shapes.append("middle")
+            if first >= 3:
+                shapes.append("right")  # a JC at first - 1, something before it
+            for shape in shapes:
+                follows = 1 if shape != "right" else 0
+                piece = Piece(
+                    shape,
+                    tuple(stack),
+                    dict(slots),
+                    doubles=used,
+                    changes=follows,
+                    value=value + follows * (last + 1),
+                    colour=colour,
+                    first=first,
+                    last=last,
+                )
+                piece.upper = min(doubles // used if used else changes, changes)
+                _anchored(piece, available, jokers, found)
+        if len(stack) >= 3 or number > top:
+            return
+        k = base + number
+        if available[k] or jokers:
+            stack.append((KIND, k))
+            slots[k] = 1
+            grow(number + 1, used, slots, value + number)
+            del slots[k]
+            stack.pop()
+        if used < doubles and number < top:
+            stack.append((DOUBLE, k))
+            grow(number + 2, used + 1, slots, value + 2 * number + 1)
+            stack.pop()
+
+    grow(first, 0, {}, 0)
+
+
+def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, found: list[Piece]) -> None:
+    """Mirror melds ``L JM reverse(L)``; a side's slot is the tile or a regular joker for it."""
+    top, m = rules.numbers, rules.min_meld_length
+    n_colours = rules.colours
+    fragments: list[tuple[list[int], int]] = []  # (kinds of L in play order, value of L)
+    for colour in range(n_colours):
+        for length in range(2, max(2, 2 * m - 2) + 1):
+            for start in range(1, top - length + 2):
+                kinds = [colour * top + start + i - 1 for i in range(length)]
+                fragments.append((kinds, sum(range(start, start + length))))
+    for number in range(1, top + 1):
+        for size in range(2, n_colours + 1):
+            for subset in combinations(range(n_colours), size):
+                fragments.append(([c * top + number - 1 for c in subset], number * size))
+    for kinds, value in fragments:
+        slots = {k: 2 for k in kinds}
+        if not _fits(available, slots, jokers):
+            continue
+        elements = tuple((KIND, k) for k in kinds) + ((MIRROR, -1),) + tuple((KIND, k) for k in reversed(kinds))
+        piece = Piece("mirror", elements, slots, mirrors=1, value=2 * value, upper=mirrors)
+        _anchored(piece, available, jokers, found)

@@ -1,0 +1,196 @@
+"""Special jokers (Twist) in the CP-SAT model: one integer ``y[e]`` per piece
+(:mod:`~rummisolve.solver._twist`), added only when special jokers are in play.
+
+- Kind slots: ``u[k]`` gains ``sum_e slots(e, k) y[e]`` in the conservation row of kind ``k``.
+- Anchors: real tiles of kind ``k`` (``u[k] - jk[k]``) at least ``sum_e anchors(e, k) y[e]``.
+- Special jokers: ``sum_e JD(e) y[e] = table JD + pd`` (likewise ``JC`` with ``pc``, ``JM`` with
+  ``pm``), ``p*`` the rack's special jokers played; in an official opening the layer's special
+  jokers are all played.
+- Colour changes: at each number ``n`` the segments ending at ``n - 1`` (before a ``JC``) and those
+  starting at ``n + 1`` (after one) are paired by a transportation problem over colour pairs
+  ``c[A, B]``, ``A != B`` (so neighbouring segments differ in colour).
+- Table melds with special jokers: a ``kept`` piece each (its own tiles, at most 1), which counts as
+  a meld kept in the objective; its regular jokers join the jokers' row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model_helper as cmh
+
+from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import Counts
+from rummisolve.solver._pieces import INF, Protos, linear
+from rummisolve.solver._twist import Piece, twist_pieces
+
+__all__ = ["TwistModel", "plan_twist", "add_twist"]
+
+
+@dataclass
+class TwistModel:
+    """The pieces of one layer and the variables that count its special jokers."""
+
+    pieces: list[Piece]
+    kinds: set[int]
+    """Kinds that some piece has slots of."""
+    played: dict[int, int] = field(default_factory=dict)
+    """Special joker (0 ``JD``, 1 ``JC``, 2 ``JM``) -> variable: rack ones played (not in an official opening)."""
+    layer_specials: tuple[int, int, int] = (0, 0, 0)
+    rack_specials: tuple[int, int, int] = (0, 0, 0)
+    kind_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, kind slots)."""
+    anchor_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, slots that must hold a real tile)."""
+
+
+def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
+    """The pieces of a layer holding ``available`` numbered tiles and ``jokers`` regular jokers
+    (``opening``: the rack's tiles only, the table kept as it is); ``None`` without special jokers."""
+    rack = counts.rack_specials
+    layer = rack if opening else tuple(t + r for t, r in zip(counts.table_specials, rack))
+    if not any(layer):
+        return None
+    pieces = twist_pieces(cat.rules, available, jokers, *layer)
+    if not opening:
+        for index, reals, regular, specials in counts.twist_melds:
+            d, c, m = specials
+            pieces.append(
+                Piece("kept", (), dict(reals), dict(reals), doubles=d, changes=c, mirrors=m, table_index=index)
+            )
+            pieces[-1].joker_anchors = {-1: regular} if regular else {}
+    kinds = {k for piece in pieces for k in piece.slots}
+    return TwistModel(pieces, kinds, layer_specials=layer, rack_specials=rack)
+
+
+def add_twist(
+    twist: TwistModel,
+    built,
+    cat: Catalogue,
+    protos: Protos,
+    counts: Counts,
+    offset: int,
+    rows: dict,
+    variables: list,
+    constraints: list,
+) -> None:
+    """Add the pieces' variables to the layer at ``offset`` and their terms to its rows.
+
+    ``rows``: positions in ``constraints`` of the rows to extend: ``("kind", k)`` (conservation of
+    kind ``k``), ``"jokers"``, and, where they exist, ``"threshold"``, ``"discard"`` (an official
+    opening's), ``"plays"`` (the turn plays a tile)."""
+    n_sets = len(cat.sets)
+    jk = offset + n_sets
+    opening = built.kept_by_rule
+    index = len(variables)
+    kind_terms: dict[int, list[tuple[int, int]]] = {}
+    anchor_terms: dict[int, list[tuple[int, int]]] = {}
+    special_terms: list[list[tuple[int, int]]] = [[], [], []]
+    regular_terms: list[tuple[int, int]] = []
+    ends: dict[int, list[Piece]] = {}  # JC number -> segments before it
+    starts: dict[int, list[Piece]] = {}  # JC number -> segments after it
+    for piece in twist.pieces:
+        variables.append(protos.domain(0, piece.upper))
+        piece.var = index
+        for k, n in piece.slots.items():
+            kind_terms.setdefault(k, []).append((index, n))
+        for k, n in piece.anchors.items():
+            anchor_terms.setdefault(k, []).append((index, n))
+        for i, n in enumerate((piece.doubles, piece.changes, piece.mirrors)):
+            if n:
+                special_terms[i].append((index, n))
+        regular = piece.joker_anchors.get(-1, 0)
+        if regular:
+            regular_terms.append((index, regular))
+        if piece.shape in ("left", "middle"):
+            ends.setdefault(piece.last + 1, []).append(piece)
+        if piece.shape in ("right", "middle"):
+            starts.setdefault(piece.first - 1, []).append(piece)
+        index += 1
+    # Special jokers: pieces' count = the table's + the rack's played.
+    played: dict[int, int] = {}
+    for i in range(3):
+        table = 0 if opening else counts.table_specials[i]
+        rack = twist.rack_specials[i]
+        terms = special_terms[i]
+        if not terms and not table:
+            continue
+        if opening:
+            constraints.append(linear([v for v, _ in terms], [c for _, c in terms], 0, rack))
+        else:
+            variables.append(protos.domain(0, rack))
+            played[i] = index
+            constraints.append(linear([v for v, _ in terms] + [index], [c for _, c in terms] + [-1], table, table))
+            index += 1
+    if not opening:
+        twist.played = played
+    # Conservation rows gain the pieces' kind slots.
+    for k, terms in kind_terms.items():
+        _extend(constraints, rows[("kind", k)], terms)
+    # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
+    # Table melds kept as they were hold real tiles too: u[k] - jk[k] - anchors - kept real >= 0.
+    if built.layer_jokers:
+        kept_real: dict[int, list[tuple[int, int]]] = {}
+        if not opening:
+            for s, (var, _) in built.simple_keep.items():
+                for k in cat.sets[s].kinds:
+                    kept_real.setdefault(k, []).append((var, 1))
+            for meld in built.complex_keep:
+                for k in meld.real_kinds:
+                    kept_real.setdefault(k, []).append((meld.var, 1))
+        for k, terms in anchor_terms.items():
+            sets = cat.sets_by_kind[k]
+            merged: dict[int, int] = {}
+            for var, coeff in [(offset + s, 1) for s in sets] + kind_terms[k] + [(jk + k, -1)]:
+                merged[var] = merged.get(var, 0) + coeff
+            for var, coeff in terms + kept_real.get(k, []):
+                merged[var] = merged.get(var, 0) - coeff
+            constraints.append(linear(list(merged), list(merged.values()), 0, INF))
+    if regular_terms:
+        _extend(constraints, rows["jokers"], regular_terms)
+    # Colour changes: at each JC's number, c[A, B] colour changes from colour A (the segments
+    # ending before it) to B != A (those starting after it): sum_B c[A, B] = before of colour A,
+    # sum_A c[A, B] = after of colour B (a transportation problem: its relaxation pairs them too).
+    index = len(variables)
+    for number in sorted(set(ends) | set(starts)):
+        before, after = ends.get(number, []), starts.get(number, [])
+        if not before or not after:
+            for piece in before + after:
+                variables[piece.var] = protos.domain(0, 0)
+            continue
+        colours_before = sorted({p.colour for p in before})
+        colours_after = sorted({p.colour for p in after})
+        pairs = {}
+        for a in colours_before:
+            for b in colours_after:
+                if a != b:
+                    variables.append(protos.domain(0, twist.layer_specials[1]))
+                    pairs[(a, b)] = index
+                    index += 1
+        for a in colours_before:
+            mine = [p.var for p in before if p.colour == a]
+            links = [v for (x, _), v in pairs.items() if x == a]
+            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+        for b in colours_after:
+            mine = [p.var for p in after if p.colour == b]
+            links = [v for (_, y), v in pairs.items() if y == b]
+            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+    # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
+    if "threshold" in rows:
+        _extend(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
+    if "discard" in rows:
+        _extend(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
+    if "plays" in rows and played:
+        _extend(constraints, rows["plays"], [(v, 1) for v in played.values()])
+    twist.kind_terms, twist.anchor_terms = kind_terms, anchor_terms
+    built.twist = twist
+
+
+def _extend(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
+    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms``
+    added (piece variables: never already in the row)."""
+    row = cmh.ConstraintProto()
+    row.copy_from(constraints[at])
+    row.linear.vars.extend([var for var, _ in terms])
+    row.linear.coeffs.extend([coeff for _, coeff in terms])
+    constraints[at] = row
