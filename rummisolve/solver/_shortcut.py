@@ -23,12 +23,13 @@ No-move positions the same bound settles (no rack tile in a usable set) are answ
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rummisolve.errors import InvalidMeldError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
-from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import count_position
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.rules import RuleSet
+from rummisolve.solver._candidates import Catalogue, catalogue
 from rummisolve.tiles import JOKER, Tile
 
 __all__ = ["lay_down_all", "BUDGET"]
@@ -39,24 +40,46 @@ BUDGET = 2_000
 
 def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], tuple[Meld, ...]] | None:
     """``(played, new table)`` when laying down every playable rack tile in new melds beside the
-    unchanged table is legal (and so optimal), else ``None``. Not refereed here."""
+    unchanged table is legal (and so optimal), else ``None``. Not refereed here.
+
+    A kind is playable only if some base set of :data:`min_meld_length` tiles holding it can be
+    filled (a larger base set holds one of them, needing no more tiles). The tiles to lay down
+    must be exactly the playable ones, and they must split among themselves: so each must be
+    playable from the rack alone, and a rack tile that is not must not be playable with the
+    table either (checked only then: most positions stop at that point, before the table is
+    counted)."""
     rules = position.rules
-    counts = count_position(position, cat)
-    if counts.has_twist:
+    if any(t.is_special_joker for t in position.rack) or any(
+        t.is_special_joker for meld in position.table for t in meld.tiles
+    ):
         return None
+    kind_index = cat.kind_index
+    rack = [0] * len(cat.kinds)
+    rack_jokers = 0
+    for tile in position.rack:
+        if tile.is_joker:
+            rack_jokers += 1
+        else:
+            rack[kind_index[tile]] += 1
     opening = not position.opened
-    jokers = counts.rack_jokers if not opening or rules.joker_in_initial_meld else 0
-    # What the model may use: the rack alone for an official opening, else table and rack.
-    if opening and not rules.open_then_manipulate:
-        available, usable_jokers = counts.rack, jokers
-    else:
-        available = [t + r for t, r in zip(counts.table, counts.rack)]
-        usable_jokers = counts.table_jokers + jokers
-    protos = protos_for(cat)
-    bounds = protos.copy_bounds(usable_jokers)
-    ub = [bounds[slots(available)] for slots in protos.slot_counts]
-    fits = [sets is not None and any(sets(ub)) for sets in protos.sets_of_kind]
-    remaining = [n if fits[k] else 0 for k, n in enumerate(counts.rack)]
+    jokers = rack_jokers if not opening or rules.joker_in_initial_meld else 0
+    smallest = _smallest_sets(rules)
+    remaining = rack[:]
+    unfit = [k for k, n in enumerate(rack) if n and not _fits(smallest[k], rack, jokers)]
+    if unfit and (not opening or rules.open_then_manipulate):
+        # What the model may use here: table and rack, the table's jokers too.
+        available = rack[:]
+        table_jokers = 0
+        for meld in position.table:
+            for tile in meld.tiles:
+                if tile.is_joker:
+                    table_jokers += 1
+                else:
+                    available[kind_index[tile]] += 1
+        if any(_fits(smallest[k], available, table_jokers + jokers) for k in unfit):
+            return None
+    for k in unfit:
+        remaining[k] = 0
     total = sum(remaining) + jokers
     if not total:
         return None
@@ -76,6 +99,29 @@ def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], 
         return None
     played = tuple(sorted(t for m in melds for t in m.tiles))
     return played, tuple(position.table) + tuple(melds)
+
+
+def _fits(sets: tuple[tuple[int, ...], ...], available: list[int], jokers: int) -> bool:
+    """Whether one of ``sets`` (each the other kinds of a smallest base set) can be filled."""
+    for others in sets:
+        missing = 0
+        for i in others:
+            if not available[i]:
+                missing += 1
+        if missing <= jokers:
+            return True
+    return False
+
+
+@lru_cache(maxsize=32)
+def _smallest_sets(rules: RuleSet) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per kind, the other kinds of each base set of ``min_meld_length`` tiles that holds it."""
+    cat = catalogue(rules)
+    m = cat.rules.min_meld_length
+    return tuple(
+        tuple(tuple(i for i in cat.sets[s].kinds if i != k) for s in sets if cat.set_sizes[s] == m)
+        for k, sets in enumerate(cat.sets_by_kind)
+    )
 
 
 def _split(cat: Catalogue, remaining: list[int], jokers: int) -> list[tuple[int, frozenset[int]]] | None:
