@@ -30,7 +30,8 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue, catalogue
-from rummisolve.tiles import JOKER, Tile
+from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, _group_key, _group_meld, _join_runs, _meld
+from rummisolve.tiles import Tile
 
 __all__ = ["lay_down_all", "BUDGET"]
 
@@ -88,13 +89,18 @@ def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], 
     split = _split(cat, remaining, jokers)
     if split is None:
         return None
-    melds = []
+    # Laid out as the model's answers are: runs that continue one another joined, then groups.
+    runs, groups = [], []
     for s, missing in split:
-        tiles = [JOKER if k in missing else cat.kinds[k] for k in cat.sets[s].kinds]
-        try:
-            melds.append(Meld.of(tiles, rules))
-        except InvalidMeldError:
-            return None
+        slots = [(k, JOKER_SLOT if k in missing else REAL_SLOT) for k in cat.sets[s].kinds]
+        (runs if cat.sets[s].is_run else groups).append(slots)
+    try:
+        melds = [_meld(cat, run, rules) for run in _join_runs(cat, runs)]
+        melds += [_group_meld(cat, group, rules) for group in sorted(groups, key=_group_key)]
+    except InvalidMeldError:
+        return None
+    if None in melds:
+        return None
     if opening and sum(m.value for m in melds) < max(rules.initial_threshold, 1):
         return None
     played = tuple(sorted(t for m in melds for t in m.tiles))
