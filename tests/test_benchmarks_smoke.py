@@ -312,3 +312,11 @@ def test_bench_tournament_rechecks_a_discard_rule_tournament_log(tmp_path):
     log.write_text(json.dumps(play) + "\n")
     done = subprocess.run(recheck, cwd=root, capture_output=True, text=True)
     assert done.returncode == 1 and "1 illegal" in done.stdout
+
+
+def test_shortcut_benchmark_smoke(capsys):
+    from benchmarks import shortcut
+
+    assert shortcut.main(["--sets", "game", "--limit", "6", "--rounds", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("game solves=12 fires=") and "decline_ms=" in line

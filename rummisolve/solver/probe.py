@@ -1,4 +1,4 @@
-"""The solver's stages one at a time, for measuring them (``benchmarks/floor.py``).
+"""The solver's stages one at a time, for measuring them (``benchmarks/floor.py``, ``benchmarks/shortcut.py``).
 
 :func:`rummisolve.solver.solve` is the way to solve; these expose its model and search so a
 benchmark can time the search alone, the search given a perfect hint, and the bare model load.
@@ -6,6 +6,8 @@ benchmark can time the search alone, the search given a perfect hint, and the ba
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model_helper as cmh
@@ -16,7 +18,7 @@ from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._model import build_model
 from rummisolve.solver._solve import EAGER_FALLBACK_SETS, QUICK_EFFORT, _parameters, _run, _search, solution_values
 
-__all__ = ["SearchResult", "model_of", "search", "load"]
+__all__ = ["SearchResult", "model_of", "search", "load", "shortcut_fires", "without_shortcut"]
 
 
 @dataclass(frozen=True)
@@ -68,3 +70,23 @@ def load(model: Model) -> SearchResult:
 
 def _result(response: cmh.CpSolverResponse) -> SearchResult:
     return SearchResult(response.status.name, response.objective_value, tuple(solution_values(response)))
+
+
+def shortcut_fires(position: Position) -> bool:
+    """Whether :func:`rummisolve.solver.solve` answers ``position`` by its exact shortcut (no model)."""
+    from rummisolve.solver._shortcut import lay_down_all
+
+    return lay_down_all(position, catalogue(position.rules)) is not None
+
+
+@contextmanager
+def without_shortcut() -> Iterator[None]:
+    """Within it, :func:`rummisolve.solver.solve` sends every position to the model (not thread-safe)."""
+    from rummisolve.solver import _solve
+
+    saved = _solve._SHORTCUTS
+    _solve._SHORTCUTS = False
+    try:
+        yield
+    finally:
+        _solve._SHORTCUTS = saved
