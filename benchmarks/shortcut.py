@@ -5,7 +5,9 @@
 Per set: how many solves (positions x objectives) the shortcut answers; on those, the median
 wall time of ``rummisolve.solve`` with the shortcut and without it (the model), the two
 alternating solve by solve for ``--rounds`` rounds; on all the others, the median time the
-shortcut takes to decline (what it costs where it does not fire). Milliseconds.
+shortcut takes to decline (what it costs where it does not fire). Beside them, the ``no_move``
+solves answered before any model is built (no rack tile in a fillable base set) and those CP-SAT
+proves, with the median time of each. Milliseconds.
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ def measure(records: list[dict], rounds: int) -> dict:
                 fast.append(_ms(solve, position, objective))
                 with probe.without_shortcut():
                     model.append(_ms(solve, position, objective))
+    early, proved = [], []
+    for position in others:
+        for objective in ("tiles", "value"):
+            took = _ms(solve, position, objective)
+            if solve(position, objective).status == "no_move":
+                (early if probe.model_of(position, objective) is None else proved).append(took)
     median = lambda xs: round(statistics.median(xs), 3) if xs else None  # noqa: E731
     return {
         "solves": 2 * len(positions),
@@ -49,6 +57,10 @@ def measure(records: list[dict], rounds: int) -> dict:
         "shortcut_ms": median(fast),
         "model_ms": median(model),
         "decline_ms": median(declines),
+        "no_move_before_model": len(early),
+        "before_model_ms": median(early),
+        "no_move_by_cp_sat": len(proved),
+        "cp_sat_ms": median(proved),
     }
 
 
