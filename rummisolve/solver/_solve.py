@@ -45,6 +45,11 @@ def solve(
     is raised instead. ``stop``: a :class:`StopSignal` that, once set from another thread, ends
     the search as if ``time_limit`` had run out (unset, it changes nothing).
 
+    When every rack tile that could be played at all splits into melds of its own, that move
+    (the table untouched) is answered without CP-SAT: proven optimal, with the status, tiles
+    played, value and melds kept the model gives; only how the played tiles split into new
+    melds may differ (see :mod:`rummisolve.solver._shortcut`).
+
     ``alternatives``: up to this many further moves in ``Solution.alternatives``, each the best
     (by the objective, then melds kept) among the moves whose played tiles differ, as a
     multiset, from the best move's and every earlier alternative's; proven so (``optimal``) unless
