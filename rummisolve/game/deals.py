@@ -40,6 +40,8 @@ class DealTask:
     seed: int
     rules: Any  # JSON form of the RuleSet
     log: bool = False
+    think: float | None = None
+    """The expert's budget per move in seconds (``None``: its default)."""
 
 
 class _Timed:
@@ -103,7 +105,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
     results = []
     for rotation in range(n):
         seats = [(s + rotation) % n for s in range(n)]  # seat -> contestant
-        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c)) for c in seats]
+        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c, think=task.think)) for c in seats]
         game_index = task.index * n + rotation
         turns: list[dict[str, Any]] = []
 

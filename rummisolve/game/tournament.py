@@ -31,12 +31,20 @@ __all__ = [
 ]
 
 
-def plan(kinds: Sequence[str], games: int, seed: int, rules: RuleSet = STANDARD, log: bool = False) -> list[DealTask]:
-    """The deals for ``games`` games (rounded up to a whole number of rotations)."""
+def plan(
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    rules: RuleSet = STANDARD,
+    log: bool = False,
+    think: float | None = None,
+) -> list[DealTask]:
+    """The deals for ``games`` games (rounded up to a whole number of rotations); ``think``: the
+    expert's budget per move (``None``: its default)."""
     n = len(kinds)
     deals = max(1, math.ceil(games / n))
     rules_json = rules_to_json(rules)
-    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log) for i in range(deals)]
+    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think) for i in range(deals)]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -137,9 +145,11 @@ def run_tournament(
     ray_address: str | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
     log: bool = False,
+    think: float | None = None,
 ) -> dict[str, Any]:
-    """Play the tournament and return :func:`summarize`'s summary; ``on_game`` sees each game's result."""
-    tasks = plan(kinds, games, seed, rules, log)
+    """Play the tournament and return :func:`summarize`'s summary; ``on_game`` sees each game's
+    result; ``think``: the expert's budget per move in seconds."""
+    tasks = plan(kinds, games, seed, rules, log, think)
     start = time.perf_counter()
     if ray_address is not None:
         from rummisolve.game.ray_runner import run_deals_ray
