@@ -131,7 +131,7 @@ def test_expert_does_not_hand_a_one_tile_opponent_the_round():
 
 
 def test_sampled_worlds_hold_exactly_the_unseen_tiles():
-    view = view_for(["R1 R2 R3"], "R4 K7 B7", sizes=(3, 5), pool=STANDARD.total_tiles() - 3 - 3 - 5)
+    view = view_for(["R1 R2 R3"], "R4 K7 B7", sizes=(3, 5), pool=STANDARD.total_tiles - 3 - 3 - 5)
     fitsets = _fitting_tiles_of_json_tables(STANDARD)
     for seed in range(5):
         racks, pool = sample_world(view, random.Random(seed), fitsets)

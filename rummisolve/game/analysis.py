@@ -199,7 +199,7 @@ def _turns_of_tournament_log(lines: list[dict], player, game: int | None) -> tup
     for x in own:
         names[int(x["seat"])] = str(x.get("player", f"player {x['seat'] + 1}"))
     seat = _seat_of(player, names, players)
-    total = rules.total_tiles()
+    total = rules.total_tiles
     sizes = [rules.rack_size] * players
     opened = [False] * players
     history: list[dict] = []
