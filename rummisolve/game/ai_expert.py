@@ -3,25 +3,31 @@
 Each turn the expert:
 
 1. goes out whenever the solver finds a way (checked first), and draws when there is no play;
-2. collects candidates: the hard AI's move (banking, lean opening, guard), the solver's best move
-   and up to ``alternatives`` next-best moves with other tiles played (``solve(...,
+2. while every rack holds more than ``close`` tiles (the round is far from its end), plays the
+   hard AI's move: the search below only tells moves apart by rounds won and lost within a few
+   turns, and early on nobody goes out that soon;
+3. otherwise collects candidates: the hard AI's move (banking, lean opening, guard), the solver's
+   best move and up to ``alternatives`` next-best moves with other tiles played (``solve(...,
    alternatives=N)``), hold-back plays (the best move without the rack's own melds, one banked
    meld alone) and drawing;
-3. samples ``worlds`` guesses at the hidden tiles from its own view only: every opponent's rack
-   (weighted by the public history, as the hard AI's guard does,
-   :func:`rummisolve.game.montecarlo.opponent_groups`) and the pool's order, from the tiles it has
-   not seen; the real hidden tiles are never looked at;
-4. plays every candidate out in every world for ``depth`` turns with a cheap policy (the solver's
-   most-tiles move, i.e. the medium AI, for everybody) and scores the result: 1 for a round it
-   wins, 0 for one another player wins, else a smooth guess from the rack sizes;
-5. picks the candidate with the best mean (common random numbers: every candidate meets the same
-   worlds), the hard AI's move unless another beats it by ``margin``.
+4. samples ``worlds`` guesses at the hidden tiles from its own view only: every opponent's rack
+   (weighted by the public history as the hard AI's guard does,
+   :func:`rummisolve.game.montecarlo.opponent_groups`; a rack with which the last mover could have
+   gone out on this table is drawn again) and the pool's order, from the tiles it has not seen;
+   the real hidden tiles are never looked at;
+5. plays every candidate out in every world for ``depth`` turns (default: the number of players
+   plus one) with a cheap policy for everybody: the solver's most-tiles move (the medium AI),
+   except that a player draws instead when, in that world, the move would let the next player
+   out and drawing would not; a playout scores 1 for a round this player wins, 0 for one another
+   player wins, else 0.5 less :data:`LOOSE_WEIGHT` per tile of its rack in no meld of its own;
+6. picks the candidate with the best mean (common random numbers: every candidate meets the same
+   worlds), the hard AI's move unless another beats it by more than ``margin``.
 
 Budget and determinism: the budget is a number of playouts, not a clock. ``think`` (seconds,
-default 0.5) sets ``worlds`` from a fixed calibration (:data:`SOLVES_PER_SECOND` solver calls a
-second on one core of the reference machine), so a seed fixes every decision on any machine. The
-wall clock is only a safety cap: once a turn has used ``cap`` times ``think`` the search stops
-after the world in hand (at least one); only a turn cut this way can depend on the machine's speed.
+default 0.5) sets ``worlds`` through a fixed calibration (:data:`SOLVES_PER_SECOND` playout turns
+per second of budget), so a seed fixes every decision on any machine. The clock is only a safety
+cap: once a turn's search has used ``cap`` times ``think`` seconds of this process's CPU time, it
+stops after the world in hand (at least one); only a turn cut this way can depend on the machine.
 
 Every move still goes through the referee (the engine checks it). Under the discard rule, and when
 the pool is empty, the expert plays as the hard AI does (the search covers the normal turn).
@@ -48,9 +54,8 @@ __all__ = ["ExpertPlayer", "Candidate", "SOLVES_PER_SECOND", "DEFAULT_THINK", "s
 DEFAULT_THINK = 0.5
 """The default budget per move, in seconds of one core."""
 SOLVES_PER_SECOND = 200
-"""Calibration: playout solver calls per second of budget (measured on the 2-core reference
-machine, see benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend
-on the machine."""
+"""Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
+benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
 
 
 LOOSE_WEIGHT = 0.02
@@ -103,7 +108,7 @@ class ExpertPlayer:
     fixed calibration); ``worlds`` overrides it. ``depth``: turns played out after the move
     (default: one more than the number of players). ``alternatives``: the solver's next-best moves
     considered. ``margin``: how much better than the hard AI's move another must be. ``cap``: the
-    wall-clock safety factor on ``think``."""
+    safety factor on ``think`` (CPU seconds of this process)."""
 
     name = "expert"
 
@@ -214,7 +219,7 @@ class ExpertPlayer:
         totals = [0.0] * len(candidates)
         done = 0
         cache: dict = {}
-        deadline = time.perf_counter() + self.cap * self.think
+        deadline = time.process_time() + self.cap * self.think
         table0 = tuple(view.table)
 
         def goes_out(rack: tuple[Tile, ...]) -> bool:
@@ -230,7 +235,7 @@ class ExpertPlayer:
                     all_racks[view.seat] = tuple(sorted(rack + (seq.pop(0),)))
                 totals[i] += _playout(view, table, all_racks, opened, seq, depth, cache)
             done += 1
-            if time.perf_counter() > deadline:
+            if time.process_time() > deadline:
                 break
         return tuple(Candidate(c.label, c.action, totals[i] / done, done) for i, c in enumerate(candidates))
 
