@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -177,3 +178,16 @@ def test_expert_is_a_level():
     player = make_player("expert", seed=3, think=0.2)
     assert isinstance(player, ExpertPlayer) and player.think == 0.2 and player.seed == 3
     assert isinstance(player.hard, HardPlayer)
+
+
+def test_the_commands_take_expert_and_think(capsys):
+    from rummisolve.cli import main
+
+    small = '{"colours": 3, "numbers": 9, "copies": 1, "jokers": 1, "rack_size": 6, "initial_threshold": 10}'
+    args = ["tournament", "--players", "expert,medium", "--games", "2", "--workers", "1", "--no-progress"]
+    assert main([*args, "--rules", small, "--think", "0.02", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and summary["illegal_moves"] == 0 and summary["think"] == 0.02
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--think", "0"])
+    assert exit_info.value.code == 2 and "--think: must be more than 0" in capsys.readouterr().err

@@ -53,15 +53,21 @@ class _Timed:
         self.name = getattr(player, "name", "player")
         self.seconds = 0.0
         self.moves = 0
+        self.times: list[float] = []
+        """Seconds per move (a turn's asks added up)."""
 
     def choose(self, view):
         start = time.perf_counter()
         try:
             return self.player.choose(view)
         finally:
-            self.seconds += time.perf_counter() - start
+            spent = time.perf_counter() - start
+            self.seconds += spent
             if view.draw_from is None:
                 self.moves += 1
+                self.times.append(spent)
+            elif self.times:
+                self.times[-1] += spent
 
 
 def turn_line(info, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
@@ -122,10 +128,12 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         scores = [0] * n
         think = [0.0] * n
         moves = [0] * n
+        times: list[list[float]] = [[] for _ in range(n)]
         for seat, contestant in enumerate(seats):
             scores[contestant] = record.scores[seat]
             think[contestant] = players[seat].seconds
             moves[contestant] = players[seat].moves
+            times[contestant] = [round(t, 5) for t in players[seat].times]
         results.append(
             {
                 "game": game_index,
@@ -140,6 +148,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
                 "seconds": elapsed,
                 "think_seconds": think,
                 "moves": moves,
+                "move_seconds": times,
                 "log": turns,
             }
         )
