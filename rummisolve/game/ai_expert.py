@@ -53,7 +53,7 @@ __all__ = ["ExpertPlayer", "Candidate", "SOLVES_PER_SECOND", "DEFAULT_THINK", "s
 
 DEFAULT_THINK = 0.5
 """The default budget per move, in seconds of one core."""
-SOLVES_PER_SECOND = 200
+SOLVES_PER_SECOND = 160
 """Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
 benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
 

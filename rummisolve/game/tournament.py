@@ -71,6 +71,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
     think = [0.0] * n
     moves = [0] * n
     times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
     play_seconds = 0.0
     for r in results:
         games += 1
@@ -80,6 +81,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
             think[c] += r["think_seconds"][c]
             moves[c] += r["moves"][c]
             times[c].extend(r.get("move_seconds", [[]] * n)[c])
+            cpu[c].extend(r.get("move_cpu_seconds", [[]] * n)[c])
         turns += r["turns"]
         illegal += r["illegal_moves"]
         ends[r["end_reason"]] += 1
@@ -97,6 +99,8 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
         "ms_per_move": {names[c]: (1000 * think[c] / moves[c] if moves[c] else 0.0) for c in range(n)},
         "ms_per_move_p50": {names[c]: 1000 * _percentile(times[c], 0.50) for c in range(n)},
         "ms_per_move_p95": {names[c]: 1000 * _percentile(times[c], 0.95) for c in range(n)},
+        "cpu_ms_per_move_p50": {names[c]: 1000 * _percentile(cpu[c], 0.50) for c in range(n)},
+        "cpu_ms_per_move_p95": {names[c]: 1000 * _percentile(cpu[c], 0.95) for c in range(n)},
         "cpu_seconds": play_seconds,
         "games_per_cpu_second": games / play_seconds if play_seconds else 0.0,
     }
@@ -128,7 +132,8 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"(95% CI {100 * lo:4.1f}-{100 * hi:4.1f}%)  mean score {summary['mean_score'][name]:+7.1f}  "
             f"{summary['ms_per_move'][name]:6.1f} ms/move"
             + (
-                f" (p50 {summary['ms_per_move_p50'][name]:.0f}, p95 {summary['ms_per_move_p95'][name]:.0f})"
+                f" (p50 {summary['ms_per_move_p50'][name]:.0f}, p95 {summary['ms_per_move_p95'][name]:.0f};"
+                f" CPU p95 {summary['cpu_ms_per_move_p95'][name]:.0f})"
                 if "ms_per_move_p95" in summary
                 else ""
             )
