@@ -324,6 +324,10 @@ def analyse_game(
     return GameAnalysis(seat, name, tuple(analyse_turn(t, expert) for t in turns))
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
 def format_analysis(analysis: GameAnalysis) -> str:
     """The analysis as text: one line per turn, then the totals."""
 
@@ -334,7 +338,7 @@ def format_analysis(analysis: GameAnalysis) -> str:
     for t in analysis.turns:
         line = f"turn {t.turn:>3}: played {tiles(t.played)}; best {tiles(t.best)}; expert {tiles(t.expert)}"
         if t.tiles_cost or t.points_cost:
-            line += f"; cost {t.tiles_cost} tiles, {t.points_cost} points"
+            line += f"; cost {_count(t.tiles_cost, 'tile')}, {_count(t.points_cost, 'point')}"
         if t.played_value is not None and t.expert_value is not None:
             line += f"; win estimate {t.played_value:.2f} (expert's move {t.expert_value:.2f})"
         if t.mistakes:
@@ -342,7 +346,8 @@ def format_analysis(analysis: GameAnalysis) -> str:
         lines.append(line)
     summary = analysis.to_json()["summary"]
     lines.append(
-        f"{summary['mistakes']} mistakes; {summary['tiles_cost']} tiles and {summary['points_cost']} points "
+        f"{_count(summary['mistakes'], 'mistake')}; {_count(summary['tiles_cost'], 'tile')} and "
+        f"{_count(summary['points_cost'], 'point')} "
         f"below the solver's best; {summary['agreed_with_expert']} of {summary['turns']} turns as the expert"
     )
     return "\n".join(lines)
