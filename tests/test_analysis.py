@@ -105,3 +105,18 @@ def test_bad_logs_are_named_errors(logs, tmp_path, capsys):
     assert main(["analyse", str(bad)]) == 2
     assert "rummisolve analyse: error:" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_game_shows_any_earlier_view(logs):
+    from rummisolve.errors import GameStateError
+    from rummisolve.game import Game
+
+    game = Game.from_json(logs[0])
+    start = game.view(0, at=0)
+    assert start.rack == tuple(sorted(parse_tiles(RACK_0))) and start.history == () and start.table == ()
+    later = game.view(0, at=2)
+    assert len(later.history) == 2 and later.rack_sizes == (4, 2) and later.turn == 2
+    assert game.view(1, at=4) == game.view(1)
+    for bad in (5, -1, True):
+        with pytest.raises(GameStateError, match="no state"):
+            game.view(0, at=bad)
