@@ -108,7 +108,10 @@ class ExpertPlayer:
     fixed calibration); ``worlds`` overrides it. ``depth``: turns played out after the move
     (default: one more than the number of players). ``alternatives``: the solver's next-best moves
     considered. ``margin``: how much better than the hard AI's move another must be. ``cap``: the
-    safety factor on ``think`` (CPU seconds of this process)."""
+    safety factor on ``think`` (CPU seconds of this process). ``close``: the search runs once some
+    rack holds this many tiles or fewer (before that the hard AI's move is played).
+
+    :attr:`last` keeps the candidates of the last searched turn with their values."""
 
     name = "expert"
 
