@@ -10,6 +10,11 @@ and the conservation of tiles after every turn and would raise on a lost or dupl
     python -m benchmarks.bench_tournament --stage speed --games 20 --seed 4
     python -m benchmarks.bench_tournament --stage hard-medium --games 500 --seed 1 --rules '{"discard": true}'
     python -m benchmarks.bench_tournament --recheck turns.jsonl     # a `rummisolve tournament --log` file
+    python -m benchmarks.bench_tournament --stage expert-hard --games 600 --seed 11 --games-file eh.jsonl
+    python -m benchmarks.bench_tournament --summarize eh.jsonl --players expert,hard   # a run so far
+
+``--games-file FILE`` appends each game's result as it finishes (a long run can be summarised, or
+its count reported, before it ends); ``--think SECONDS`` sets the expert's budget per move.
 
 Results (one JSON object per stage) are appended to benchmarks/results/results_game.jsonl.
 """
@@ -23,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from rummisolve import verify
-from rummisolve.game.tournament import format_summary, run_tournament
+from rummisolve.game.tournament import format_summary, run_tournament, summarize
 from rummisolve.jsonio import position_from_json, rules_from_json, rules_to_json
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile
@@ -33,6 +38,9 @@ STAGES = {
     "medium-easy": ["medium,easy"],
     "long": ["hard,medium", "medium,easy", "hard,easy", "hard,medium,easy", "medium,medium,medium,medium"],
     "speed": ["easy,easy", "medium,medium", "hard,hard"],
+    "expert-hard": ["expert,hard"],
+    "expert-medium": ["expert,medium"],
+    "expert-four": ["expert,hard,medium,easy"],
 }
 
 
@@ -68,19 +76,43 @@ class Checker:
             self.illegal += 1
 
 
-def run_stage(stage: str, games: int, seed: int, workers: int, rules: RuleSet = STANDARD) -> list[dict]:
+def run_stage(
+    stage: str,
+    games: int,
+    seed: int,
+    workers: int,
+    rules: RuleSet = STANDARD,
+    think: float | None = None,
+    games_file: str | None = None,
+) -> list[dict]:
     out = []
     for players in STAGES[stage]:
         kinds = players.split(",")
         checker = Checker()
+
+        def on_game(result: dict, checker=checker, kinds=kinds) -> None:
+            checker(result)
+            if games_file:
+                with open(games_file, "a", encoding="utf-8") as f:
+                    line = {k: v for k, v in result.items() if k != "log"}
+                    f.write(json.dumps({"players": kinds, "illegal_on_recheck": checker.illegal, **line}) + "\n")
+
         summary = run_tournament(
-            kinds, games, seed, rules, workers=1 if stage == "speed" else workers, on_game=checker, log=True
+            kinds,
+            games,
+            seed,
+            rules,
+            workers=1 if stage == "speed" else workers,
+            on_game=on_game,
+            log=True,
+            think=think,
         )
         summary.update(
             stage=stage,
             seed=seed,
             rules=rules_to_json(rules),
             workers=1 if stage == "speed" else workers,
+            think=think,
             rechecked_plays=checker.plays,
             rechecked_draws=checker.draws,
             illegal_on_recheck=checker.illegal,
@@ -99,6 +131,10 @@ def main() -> None:
     parser.add_argument(
         "--recheck", metavar="FILE", help="only re-check the plays of a `rummisolve tournament --log` file"
     )
+    parser.add_argument("--summarize", metavar="FILE", help="only summarise a --games-file FILE (with --players)")
+    parser.add_argument("--players", help="with --summarize: the contestants, e.g. expert,hard")
+    parser.add_argument("--games-file", metavar="FILE", help="append each game's result to FILE as it finishes")
+    parser.add_argument("--think", type=float, default=None, help="the expert's budget per move (seconds)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
@@ -111,11 +147,20 @@ def main() -> None:
                 checker.line(json.loads(text))
         print(f"re-checked {checker.plays} plays: {checker.illegal} illegal; {checker.draws} draws")
         raise SystemExit(1 if checker.illegal else 0)
+    if args.summarize:
+        kinds = (args.players or "").split(",")
+        with open(args.summarize, encoding="utf-8") as lines:
+            results = [r for r in map(json.loads, lines) if r.get("players") == kinds]
+        print(format_summary(summarize(results, kinds)))
+        print(
+            f"  re-checked plays of these games: {max((r['illegal_on_recheck'] for r in results), default=0)} illegal"
+        )
+        return
     if args.stage is None:
         parser.error("--stage is required (or --recheck FILE)")
     rules = rules_from_json(json.loads(args.rules) if args.rules.strip().startswith("{") else args.rules, "--rules")
     start = time.perf_counter()
-    summaries = run_stage(args.stage, args.games, args.seed, args.workers, rules)
+    summaries = run_stage(args.stage, args.games, args.seed, args.workers, rules, args.think, args.games_file)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "a", encoding="utf-8") as f:
         for s in summaries:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from rummisolve import __version__
 
-COMMANDS = ("demo", "solve", "verify", "play", "tournament", "serve", "render")
+COMMANDS = ("demo", "solve", "verify", "play", "tournament", "analyse", "serve", "render")
 
 
 def build_parser() -> argparse.ArgumentParser:

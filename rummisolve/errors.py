@@ -28,6 +28,7 @@ __all__ = [
     "GameStateError",
     "TableEditError",
     "UnknownPlayerError",
+    "GameLogError",
     "SettingsError",
     "InternalError",
     "RefereeRejectedError",
@@ -119,6 +120,10 @@ class TableEditError(RummisolveError):
 
 class UnknownPlayerError(RummisolveError):
     """A player kind that does not exist."""
+
+
+class GameLogError(RummisolveError):
+    """A game log that cannot be analysed (no such game or player, a rule the analysis does not cover)."""
 
 
 class SettingsError(RummisolveError):

@@ -320,3 +320,28 @@ def test_shortcut_benchmark_smoke(capsys):
     assert shortcut.main(["--sets", "game", "--limit", "6", "--rounds", "1"]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("game solves=12 fires=") and "decline_ms=" in line
+
+
+def test_bench_tournament_expert_stage_writes_each_game_and_summarises(tmp_path):
+    import sys
+
+    root = Path(bench_run.__file__).resolve().parent.parent
+    games, out = tmp_path / "games.jsonl", tmp_path / "out.jsonl"
+    small = '{"colours": 3, "numbers": 9, "copies": 1, "jokers": 1, "rack_size": 6, "initial_threshold": 10}'
+    stage = [sys.executable, "-m", "benchmarks.bench_tournament", "--stage", "expert-hard", "--games", "2"]
+    stage += ["--rules", small, "--think", "0.02", "--workers", "1", "--games-file", str(games), "--out", str(out)]
+    assert subprocess.run(stage, cwd=root, capture_output=True).returncode == 0
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    assert len(lines) == 2 and all(len(r["move_seconds"]) == 2 for r in lines)
+    assert json.loads(out.read_text())["think"] == 0.02
+    summary = [
+        sys.executable,
+        "-m",
+        "benchmarks.bench_tournament",
+        "--summarize",
+        str(games),
+        "--players",
+        "expert,hard",
+    ]
+    done = subprocess.run(summary, cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("2 games") and "p95" in done.stdout

@@ -104,6 +104,10 @@ def number_option(kind: type, what: str, low: float, high: float, inclusive_low:
     return parse
 
 
+THINK = number_option(float, "a number of seconds", 0, 60, inclusive_low=False)
+"""A ``--think`` value: the expert AI's budget per move, more than 0 and at most 60 seconds."""
+
+
 def json_line(obj: Any) -> str:
     """Compact one-line JSON."""
     return json.dumps(obj, separators=(",", ":"))

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from rummisolve.commands._io import number_option
+from rummisolve.commands._io import THINK, number_option
 from rummisolve.game.players import PLAYER_KINDS
 
 HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
@@ -24,6 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
     )
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument(
+        "--think", type=THINK, default=None, metavar="SECONDS", help="the expert's budget per move (default 0.5)"
+    )
     parser.add_argument("--delay", type=_delay, default=0.0, help="seconds to pause after each AI turn")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game (its players and rules)")
     parser.add_argument("--save", metavar="FILE", help="save the game to FILE after every turn")
@@ -120,7 +123,7 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
     players = [
         HumanPlayer(colour=colour, names=tuple(names))
         if kind == "human"
-        else make_player(kind, seed=(game.deal.seed or 0) + seat)
+        else make_player(kind, seed=(game.deal.seed or 0) + seat, think=args.think)
         for seat, kind in enumerate(kinds)
     ]
     humans = [p for p in players if isinstance(p, HumanPlayer)]

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from rummisolve.commands._io import THINK
 from rummisolve.game.players import AI_LEVELS
 
 HELP = "Play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
@@ -19,6 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
     parser.add_argument(
         "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
+    )
+    parser.add_argument(
+        "--think", type=THINK, default=None, metavar="SECONDS", help="the expert's budget per move (default 0.5)"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--log", metavar="FILE", help="write one JSON line per turn to FILE")
@@ -86,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             ray_address=args.ray,
             on_game=on_game,
             log=bool(log_file),
+            think=args.think,
         )
     except (RayUnavailableError, RummisolveError) as err:  # e.g. rules whose racks the set cannot fill
         return _fail(str(err))
@@ -95,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         if log_file is not None:
             log_file.close()
     summary["seed"] = args.seed
+    if args.think is not None:
+        summary["think"] = args.think
     summary["rules"] = json.loads(json.dumps(_rules_json(rules)))
     if args.json:
         print(json.dumps(summary, indent=2))

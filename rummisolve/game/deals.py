@@ -40,6 +40,8 @@ class DealTask:
     seed: int
     rules: Any  # JSON form of the RuleSet
     log: bool = False
+    think: float | None = None
+    """The expert's budget per move in seconds (``None``: its default)."""
 
 
 class _Timed:
@@ -51,15 +53,25 @@ class _Timed:
         self.name = getattr(player, "name", "player")
         self.seconds = 0.0
         self.moves = 0
+        self.times: list[float] = []
+        """Seconds per move (a turn's asks added up), wall clock."""
+        self.cpu: list[float] = []
+        """The same in this process's CPU time (what the move cost, whatever else the machine ran)."""
 
     def choose(self, view):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             return self.player.choose(view)
         finally:
-            self.seconds += time.perf_counter() - start
+            spent, used = time.perf_counter() - start, time.process_time() - cpu
+            self.seconds += spent
             if view.draw_from is None:
                 self.moves += 1
+                self.times.append(spent)
+                self.cpu.append(used)
+            elif self.times:
+                self.times[-1] += spent
+                self.cpu[-1] += used
 
 
 def turn_line(info, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
@@ -103,7 +115,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
     results = []
     for rotation in range(n):
         seats = [(s + rotation) % n for s in range(n)]  # seat -> contestant
-        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c)) for c in seats]
+        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c, think=task.think)) for c in seats]
         game_index = task.index * n + rotation
         turns: list[dict[str, Any]] = []
 
@@ -120,10 +132,14 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         scores = [0] * n
         think = [0.0] * n
         moves = [0] * n
+        times: list[list[float]] = [[] for _ in range(n)]
+        cpu: list[list[float]] = [[] for _ in range(n)]
         for seat, contestant in enumerate(seats):
             scores[contestant] = record.scores[seat]
             think[contestant] = players[seat].seconds
             moves[contestant] = players[seat].moves
+            times[contestant] = [round(t, 5) for t in players[seat].times]
+            cpu[contestant] = [round(t, 5) for t in players[seat].cpu]
         results.append(
             {
                 "game": game_index,
@@ -138,6 +154,8 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
                 "seconds": elapsed,
                 "think_seconds": think,
                 "moves": moves,
+                "move_seconds": times,
+                "move_cpu_seconds": cpu,
                 "log": turns,
             }
         )

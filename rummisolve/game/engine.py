@@ -193,9 +193,13 @@ class Game:
             return None
         return round_scores(state.racks, state.winner, self.rules, blocked=state.end_reason == "blocked")
 
-    def view(self, seat: int | None = None) -> PlayerView:
-        """What ``seat`` (default: the player to move) may see."""
-        state = self.state
+    def view(self, seat: int | None = None, at: int | None = None) -> PlayerView:
+        """What ``seat`` (default: the player to move) may see; ``at``: in the state after that
+        many turn events (default: now), e.g. ``at=0`` right after the deal."""
+        if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(self._states)):
+            raise GameStateError(f"no state {at!r}: the game has states 0 to {len(self._states) - 1}")
+        index = len(self._states) - 1 if at is None else at
+        state = self._states[index]
         seat = state.current if seat is None else seat
         if not 0 <= seat < self.players:
             raise GameStateError(f"no seat {seat!r} in a {self.players}-player game")
@@ -210,7 +214,7 @@ class Game:
             rack_sizes=tuple(len(r) for r in state.racks),
             pool_size=len(state.pool),
             turn=state.turn,
-            history=tuple(public_event(e) for e in self._events),
+            history=tuple(public_event(e) for e in self._events[:index]),
             discard_pile=state.discards,
             draw_from=state.draw_from if mover else None,
             drawn=state.drawn if mover else None,

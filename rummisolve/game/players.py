@@ -7,14 +7,15 @@ from rummisolve.game.actions import Player
 
 __all__ = ["AI_LEVELS", "PLAYER_KINDS", "make_player"]
 
-AI_LEVELS = ("easy", "medium", "hard")
+AI_LEVELS = ("easy", "medium", "hard", "expert")
 """The AI players, weakest first."""
 PLAYER_KINDS = (*AI_LEVELS, "human")
 """Every built-in player kind."""
 
 
-def make_player(kind: str, seed: int | None = None) -> Player:
-    """A built-in player: ``easy``, ``medium``, ``hard`` or ``human`` (``seed`` fixes any randomness)."""
+def make_player(kind: str, seed: int | None = None, think: float | None = None) -> Player:
+    """A built-in player: ``easy``, ``medium``, ``hard``, ``expert`` or ``human`` (``seed`` fixes any
+    randomness; ``think``: the expert's budget per move in seconds, default 0.5)."""
     key = kind.strip().lower() if isinstance(kind, str) else kind
     if key == "easy":
         from rummisolve.game.ai_easy import EasyPlayer
@@ -28,6 +29,10 @@ def make_player(kind: str, seed: int | None = None) -> Player:
         from rummisolve.game.ai_hard import HardPlayer
 
         return HardPlayer(seed=seed)
+    if key == "expert":
+        from rummisolve.game.ai_expert import DEFAULT_THINK, ExpertPlayer
+
+        return ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think)
     if key == "human":
         from rummisolve.game.human import HumanPlayer
 

@@ -31,12 +31,20 @@ __all__ = [
 ]
 
 
-def plan(kinds: Sequence[str], games: int, seed: int, rules: RuleSet = STANDARD, log: bool = False) -> list[DealTask]:
-    """The deals for ``games`` games (rounded up to a whole number of rotations)."""
+def plan(
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    rules: RuleSet = STANDARD,
+    log: bool = False,
+    think: float | None = None,
+) -> list[DealTask]:
+    """The deals for ``games`` games (rounded up to a whole number of rotations); ``think``: the
+    expert's budget per move (``None``: its default)."""
     n = len(kinds)
     deals = max(1, math.ceil(games / n))
     rules_json = rules_to_json(rules)
-    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log) for i in range(deals)]
+    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think) for i in range(deals)]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -62,6 +70,8 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
     ends: Counter[str] = Counter()
     think = [0.0] * n
     moves = [0] * n
+    times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
     play_seconds = 0.0
     for r in results:
         games += 1
@@ -70,6 +80,8 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
             score_sum[c] += r["scores"][c]
             think[c] += r["think_seconds"][c]
             moves[c] += r["moves"][c]
+            times[c].extend(r.get("move_seconds", [[]] * n)[c])
+            cpu[c].extend(r.get("move_cpu_seconds", [[]] * n)[c])
         turns += r["turns"]
         illegal += r["illegal_moves"]
         ends[r["end_reason"]] += 1
@@ -85,6 +97,10 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
         "illegal_moves": illegal,
         "end_reasons": dict(ends),
         "ms_per_move": {names[c]: (1000 * think[c] / moves[c] if moves[c] else 0.0) for c in range(n)},
+        "ms_per_move_p50": {names[c]: 1000 * _percentile(times[c], 0.50) for c in range(n)},
+        "ms_per_move_p95": {names[c]: 1000 * _percentile(times[c], 0.95) for c in range(n)},
+        "cpu_ms_per_move_p50": {names[c]: 1000 * _percentile(cpu[c], 0.50) for c in range(n)},
+        "cpu_ms_per_move_p95": {names[c]: 1000 * _percentile(cpu[c], 0.95) for c in range(n)},
         "cpu_seconds": play_seconds,
         "games_per_cpu_second": games / play_seconds if play_seconds else 0.0,
     }
@@ -92,6 +108,14 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
         summary["seconds"] = seconds
         summary["games_per_second"] = games / seconds if seconds else 0.0
     return summary
+
+
+def _percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank; 0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -107,6 +131,12 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"  {name:<{width}}  wins {summary['wins'][name]:>6}  {100 * summary['win_rate'][name]:5.1f}% "
             f"(95% CI {100 * lo:4.1f}-{100 * hi:4.1f}%)  mean score {summary['mean_score'][name]:+7.1f}  "
             f"{summary['ms_per_move'][name]:6.1f} ms/move"
+            + (
+                f" (p50 {summary['ms_per_move_p50'][name]:.0f}, p95 {summary['ms_per_move_p95'][name]:.0f};"
+                f" CPU p95 {summary['cpu_ms_per_move_p95'][name]:.0f})"
+                if "ms_per_move_p95" in summary
+                else ""
+            )
         )
     ends = ", ".join(f"{k} {v}" for k, v in sorted(summary["end_reasons"].items()))
     lines.append(f"  round endings: {ends}")
@@ -137,9 +167,11 @@ def run_tournament(
     ray_address: str | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
     log: bool = False,
+    think: float | None = None,
 ) -> dict[str, Any]:
-    """Play the tournament and return :func:`summarize`'s summary; ``on_game`` sees each game's result."""
-    tasks = plan(kinds, games, seed, rules, log)
+    """Play the tournament and return :func:`summarize`'s summary; ``on_game`` sees each game's
+    result; ``think``: the expert's budget per move in seconds."""
+    tasks = plan(kinds, games, seed, rules, log, think)
     start = time.perf_counter()
     if ray_address is not None:
         from rummisolve.game.ray_runner import run_deals_ray

@@ -1,0 +1,333 @@
+"""The expert AI: a determinised Monte Carlo search over this turn's candidate moves.
+
+Each turn the expert:
+
+1. goes out whenever the solver finds a way (checked first), and draws when there is no play;
+2. while every rack holds more than ``close`` tiles (the round is far from its end), plays the
+   hard AI's move: the search below only tells moves apart by rounds won and lost within a few
+   turns, and early on nobody goes out that soon;
+3. otherwise collects candidates: the hard AI's move (banking, lean opening, guard), the solver's
+   best move and up to ``alternatives`` next-best moves with other tiles played (``solve(...,
+   alternatives=N)``), hold-back plays (the best move without the rack's own melds, one banked
+   meld alone) and drawing;
+4. samples ``worlds`` guesses at the hidden tiles from its own view only: every opponent's rack
+   (weighted by the public history as the hard AI's guard does,
+   :func:`rummisolve.game.montecarlo.opponent_groups`; a rack with which the last mover could have
+   gone out on this table is drawn again) and the pool's order, from the tiles it has not seen;
+   the real hidden tiles are never looked at;
+5. plays every candidate out in every world for ``depth`` turns (default: the number of players
+   plus one) with a cheap policy for everybody: the solver's most-tiles move (the medium AI),
+   except that a player draws instead when, in that world, the move would let the next player
+   out and drawing would not; a playout scores 1 for a round this player wins, 0 for one another
+   player wins, else 0.5 less :data:`LOOSE_WEIGHT` per tile of its rack in no meld of its own;
+6. picks the candidate with the best mean (common random numbers: every candidate meets the same
+   worlds), the hard AI's move unless another beats it by more than ``margin``.
+
+Budget and determinism: the budget is a number of playouts, not a clock. ``think`` (seconds,
+default 0.5) sets ``worlds`` through a fixed calibration (:data:`SOLVES_PER_SECOND` playout turns
+per second of budget), so a seed fixes every decision on any machine. The clock is only a safety
+cap: once a turn's search has used ``cap`` times ``think`` seconds of this process's CPU time, it
+stops after the world in hand (at least one); only a turn cut this way can depend on the machine.
+
+Every move still goes through the referee (the engine checks it). Under the discard rule, and when
+the pool is empty, the expert plays as the hard AI does (the search covers the normal turn).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from rummisolve.errors import OptionError
+from rummisolve.game.actions import Action, Draw, Play
+from rummisolve.game.ai_hard import HardPlayer, _fitting_tiles_of_json_tables
+from rummisolve.game.montecarlo import World, opponent_groups
+from rummisolve.game.state import PlayerView
+from rummisolve.melds import Meld
+from rummisolve.position import Position
+from rummisolve.tiles import Tile
+
+__all__ = ["ExpertPlayer", "Candidate", "SOLVES_PER_SECOND", "DEFAULT_THINK", "sample_world"]
+
+DEFAULT_THINK = 0.5
+"""The default budget per move, in seconds of one core."""
+SOLVES_PER_SECOND = 160
+"""Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
+benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
+
+
+LOOSE_WEIGHT = 0.02
+"""A playout that ends with nobody out is worth 0.5 less this much per loose tile left on the
+player's rack (a tile in no meld of the rack's own): melds the rack holds are plays for later."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move the expert considered: ``label`` (where it came from), the action, and its mean
+    playout value (``None`` until searched) over ``worlds`` sampled worlds."""
+
+    label: str
+    action: Action
+    value: float | None = None
+    worlds: int = 0
+
+
+def sample_world(
+    view: PlayerView, rng: random.Random, fitsets, goes_out=None, tries: int = 4
+) -> tuple[dict[int, tuple[Tile, ...]], list[Tile]]:
+    """One guess at the hidden tiles from ``view`` alone: a rack for each opponent (weighted by
+    the public history) and the pool in draw order, all drawn from :meth:`PlayerView.unseen`.
+
+    ``goes_out(rack)``: whether a rack goes out on the current table; the player who moved last
+    faced this table and did not go out, so a rack of theirs that would is drawn again (up to
+    ``tries`` times)."""
+    unseen = view.unseen()
+    racks: dict[int, tuple[Tile, ...]] = {}
+    last = (view.seat - 1) % view.players
+    for seat in view.opponents():
+        size = view.rack_sizes[seat]
+        groups = opponent_groups(view, seat, fitsets)
+        if sum(c for c, _ in groups) != size:  # keep the sizes exact whatever the history says
+            groups = [(size, [])]
+        for _ in range(tries if seat == last and goes_out is not None and view.players_opened[seat] else 1):
+            rack = tuple(sorted(World(rng, unseen, groups, 1).opponent_racks()[0]))
+            if seat != last or goes_out is None or not view.players_opened[seat] or not goes_out(rack):
+                break
+        racks[seat] = rack
+        unseen = unseen - Counter(rack)
+    pool = sorted(unseen.elements())
+    rng.shuffle(pool)
+    return racks, pool
+
+
+class ExpertPlayer:
+    """Searches this turn's candidate moves by playouts over sampled worlds (see the module
+    docstring). ``think``: the budget per move in seconds (sets the number of worlds through a
+    fixed calibration); ``worlds`` overrides it. ``depth``: turns played out after the move
+    (default: one more than the number of players). ``alternatives``: the solver's next-best moves
+    considered. ``margin``: how much better than the hard AI's move another must be. ``cap``: the
+    safety factor on ``think`` (CPU seconds of this process). ``close``: the search runs once some
+    rack holds this many tiles or fewer (before that the hard AI's move is played).
+
+    :attr:`last` keeps the candidates of the last searched turn with their values."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think: float = DEFAULT_THINK,
+        *,
+        worlds: int | None = None,
+        depth: int | None = None,
+        alternatives: int = 2,
+        margin: float = 0.02,
+        cap: float = 2.0,
+        close: int = 8,
+    ) -> None:
+        if isinstance(think, bool) or not isinstance(think, int | float) or not 0 < think <= 60:
+            raise OptionError(f"think must be a number of seconds above 0 and at most 60, not {think!r}")
+        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
+            raise OptionError(f"worlds must be a whole number of at least 1, not {worlds!r}")
+        self.seed = seed
+        self.think = float(think)
+        self.worlds = worlds
+        self.depth = depth
+        self.alternatives = alternatives
+        self.margin = margin
+        self.cap = cap
+        self.close = close
+        self.hard = HardPlayer(seed=seed)
+        self.last: tuple[Candidate, ...] = ()
+        """The candidates of the last searched turn, with their values (for analysis and tests)."""
+
+    # -- the turn -----------------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.assess(view)[0]
+
+    def assess(self, view: PlayerView, other: Action | None = None) -> tuple[Action, Candidate | None]:
+        """This turn's choice, and ``other`` (another move for this view, e.g. the one a player
+        made) judged over the same worlds: ``(action, other's candidate)``, the latter ``None``
+        when the turn is not searched. Adding ``other`` never changes the choice."""
+        self.last = ()
+        if view.rules.discard or view.pool_size == 0 or min(view.rack_sizes) > self.close:
+            return self.hard.choose(view), None
+        from rummisolve.solver import solve
+
+        full = solve(view.position, objective="tiles", alternatives=self.alternatives)
+        if not full:
+            return Draw(), None
+        if len(full.played) >= len(view.rack):
+            return Play(tuple(full.table)), None  # out
+        candidates = self.candidates(view, full)
+        if len(candidates) == 1 and other is None:
+            return candidates[0].action, None
+        worlds = self.world_count(view, len(candidates))
+        keys = [_action_key(c.action) for c in candidates]
+        extra = other is not None and _action_key(other) not in keys
+        searched = self.search(view, candidates + [Candidate("other", other)] if extra else candidates, worlds)
+        self.last = searched[: len(candidates)]
+        judged = searched[-1] if extra else searched[keys.index(_action_key(other))] if other is not None else None
+        return self.pick(self.last).action, judged
+
+    def candidates(self, view: PlayerView, full=None) -> list[Candidate]:
+        """This turn's distinct candidate moves, the hard AI's first and drawing last."""
+        from rummisolve.solver import solve
+
+        rules = view.rules
+        if full is None:
+            full = solve(view.position, objective="tiles", alternatives=self.alternatives)
+        raw: list[tuple[str, Action]] = [("hard", self.hard.choose(view)), ("best", Play(tuple(full.table)))]
+        raw += [(f"alternative {i + 1}", Play(tuple(a.table))) for i, a in enumerate(full.alternatives)]
+        if view.opened:
+            bank = solve(Position((), view.rack, True, rules), objective="tiles")
+            if bank:
+                banked = Counter(t for m in bank.table for t in m.tiles)
+                loose = tuple(sorted((Counter(view.rack) - banked).elements()))
+                if loose:
+                    move = solve(Position(view.table, loose, True, rules), objective="tiles")
+                    if move:
+                        raw.append(("hold back", Play(tuple(move.table))))
+                smallest = min(bank.table, key=lambda m: (len(m), m.value))
+                raw.append(("one banked meld", Play(tuple(view.table) + (smallest,))))
+        raw.append(("draw", Draw()))
+        out: list[Candidate] = []
+        seen: set = set()
+        for label, action in raw:
+            key = _action_key(action)
+            if key not in seen:
+                seen.add(key)
+                out.append(Candidate(label, action))
+        return out
+
+    def world_count(self, view: PlayerView, candidates: int) -> int:
+        """The playout worlds for this turn: the budget's solver calls shared by the candidates."""
+        if self.worlds is not None:
+            return self.worlds
+        calls = self.think * SOLVES_PER_SECOND
+        return max(2, round(calls / (max(1, candidates) * self._depth(view))))
+
+    def search(self, view: PlayerView, candidates: list[Candidate], worlds: int | None = None) -> tuple[Candidate, ...]:
+        """Each candidate's mean playout value over the same sampled worlds (``worlds`` of them,
+        default :meth:`world_count`)."""
+        rng = random.Random(f"expert/{self.seed}/{view.seat}/{view.turn}")
+        fitsets = _fitting_tiles_of_json_tables(view.rules)
+        if worlds is None:
+            worlds = self.world_count(view, len(candidates))
+        depth = self._depth(view)
+        starts = [self._after(view, c.action) for c in candidates]
+        totals = [0.0] * len(candidates)
+        done = 0
+        cache: dict = {}
+        deadline = time.process_time() + self.cap * self.think
+        table0 = tuple(view.table)
+
+        def goes_out(rack: tuple[Tile, ...]) -> bool:
+            return _out(table0, rack, view.rules, cache)
+
+        for _ in range(worlds):
+            racks, pool = sample_world(view, rng, fitsets, goes_out)
+            for i, (table, rack, opened, drew) in enumerate(starts):
+                all_racks = dict(racks)
+                all_racks[view.seat] = rack
+                seq = list(pool)
+                if drew:
+                    all_racks[view.seat] = tuple(sorted(rack + (seq.pop(0),)))
+                totals[i] += _playout(view, table, all_racks, opened, seq, depth, cache)
+            done += 1
+            if time.process_time() > deadline:
+                break
+        return tuple(Candidate(c.label, c.action, totals[i] / done, done) for i, c in enumerate(candidates))
+
+    def pick(self, searched: tuple[Candidate, ...]) -> Candidate:
+        """The best mean; the hard AI's move (the first) unless another beats it by ``margin``."""
+        first = searched[0]
+        best = max(searched, key=lambda c: c.value)
+        return best if best.value > first.value + self.margin else first
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _depth(self, view: PlayerView) -> int:
+        return self.depth if self.depth is not None else view.players + 1
+
+    @staticmethod
+    def _after(view: PlayerView, action: Action):
+        """(table, rack, opened flags, drew) right after this player's ``action``."""
+        opened = list(view.players_opened)
+        if isinstance(action, Draw):
+            return tuple(view.table), tuple(view.rack), tuple(opened), True
+        table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in action.table)
+        played = Counter(t for m in table for t in m.tiles) - Counter(t for m in view.table for t in m.tiles)
+        rack = tuple(sorted((Counter(view.rack) - played).elements()))
+        opened[view.seat] = True
+        return table, rack, tuple(opened), False
+
+
+def _action_key(action: Action) -> tuple:
+    if isinstance(action, Draw):
+        return ("draw",)
+    return ("play",) + tuple(sorted(tuple(m.tiles if isinstance(m, Meld) else m) for m in action.table))
+
+
+def _greedy(table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool, rules, cache: dict):
+    """The solver's most-tiles move (the medium AI): ``(new table, rack left)`` or ``None``."""
+    key = (tuple(m.tiles for m in table), rack, opened)
+    if key not in cache:
+        from rummisolve.solver import solve
+
+        solution = solve(Position(table, rack, opened, rules), objective="tiles")
+        cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
+    return cache[key]
+
+
+def _playout(view: PlayerView, table, racks: dict, opened: tuple, pool: list, depth: int, cache: dict) -> float:
+    """Play ``depth`` turns from the seat after this player; 1 if this player wins, 0 if another
+    does, else 0.5 less :data:`LOOSE_WEIGHT` per loose tile of this player's. Every seat plays the
+    solver's most-tiles move unless, in this world, that lets the next player out and drawing
+    does not (then it draws)."""
+    rules = view.rules
+    me = view.seat
+    n = view.players
+    opened = list(opened)
+    seat = (me + 1) % n
+    passes = 0
+    for _ in range(depth):
+        move = _greedy(table, racks[seat], opened[seat], rules, cache)
+        if move is not None and move[1] and pool:
+            nxt = (seat + 1) % n  # the guard, knowing this world: no play that lets the next player out
+            if opened[nxt] and _out(move[0], racks[nxt], rules, cache) and not _out(table, racks[nxt], rules, cache):
+                move = None
+        if move is not None:
+            table, racks[seat] = move
+            opened[seat] = True
+            passes = 0
+            if not racks[seat]:
+                return 1.0 if seat == me else 0.0
+        elif pool:
+            racks[seat] = tuple(sorted(racks[seat] + (pool.pop(0),)))
+        else:
+            passes += 1
+            if passes >= n:
+                winner = min(range(n), key=lambda s: (rules.rack_value(racks[s]), len(racks[s])))
+                return 1.0 if winner == me else 0.0
+        seat = (seat + 1) % n
+    return 0.5 - LOOSE_WEIGHT * _loose(racks[me], rules, cache)
+
+
+def _out(table, rack: tuple[Tile, ...], rules, cache: dict) -> bool:
+    """Whether ``rack`` (of an opened player) goes out on ``table``."""
+    move = _greedy(table, rack, True, rules, cache)
+    return move is not None and not move[1]
+
+
+def _loose(rack: tuple[Tile, ...], rules, cache: dict) -> int:
+    """How many of ``rack``'s tiles fit no meld of the rack's own (the solver on an empty table)."""
+    key = ("loose", rack)
+    if key not in cache:
+        from rummisolve.solver import solve
+
+        cache[key] = len(rack) - len(solve(Position((), rack, True, rules), objective="tiles").played)
+    return cache[key]
