@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rummisolve.errors import InvalidMeldError
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
-from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist
+from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist, group_tiles_problem
 
 __all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
 
@@ -248,12 +248,10 @@ def _shape(seq, real, rules) -> tuple[str, tuple] | tuple[str, str]:
 
 def _as_group(seq, real, rules) -> tuple:
     number = real[0].number
-    if any(t.number != number for t in real):
-        return "mixed_colours", "a group's tiles must all have the same number"
+    problem = group_tiles_problem(real)
+    if problem is not None:
+        return problem
     colours = [t.colour for t in real]
-    if len(set(colours)) != len(colours):
-        dup = next(c for c in colours if colours.count(c) > 1)
-        return "duplicate_colour", f"colour {dup.name.lower()} appears twice in a group"
     if len(seq) > rules.colours:
         return "too_long", f"a group holds at most {rules.colours} tiles (one per colour)"
     missing = iter(c for c in rules.colour_list if c not in colours)

@@ -80,10 +80,8 @@ def _value(stands_for: tuple) -> int:
 # -- groups -------------------------------------------------------------------------------------
 
 
-def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
-    if "JC" in codes:
-        return "jc_in_group", "a colour-change joker fits runs only, not groups"
-    real = [t for t in seq if _numbered(t)]
+def group_tiles_problem(real: list[Tile]) -> tuple[str, str] | None:
+    """Why a group's numbered tiles ``real`` cannot share a group (one number, distinct colours), or None."""
     number = real[0].number
     if any(t.number != number for t in real):
         return "mixed_colours", "a group's tiles must all have the same number"
@@ -91,6 +89,18 @@ def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
     if len(set(colours)) != len(colours):
         dup = next(c for c in colours if colours.count(c) > 1)
         return "duplicate_colour", f"colour {dup.name.lower()} appears twice in a group"
+    return None
+
+
+def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
+    if "JC" in codes:
+        return "jc_in_group", "a colour-change joker fits runs only, not groups"
+    real = [t for t in seq if _numbered(t)]
+    number = real[0].number
+    problem = group_tiles_problem(real)
+    if problem is not None:
+        return problem
+    colours = [t.colour for t in real]
     doubles = codes.count("JD")
     size = len(seq) + doubles
     if size > rules.colours:

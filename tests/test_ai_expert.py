@@ -10,35 +10,17 @@ import pytest
 
 from rummisolve import verify
 from rummisolve.errors import OptionError
-from rummisolve.game import Draw, Game, Play, make_player, play_game
+from rummisolve.game import Game, Play, make_player, play_game
 from rummisolve.game.ai_expert import SOLVES_PER_SECOND, ExpertPlayer, sample_world
 from rummisolve.game.ai_hard import HardPlayer, _fitting_tiles_of_json_tables
 from rummisolve.game.ai_medium import MediumPlayer
 from rummisolve.game.players import AI_LEVELS
-from rummisolve.game.state import PlayerView
-from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import parse_tiles
+from tests.ai_views import SMALL, view_for
 
-SMALL = RuleSet(colours=3, numbers=9, copies=1, jokers=1, rack_size=6, initial_threshold=10)
 FAST = {"worlds": 2, "close": 99}
 """Search every turn (``close`` above any rack), over two worlds: quick, and every path runs."""
-
-
-def view_for(table, rack, opened=True, rules=STANDARD, sizes=(10, 10), pool=20, history=(), turn=5):
-    melds = tuple(Meld.of(parse_tiles(m), rules) for m in table)
-    return PlayerView(
-        0, rules, tuple(sorted(parse_tiles(rack))), melds, opened, (opened, True), sizes, pool, turn, tuple(history)
-    )
-
-
-class Drawer:
-    """Always draws: its rack never shows, so the hidden tiles can be changed behind the expert's back."""
-
-    name = "drawer"
-
-    def choose(self, view):
-        return Draw()
 
 
 def _actions(deck, turns=20):

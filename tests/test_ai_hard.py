@@ -10,28 +10,10 @@ from rummisolve.game import Draw, Game, Play, play_game
 from rummisolve.game.ai_hard import HardPlayer
 from rummisolve.game.ai_medium import MediumPlayer
 from rummisolve.game.montecarlo import World, fitting_tiles, opponent_groups, single_tile_tables
-from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles
-
-SMALL = RuleSet(colours=3, numbers=9, copies=1, jokers=1, rack_size=6, initial_threshold=10)
-
-
-def view_for(table, rack, opened=True, rules=STANDARD, sizes=(10, 10), pool=20, history=(), turn=5):
-    melds = tuple(Meld.of(parse_tiles(m), rules) for m in table)
-    return PlayerView(
-        0, rules, tuple(sorted(parse_tiles(rack))), melds, opened, (opened, True), sizes, pool, turn, tuple(history)
-    )
-
-
-class Drawer:
-    """Always draws: its rack never shows, so the hidden tiles can be changed behind the hard AI's back."""
-
-    name = "drawer"
-
-    def choose(self, view):
-        return Draw()
+from tests.ai_views import SMALL, view_for
 
 
 def _actions(deck, turns=24):
