@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rummisolve.errors import InvalidMeldError
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
-from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist, group_tiles_problem
+from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist, group_tiles_problem, stands_for_value
 
 __all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
 
@@ -102,7 +102,7 @@ class Meld:
         number it replaces, ``JD`` its two numbers, ``JC`` its slot's number, ``JM`` 0)."""
         if self._twist is None:
             return sum(t.number for t in self.represents)
-        return _value(self._twist)
+        return stands_for_value(self._twist)
 
     @property
     def joker_count(self) -> int:
@@ -205,18 +205,6 @@ _TWIST_KINDS = {
     "mirror run": MeldKind.MIRROR,
     "mirror group": MeldKind.MIRROR,
 }
-
-
-def _value(stands_for) -> int:
-    total = 0
-    for s in stands_for:
-        if isinstance(s, Tile):
-            total += s.number
-        elif isinstance(s, tuple):
-            total += s[0].number + s[1].number
-        elif s is not None:
-            total += s
-    return total
 
 
 def _shape(seq, real, rules) -> tuple[str, tuple] | tuple[str, str]:

@@ -48,7 +48,7 @@ def classify_twist(seq: tuple[Tile, ...], rules: RuleSet, classify_plain) -> tup
     group = _group(seq, codes, rules)
     run_ok, group_ok = not isinstance(run[0], str), not isinstance(group[0], str)
     if run_ok and group_ok:
-        return ("group", group) if _value(group) > _value(run) else ("run", run)
+        return ("group", group) if stands_for_value(group) > stands_for_value(run) else ("run", run)
     if run_ok:
         return "run", run
     if group_ok:
@@ -65,7 +65,8 @@ def classify_twist(seq: tuple[Tile, ...], rules: RuleSet, classify_plain) -> tup
     return "mixed_colours", "tiles differ in colour and number: neither a run (one colour) nor a group (one number)"
 
 
-def _value(stands_for: tuple) -> int:
+def stands_for_value(stands_for: tuple) -> int:
+    """The initial-meld value of what a meld's tiles stand for (JD two numbers, JC its number, JM 0)."""
     total = 0
     for s in stands_for:
         if isinstance(s, Tile):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
@@ -15,3 +17,21 @@ def view_for(table, rack, opened=True, rules=STANDARD, sizes=(10, 10), pool=20, 
     return PlayerView(
         0, rules, tuple(sorted(parse_tiles(rack))), melds, opened, (opened, True), sizes, pool, turn, tuple(history)
     )
+
+
+def with_hidden_reshuffled(deck, game, seed=3):
+    """``deck`` with the tiles seat 1 was dealt or drew (hidden from seat 0) shuffled among themselves."""
+    drawn_by_1 = list(range(14, 28))
+    pool_index = 28
+    for event in game.events:
+        if getattr(event, "tile", None) is not None:
+            if event.player == 1:
+                drawn_by_1.append(pool_index)
+            pool_index += 1
+    hidden = [deck[i] for i in drawn_by_1]
+    random.Random(seed).shuffle(hidden)
+    assert hidden != [deck[i] for i in drawn_by_1]
+    other = list(deck)
+    for i, tile in zip(drawn_by_1, hidden):
+        other[i] = tile
+    return other

@@ -17,7 +17,7 @@ from rummisolve.game.ai_medium import MediumPlayer
 from rummisolve.game.players import AI_LEVELS
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import parse_tiles
-from tests.ai_views import SMALL, view_for
+from tests.ai_views import SMALL, view_for, with_hidden_reshuffled
 
 FAST = {"worlds": 2, "close": 99}
 """Search every turn (``close`` above any rack), over two worlds: quick, and every path runs."""
@@ -45,19 +45,7 @@ def test_expert_never_peeks_at_hidden_tiles():
     first, game, searched = _actions(deck)
     # Shuffle the tiles hidden from the expert (the drawer's rack and draws) among themselves: the
     # expert must see, and do, exactly the same (its sampled worlds come from its own view only).
-    drawn_by_1 = list(range(14, 28))
-    pool_index = 28
-    for event in game.events:
-        if getattr(event, "tile", None) is not None:
-            if event.player == 1:
-                drawn_by_1.append(pool_index)
-            pool_index += 1
-    hidden = [deck[i] for i in drawn_by_1]
-    random.Random(3).shuffle(hidden)
-    assert hidden != [deck[i] for i in drawn_by_1]
-    other = list(deck)
-    for i, tile in zip(drawn_by_1, hidden):
-        other[i] = tile
+    other = with_hidden_reshuffled(deck, game)
     second, _, _ = _actions(other)
     assert first == second
     assert any(isinstance(a, Play) for a in first) and searched >= 3

@@ -13,7 +13,7 @@ from rummisolve.game.montecarlo import World, fitting_tiles, opponent_groups, si
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles
-from tests.ai_views import SMALL, view_for
+from tests.ai_views import SMALL, view_for, with_hidden_reshuffled
 
 
 def _actions(deck, turns=24):
@@ -37,19 +37,7 @@ def test_hard_never_peeks_at_hidden_tiles():
     first, game = _actions(deck)
     # The tiles the drawer was dealt or drew are hidden from the hard AI: shuffle them among
     # themselves (its rack and its draws) and the hard AI must see, and do, exactly the same.
-    drawn_by_1 = [i for i in range(14, 28)]
-    pool_index = 28
-    for event in game.events:
-        if getattr(event, "tile", None) is not None:
-            if event.player == 1:
-                drawn_by_1.append(pool_index)
-            pool_index += 1
-    hidden = [deck[i] for i in drawn_by_1]
-    random.Random(3).shuffle(hidden)
-    assert hidden != [deck[i] for i in drawn_by_1]
-    other = list(deck)
-    for i, tile in zip(drawn_by_1, hidden):
-        other[i] = tile
+    other = with_hidden_reshuffled(deck, game)
     second, _ = _actions(other)
     assert first == second
     assert any(isinstance(a, Play) for a in first)
