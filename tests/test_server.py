@@ -152,9 +152,8 @@ class Server:
         self._log.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("server"), "--max-time-limit", str(CAP))
+def _serve_checked(srv):
+    """Yield the server to the tests, then stop it and check it neither died nor logged a traceback."""
     yield srv
     still_up = srv.alive()
     srv.client.close()
@@ -162,6 +161,12 @@ def server(tmp_path_factory):
     log = srv.log_path.read_text()
     assert still_up, f"the server died during the tests:\n{log}"
     assert "Traceback" not in log, log
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = Server(tmp_path_factory.mktemp("server"), "--max-time-limit", str(CAP))
+    yield from _serve_checked(srv)
 
 
 def post_raw(server: Server, path: str, content: bytes | str, **headers: str) -> httpx.Response:
@@ -715,13 +720,7 @@ TIGHT_CAP = 60.0  # long enough that a solve which stops early was stopped
 def tight(tmp_path_factory):
     args = ["--solver-threads", "1", "--light-solver-threads", "1", "--max-queued-solves", "1"]
     srv = Server(tmp_path_factory.mktemp("tight"), *args, "--max-time-limit", str(TIGHT_CAP))
-    yield srv
-    still_up = srv.alive()
-    srv.client.close()
-    srv.stop()
-    log = srv.log_path.read_text()
-    assert still_up, f"the server died during the tests:\n{log}"
-    assert "Traceback" not in log, log
+    yield from _serve_checked(srv)
 
 
 class Pending:

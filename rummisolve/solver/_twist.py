@@ -109,6 +109,21 @@ def _anchored(piece: Piece, available: list[int], jokers: int, found: list[Piece
             found.append(Piece(**{**piece.__dict__, "anchors": {k: 1}}))
 
 
+def _extend(grow, stack, number, used, slots, value, k, double_fits, available, jokers) -> None:
+    """Grow a one-colour run by its next slot ``number`` (kind ``k``): that tile (or a regular joker
+    standing for it), or else, where ``double_fits``, a double joker over ``number`` and ``number + 1``."""
+    if available[k] or jokers:
+        stack.append((KIND, k))
+        slots[k] = 1
+        grow(number + 1, used, slots, value + number)
+        del slots[k]
+        stack.pop()
+    if double_fits:
+        stack.append((DOUBLE, k))
+        grow(number + 2, used + 1, slots, value + 2 * number + 1)
+        stack.pop()
+
+
 def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
     """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles."""
     for colour in range(rules.colours):
@@ -131,17 +146,9 @@ def _double_runs(rules, available, jokers, doubles, colour, start, found) -> Non
             _anchored(piece, available, jokers, found)
         if size >= longest or number > top:
             return
-        k = base + number
-        if available[k] or jokers:
-            stack.append((KIND, k))
-            slots[k] = 1
-            grow(number + 1, used, slots, value + number)
-            del slots[k]
-            stack.pop()
-        if used < doubles and number < top:
-            stack.append((DOUBLE, k))
-            grow(number + 2, used + 1, slots, value + 2 * number + 1)
-            stack.pop()
+        _extend(
+            grow, stack, number, used, slots, value, base + number, number < top and used < doubles, available, jokers
+        )
 
     grow(start, 0, {}, 0)
 
@@ -199,17 +206,9 @@ def _segments(rules, available, jokers, doubles, changes, colour, first, found) 
                 _anchored(piece, available, jokers, found)
         if len(stack) >= 3 or number > top:
             return
-        k = base + number
-        if available[k] or jokers:
-            stack.append((KIND, k))
-            slots[k] = 1
-            grow(number + 1, used, slots, value + number)
-            del slots[k]
-            stack.pop()
-        if used < doubles and number < top:
-            stack.append((DOUBLE, k))
-            grow(number + 2, used + 1, slots, value + 2 * number + 1)
-            stack.pop()
+        _extend(
+            grow, stack, number, used, slots, value, base + number, number < top and used < doubles, available, jokers
+        )
 
     grow(first, 0, {}, 0)
 
