@@ -12,8 +12,9 @@ from rummisolve import verify
 from rummisolve.errors import OptionError
 from rummisolve.game import Game, Play, make_player, play_game
 from rummisolve.game.ai_expert import SOLVES_PER_SECOND, ExpertPlayer, sample_world
-from rummisolve.game.ai_hard import HardPlayer, _fitting_tiles_of_json_tables
+from rummisolve.game.ai_hard import HardPlayer
 from rummisolve.game.ai_medium import MediumPlayer
+from rummisolve.game.montecarlo import fitting_tiles_of_json_tables
 from rummisolve.game.players import AI_LEVELS
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import parse_tiles
@@ -103,7 +104,7 @@ def test_expert_does_not_hand_a_one_tile_opponent_the_round():
 
 def test_sampled_worlds_hold_exactly_the_unseen_tiles():
     view = view_for(["R1 R2 R3"], "R4 K7 B7", sizes=(3, 5), pool=STANDARD.total_tiles - 3 - 3 - 5)
-    fitsets = _fitting_tiles_of_json_tables(STANDARD)
+    fitsets = fitting_tiles_of_json_tables(STANDARD)
     for seed in range(5):
         racks, pool = sample_world(view, random.Random(seed), fitsets)
         assert set(racks) == {1} and len(racks[1]) == 5 and len(pool) == view.pool_size

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 from rummisolve.errors import OptionError
 from rummisolve.game.actions import Action, Draw, Play
-from rummisolve.game.ai_hard import HardPlayer, _fitting_tiles_of_json_tables
-from rummisolve.game.montecarlo import World, opponent_groups
+from rummisolve.game.ai_hard import HardPlayer
+from rummisolve.game.montecarlo import World, fitting_tiles_of_json_tables, opponent_groups
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -214,7 +214,7 @@ class ExpertPlayer:
         """Each candidate's mean playout value over the same sampled worlds (``worlds`` of them,
         default :meth:`world_count`)."""
         rng = random.Random(f"expert/{self.seed}/{view.seat}/{view.turn}")
-        fitsets = _fitting_tiles_of_json_tables(view.rules)
+        fitsets = fitting_tiles_of_json_tables(view.rules)
         if worlds is None:
             worlds = self.world_count(view, len(candidates))
         depth = self._depth(view)

@@ -49,6 +49,7 @@ from rummisolve.game.discarding import discard_options, taken_tiles, wanted_by
 from rummisolve.game.montecarlo import (
     World,
     fitting_tiles,
+    fitting_tiles_of_json_tables,
     opponent_groups,
     single_tile_tables,
 )
@@ -199,7 +200,7 @@ class HardPlayer:
         size = view.rack_sizes[seat]
         if size > self.guard_size or size == 0 or not view.players_opened[seat]:
             return {}
-        fitsets = _fitting_tiles_of_json_tables(rules)
+        fitsets = fitting_tiles_of_json_tables(rules)
 
         hidden = size - min(size, sum(known.values()))
         groups = _shrink(opponent_groups(view, seat, fitsets), hidden)
@@ -239,7 +240,7 @@ class HardPlayer:
         added = sum(len(m) for m in new_table) - sum(len(m) for m in table)
         if added >= len(view.rack) - rules.discard:
             return action  # going out (under the discard rule: all but the tile to discard)
-        fitsets = _fitting_tiles_of_json_tables(rules)
+        fitsets = fitting_tiles_of_json_tables(rules)
 
         groups = opponent_groups(view, threat, fitsets)
         rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
@@ -350,16 +351,3 @@ def _shrink(groups: list, total: int) -> list:
         out[i] = (out[i][0] - cut, out[i][1])
         excess -= cut
     return [(c, cons) for c, cons in out if c > 0]
-
-
-def _fitting_tiles_of_json_tables(rules):
-    """``table_json -> fitting_tiles(table)`` for the tables of the public history, remembered."""
-    cache: dict = {}
-
-    def fitsets(table_json):
-        key = tuple(tuple(m) for m in table_json)
-        if key not in cache:
-            cache[key] = fitting_tiles(tuple(Meld.of(m, rules) for m in table_json))
-        return cache[key]
-
-    return fitsets

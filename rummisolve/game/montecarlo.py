@@ -51,6 +51,19 @@ def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
     return frozenset(out)
 
 
+def fitting_tiles_of_json_tables(rules):
+    """``table_json -> fitting_tiles(table)`` for the tables of the public history, remembered."""
+    cache: dict = {}
+
+    def fitsets(table_json):
+        key = tuple(tuple(m) for m in table_json)
+        if key not in cache:
+            cache[key] = fitting_tiles(tuple(Meld.of(m, rules) for m in table_json))
+        return cache[key]
+
+    return fitsets
+
+
 def opponent_groups(view: PlayerView, seat: int, fitsets) -> list[tuple[int, list[frozenset[Tile]]]]:
     """The opponent's hidden rack as groups of tiles with the tables each group most likely did
     not fit: ``(count, [fitting-tile sets])``. The first group holds the tiles kept after its last
