@@ -29,6 +29,8 @@ class KeptMeld:
     real_kinds: list[int]
     var: int = -1
     """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
+    is_group: bool = False
+    """A group under a grouped catalogue: no pieces, kept outside the layer's group block."""
 
 
 @dataclass
@@ -59,7 +61,7 @@ class PositionModel:
     proto: cmh.CpModelProto
     counts: Counts
     layer_size: int
-    """S + K: variables ``x`` and ``jk`` of one layer."""
+    """S + K (+ the group block of a grouped catalogue): variables ``x`` and ``jk`` of one layer."""
     final_offset: int
     kept_by_rule: bool
     """Official opening: the table stays as it is, the layer holds the new melds only."""
@@ -82,6 +84,10 @@ class PositionModel:
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
     opening_offset: int = 0
     """First variable of the opening layer (``open_then_manipulate``)."""
+    group_melds: list[KeptMeld] = field(default_factory=list)
+    """Table groups of a grouped catalogue (kept, if at all, outside the group block)."""
+    group_keep: list = field(default_factory=list)
+    """Their keep variables by shape (:class:`rummisolve.solver._groups.GroupKeep`)."""
 
     @property
     def played_offset(self) -> int:
@@ -129,8 +135,12 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
             else:
                 table[k] += 1
                 real_kinds.append(k)
+        is_run = meld.kind is MeldKind.RUN
+        if cat.grouped and not is_run:
+            melds.append(KeptMeld(index, [], joker_kinds, real_kinds, is_group=True))
+            continue
         slots = [kind_of(t) for t in meld.represents]
-        melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind is MeldKind.RUN), joker_kinds, real_kinds))
+        melds.append(KeptMeld(index, _pieces(cat, slots, is_run), joker_kinds, real_kinds))
     rack_specials = [0, 0, 0]
     for tile in position.rack:
         if tile.is_special_joker:

@@ -14,7 +14,7 @@ from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.solution import Objective, Solution, Status
-from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._model import build_model
@@ -77,7 +77,7 @@ def solve(
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
     cat = catalogue(position.rules)
-    search = _Search(position, cat, objective, seed, deadline, stop)
+    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop)
     best = _shortcut(position, cat, objective) if _SHORTCUTS and not _expired(deadline, stop) else None
     if best is None:
         best = search.next()

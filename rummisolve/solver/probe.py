@@ -14,7 +14,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
 from rummisolve.solution import Objective
-from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._model import build_model
 from rummisolve.solver._solve import EAGER_FALLBACK_SETS, QUICK_EFFORT, _parameters, _run, _search, solution_values
 
@@ -41,7 +41,7 @@ class Model:
 
 def model_of(position: Position, objective: Objective | str) -> Model | None:
     """The model ``solve`` would search first; ``None`` when it answers without CP-SAT."""
-    cat = catalogue(position.rules)
+    cat = model_catalogue(position.rules)
     built = build_model(position, cat, objective)
     if built is None:
         return None
