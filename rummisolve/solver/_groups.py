@@ -146,7 +146,25 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
     """Variables counting the table groups kept as they were, by shape, outside the final layer's
     block: their real tiles join the conservation rows (``rows[("kind", k)]``), their jokers the
     joker row and (rack jokers to play) the row that a tile is played, and the opening's joker row
-    of ``open_then_manipulate`` (``rows["opening jokers"]``)."""
+    of ``open_then_manipulate`` (``rows["opening jokers"]``).
+
+    Also the kept runs' real tiles join the rows ``u[k] - jk[k] >= 0`` (``rows[("run tiles", k)]``):
+    the runs' real tiles of kind ``k`` (their slots less their jokers) must include those of the
+    kept runs. In the enumerated model conservation implies it (the kept melds' tiles are on the
+    table); here ``y[k]`` could otherwise take them into a group while a joker fills the kept slot."""
+    kept_runs: dict[int, dict[int, int]] = {}
+    for s, (var, _) in built.simple_keep.items():
+        for k in cat.sets[s].kinds:
+            row = kept_runs.setdefault(k, {})
+            row[var] = row.get(var, 0) + 1
+    for meld in built.complex_keep:
+        for k in meld.real_kinds:
+            row = kept_runs.setdefault(k, {})
+            row[meld.var] = row.get(meld.var, 0) + 1
+    for k, terms in kept_runs.items():
+        at = rows.get(("run tiles", k))
+        if at is not None:
+            _subtract(constraints, at, terms)
     shapes: dict[tuple[tuple[int, ...], int], list[int]] = {}
     for meld in built.group_melds:
         shapes.setdefault((tuple(sorted(meld.real_kinds)), len(meld.joker_kinds)), []).append(meld.index)
@@ -168,6 +186,16 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
             extend_row(constraints, rows["plays"], joker_terms)
         if "opening jokers" in rows:
             extend_row(constraints, rows["opening jokers"], [(v, -c) for v, c in joker_terms])
+
+
+def _subtract(constraints: list, at: int, terms: dict[int, int]) -> None:
+    """The row at ``constraints[at]`` (perhaps a shared cached proto), copied, less ``terms``
+    (``x[s]`` itself may be a keep variable already in the row: its coefficient changes)."""
+    row = constraints[at].linear
+    merged = dict(zip(row.vars, row.coeffs))
+    for var, coeff in terms.items():
+        merged[var] = merged.get(var, 0) - coeff
+    constraints[at] = linear(list(merged), list(merged.values()), row.domain[0], row.domain[1])
 
 
 def read_groups(cat: Catalogue, sol: Sequence[int], offset: int) -> list[tuple[int, int, list[int], int]]:

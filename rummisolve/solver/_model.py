@@ -150,7 +150,7 @@ def build_model(
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints, rows):
             return None
         _keep(built, cat, ub, variables, constraints)
-        if built.group_melds:
+        if cat.grouped:
             keep_groups(built, cat, protos, rows, variables, constraints)
         if twist:
             add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
@@ -204,6 +204,15 @@ def _layer(
     variables.extend([joker_domain if used or k in extra else zero for k, used in enumerate(fit_list)])
     if cat.grouped:  # jk[k] stands in runs only; a kind that a group may hold is used too
         in_groups = add_groups(protos, cat, available, jokers, offset, variables, constraints)
+        for k, (in_runs, in_group) in enumerate(zip(fit_list, in_groups)):
+            if in_runs and in_group and jokers:
+                # jk[k] <= run slots of kind k (else y[k] could take more tiles than there are);
+                # in the final layer, also less the real tiles of kind k in kept runs (keep_groups)
+                sets = cat.sets_by_kind[k]
+                vs = [offset + s for s in sets] + [offset + len(cat.sets) + k]
+                if rows is not None:
+                    rows[("run tiles", k)] = len(constraints)
+                constraints.append(protos.cachedlinear(("run tiles", vs[-1]), vs, [1] * len(sets) + [-1], 0, INF))
         fit_list = [a or b for a, b in zip(fit_list, in_groups)]
     if not any(fit_list) and not extra:
         return None
