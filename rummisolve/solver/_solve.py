@@ -173,11 +173,11 @@ class _Search:
 
             start = time.perf_counter()
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-            response = (
-                _search(built.proto, self.seed, self.deadline, eager=eager)
-                if self.stop is None  # tests replace _search with functions that take no stop
-                else _search(built.proto, self.seed, self.deadline, eager=eager, stop=self.stop)
-            )
+            # Tests replace _search with functions that take neither stop nor efforts.
+            extra = {} if self.stop is None else {"stop": self.stop}
+            if cat.grouped:
+                extra["efforts"] = GROUPED_EFFORTS
+            response = _search(built.proto, self.seed, self.deadline, eager=eager, **extra)
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
@@ -231,13 +231,22 @@ TARGET_STEPS = 1
 more than they save where the quick stage fails)."""
 TARGET_EFFORT = 0.008
 """Deterministic-time budget of each target search."""
+GROUPED_EFFORTS = (0.05, 0.05, 2)
+"""Quick-stage budget, target-stage budget and target steps for grouped catalogues (6-8 colours):
+their large tables need more than :data:`QUICK_EFFORT` to find a first solution, and the default
+budgets sent most of their slowest positions to the full stage (``benchmarks/RESULTS.md``)."""
 EAGER_FALLBACK_SETS = 800
 """Up to this many candidate sets (the standard and ``xp`` sets: 185; 6 colours: 713; 8: 2,606) the fallback
 search puts the whole linear relaxation into the LP at once."""
 
 
 def _search(
-    proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool, stop: StopSignal | None = None
+    proto: cmh.CpModelProto,
+    seed: int,
+    deadline: float | None,
+    eager: bool,
+    stop: StopSignal | None = None,
+    efforts: tuple[float, float, int] | None = None,
 ) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
@@ -256,9 +265,11 @@ def _search(
        best solution found optimal.
 
     Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic. A set
-    ``stop`` acts like the deadline passing: the running stage stops and no other starts."""
+    ``stop`` acts like the deadline passing: the running stage stops and no other starts.
+    ``efforts``: (quick budget, target budget, target steps) in place of the defaults."""
     run = _run if stop is None else functools.partial(_run, stop=stop)
-    response = run(proto, _parameters(seed, _remaining(deadline), effort=QUICK_EFFORT))
+    quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
+    response = run(proto, _parameters(seed, _remaining(deadline), effort=quick_effort))
     if response.status in _PROVEN or _expired(deadline, stop):
         return response
     incumbent = response if response.status == _FEASIBLE else None
@@ -267,14 +278,14 @@ def _search(
     bound = math.ceil(lower - 1e-6) if bounded else 0
     objective = proto.objective
     try:
-        for step in range(TARGET_STEPS + 1 if bounded else 0):
+        for step in range(target_steps + 1 if bounded else 0):
             if incumbent is not None and incumbent.objective_value <= bound:
                 incumbent.status = _OPTIMAL  # nothing better than the bound exists
                 return incumbent
-            if step == TARGET_STEPS:
+            if step == target_steps:
                 break
             objective.domain.extend([bound, bound])
-            target = run(proto, _parameters(seed, _remaining(deadline), effort=TARGET_EFFORT))
+            target = run(proto, _parameters(seed, _remaining(deadline), effort=target_effort))
             objective.domain.clear()
             if target.status == _OPTIMAL:
                 return target
