@@ -82,6 +82,17 @@ class PositionModel:
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
     opening_offset: int = 0
     """First variable of the opening layer (``open_then_manipulate``)."""
+    substituted: bool = False
+    """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
+    (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
+
+    def copies(self, sol, n_sets: int) -> list[int]:
+        """Every copy of each base set in the final layer, kept melds' included."""
+        copies = list(sol[self.final_offset : self.final_offset + n_sets])
+        if self.substituted:
+            for s, items in self.keep_terms.items():
+                copies[s] += sum(sol[var] * coeff for var, coeff in items)
+        return copies
 
     @property
     def played_offset(self) -> int:
