@@ -107,3 +107,23 @@ def test_the_substituted_model_has_no_keep_rows(monkeypatch):
     best = solve(position, "tiles")
     assert_sound(position, best, "tiles")
     assert [str(t) for t in best.played] == ["R1", "R2", "R3"] and best.kept == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("table", "rack"),
+    [
+        (["R1 R2 R3 J J J"], "K5"),
+        (["R1 R2 R3 J J J"], "R7 K1 K2 K3"),
+        (["J J J R4 R5 R6", "K5 K6 J"], "K7 R7"),
+        (["R1 R2 R3 J J J", "J B9 B10"], "B11 R7"),
+    ],
+)
+def test_long_runs_with_a_piece_of_jokers_only(monkeypatch, table, rack):
+    """A long run split into base sets can leave a piece of jokers only (no copies of it can be
+    laid alone): substituted or not, the same moves are found."""
+    rules = STANDARD.replace(jokers=4)
+    position = Position.from_notation(table, rack, opened=True, rules=rules)
+    problems: list[str] = []
+    for objective in ("tiles", "value"):
+        _check(monkeypatch, position, objective, problems, alternatives=1)
+    assert not problems, "\n".join(problems)

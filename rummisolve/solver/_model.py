@@ -351,9 +351,7 @@ def _keep(
             terms.setdefault(s, []).append((index, 1))
         index += 1
     built.keep_terms = terms
-    if rows is not None:
-        _substitute_kept(built, cat, terms, rows, constraints)
-    else:
+    if rows is None or not _substitute_kept(built, cat, terms, rows, constraints):
         for s, items in terms.items():
             if len(items) == 1:
                 var = items[0][0]
@@ -376,8 +374,9 @@ def _keep(
 
 def _substitute_kept(
     built: PositionModel, cat: Catalogue, terms: dict[int, list[tuple[int, int]]], rows: dict, constraints: list
-) -> None:
-    """Each keep variable into the conservation rows of its kinds (see :func:`_keep`)."""
+) -> bool:
+    """Each keep variable into the conservation rows of its kinds (see :func:`_keep`); ``False``
+    (nothing changed) when a kind of a kept meld has no conservation row to take it."""
     by_kind: dict[int, dict[int, int]] = {}
     sets = cat.sets
     for s, items in terms.items():
@@ -387,6 +386,8 @@ def _substitute_kept(
                 row = by_kind[k] = {}
             for var, coeff in items:
                 row[var] = row.get(var, 0) + coeff
+    if any(("kind", k) not in rows for k in by_kind):
+        return False
     for k, row in by_kind.items():
         at = rows[("kind", k)]
         copy = cmh.ConstraintProto()
@@ -395,6 +396,7 @@ def _substitute_kept(
         copy.linear.coeffs.extend(list(row.values()))
         constraints[at] = copy
     built.substituted = True
+    return True
 
 
 def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables: int) -> None:
