@@ -322,6 +322,14 @@ def test_shortcut_benchmark_smoke(capsys):
     assert line.startswith("game solves=12 fires=") and "decline_ms=" in line
 
 
+def test_model_size_benchmark_smoke(capsys):
+    from benchmarks import model_size
+
+    assert model_size.main(["--sets", "game", "--limit", "6", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "solves that reach CP-SAT" in out and "kept melds substituted" in out
+
+
 def test_bench_tournament_expert_stage_writes_each_game_and_summarises(tmp_path):
     import sys
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import assume, given, settings
@@ -47,7 +47,7 @@ def _legal_groups(rules: RuleSet, number: int, dealt: list[tuple[list[int], int]
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(reals: tuple[int, ...], jokers: int, groups: int, m: int) -> bool:
     """Brute force: can ``reals`` (tiles per colour) and ``jokers`` form exactly ``groups`` groups
     of ``m..len(reals)`` distinct colours, each with a real tile? One group at a time."""

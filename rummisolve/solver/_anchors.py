@@ -29,12 +29,15 @@ def anchor_copies(
     kept_real: dict[int, list[tuple[int, int]]] = {}
     final = offset == built.final_offset and not built.kept_by_rule
     if final:
+        # x[s] counts every copy of s, or only the ones that are not kept melds (substituted)
+        per_set = not built.substituted
         for s, (var, _) in built.simple_keep.items():
-            kept_per_set.setdefault(s, []).append((var, 1))
+            if per_set or var == s:
+                kept_per_set.setdefault(s, []).append((var, 1))
             for k in cat.sets[s].kinds:
                 kept_real.setdefault(k, []).append((var, 1))
         for meld in built.complex_keep:
-            for s in meld.pieces:
+            for s in meld.pieces if per_set else ():
                 kept_per_set.setdefault(s, []).append((meld.var, 1))
             for k in meld.real_kinds:
                 kept_real.setdefault(k, []).append((meld.var, 1))

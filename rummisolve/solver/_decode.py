@@ -37,7 +37,7 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     off = built.final_offset
     n_sets = len(cat.sets)
     counts = built.counts
-    copies = sol[off : off + n_sets]
+    copies = built.copies(sol, n_sets)
     extra = 0 if built.twist is None else _twist_primary(built, cat, sol, objective)
     if cat.grouped:
         extra += _groups_primary(built, cat, sol, objective)
@@ -99,7 +99,7 @@ def decode(
     n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
     counts = built.counts
-    copies = list(sol[off : off + n_sets])
+    copies = built.copies(sol, n_sets)
     jokers = list(sol[off + n_sets : off + n_sets + n_kinds])
     real = [0] * n_kinds
     for s, n in enumerate(copies):

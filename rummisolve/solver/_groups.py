@@ -148,23 +148,33 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
     joker row and (rack jokers to play) the row that a tile is played, and the opening's joker row
     of ``open_then_manipulate`` (``rows["opening jokers"]``).
 
-    Also the kept runs' real tiles join the rows ``u[k] - jk[k] >= 0`` (``rows[("run tiles", k)]``):
-    the runs' real tiles of kind ``k`` (their slots less their jokers) must include those of the
-    kept runs. In the enumerated model conservation implies it (the kept melds' tiles are on the
-    table); here ``y[k]`` could otherwise take them into a group while a joker fills the kept slot."""
-    kept_runs: dict[int, dict[int, int]] = {}
+    Also the rows ``u[k] - jk[k] >= 0`` (``rows[("run tiles", k)]``) become "the runs' real tiles of
+    kind ``k`` outside kept melds are not negative": their slots of kind ``k`` (kept copies included
+    where :attr:`~rummisolve.solver._layout.PositionModel.substituted` took them out of ``x[s]``)
+    less ``jk[k]`` less the kept runs' real tiles. In the enumerated model conservation implies it
+    (the kept melds' tiles are on the table); here ``y[k]`` could otherwise take a kept run's tile
+    into a group while a joker fills its slot."""
+    runs: dict[int, dict[int, int]] = {}
+
+    def add(k: int, var: int, coeff: int) -> None:
+        row = runs.setdefault(k, {})
+        row[var] = row.get(var, 0) + coeff
+
+    if built.substituted:  # kept copies' slots, taken out of x[s]
+        for s, items in built.keep_terms.items():
+            for k in cat.sets[s].kinds:
+                for var, coeff in items:
+                    add(k, var, coeff)
     for s, (var, _) in built.simple_keep.items():
         for k in cat.sets[s].kinds:
-            row = kept_runs.setdefault(k, {})
-            row[var] = row.get(var, 0) + 1
+            add(k, var, -1)
     for meld in built.complex_keep:
         for k in meld.real_kinds:
-            row = kept_runs.setdefault(k, {})
-            row[meld.var] = row.get(meld.var, 0) + 1
-    for k, terms in kept_runs.items():
+            add(k, meld.var, -1)
+    for k, terms in runs.items():
         at = rows.get(("run tiles", k))
         if at is not None:
-            _subtract(constraints, at, terms)
+            _merge(constraints, at, terms)
     shapes: dict[tuple[tuple[int, ...], int], list[int]] = {}
     for meld in built.group_melds:
         shapes.setdefault((tuple(sorted(meld.real_kinds)), len(meld.joker_kinds)), []).append(meld.index)
@@ -188,13 +198,15 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
             extend_row(constraints, rows["opening jokers"], [(v, -c) for v, c in joker_terms])
 
 
-def _subtract(constraints: list, at: int, terms: dict[int, int]) -> None:
-    """The row at ``constraints[at]`` (perhaps a shared cached proto), copied, less ``terms``
-    (``x[s]`` itself may be a keep variable already in the row: its coefficient changes)."""
+def _merge(constraints: list, at: int, terms: dict[int, int]) -> None:
+    """The row at ``constraints[at]`` (perhaps a shared cached proto), copied, plus ``terms``
+    (a variable already in the row, such as ``x[s]`` counting kept melds itself, changes its
+    coefficient)."""
     row = constraints[at].linear
     merged = dict(zip(row.vars, row.coeffs))
     for var, coeff in terms.items():
-        merged[var] = merged.get(var, 0) - coeff
+        merged[var] = merged.get(var, 0) + coeff
+    merged = {var: coeff for var, coeff in merged.items() if coeff}
     constraints[at] = linear(list(merged), list(merged.values()), row.domain[0], row.domain[1])
 
 

@@ -88,6 +88,17 @@ class PositionModel:
     """Table groups of a grouped catalogue (kept, if at all, outside the group block)."""
     group_keep: list = field(default_factory=list)
     """Their keep variables by shape (:class:`rummisolve.solver._groups.GroupKeep`)."""
+    substituted: bool = False
+    """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
+    (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
+
+    def copies(self, sol, n_sets: int) -> list[int]:
+        """Every copy of each base set in the final layer, kept melds' included."""
+        copies = list(sol[self.final_offset : self.final_offset + n_sets])
+        if self.substituted:
+            for s, items in self.keep_terms.items():
+                copies[s] += sum(sol[var] * coeff for var, coeff in items)
+        return copies
 
     @property
     def played_offset(self) -> int:
