@@ -218,3 +218,24 @@ def test_wide_rule_sets_use_the_grouped_catalogue_unless_jokers_need_named_sets(
     assert not model_catalogue(RuleSet()).grouped
     assert not model_catalogue(RuleSet(colours=8, max_players=8, joker_retrieval="strict")).grouped
     assert not model_catalogue(RuleSet(colours=8, max_players=8, double_jokers=2)).grouped
+
+
+def test_grouped_models_search_with_their_own_budgets(monkeypatch):
+    """The quick stage of a grouped model gets :data:`GROUPED_EFFORTS`' budget, others the default."""
+    from rummisolve.solver import _solve
+
+    budgets = []
+    real_run = _solve._run
+
+    def spy(proto, params, stop=None):
+        budgets.append(params.max_deterministic_time)
+        return real_run(proto, params)
+
+    monkeypatch.setattr(_solve, "_run", spy)
+    monkeypatch.setattr(_solve, "_SHORTCUTS", False)
+    wide = (RuleSet(colours=8, max_players=8), _solve.GROUPED_EFFORTS[0])
+    for rules, expected in (wide, (RuleSet(), _solve.QUICK_EFFORT)):
+        budgets.clear()
+        solution = solve(Position.from_notation(["K1 K2 K3", "R5 B5 O5"], "K4 R4 R6 O9", rules=rules))
+        assert solution.status == "optimal"
+        assert budgets[0] == expected

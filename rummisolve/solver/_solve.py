@@ -236,7 +236,8 @@ GROUPED_EFFORTS = (0.05, 0.05, 2)
 their large tables need more than :data:`QUICK_EFFORT` to find a first solution, and the default
 budgets sent most of their slowest positions to the full stage (``benchmarks/RESULTS.md``)."""
 EAGER_FALLBACK_SETS = 800
-"""Up to this many candidate sets (the standard and ``xp`` sets: 185; 6 colours: 713; 8: 2,606) the fallback
+"""Up to this many candidate sets (the standard and ``xp`` sets: 185; 5 colours: 358; the grouped
+catalogues of 6-8 colours, runs only: 180-240; enumerated, 8 colours would have 2,606) the fallback
 search puts the whole linear relaxation into the LP at once."""
 
 
