@@ -44,7 +44,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.position import Position
 from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import Counts, PositionModel, count_position
+from rummisolve.solver._layout import Counts, PositionModel, TableCounts, count_position
 from rummisolve.solver._pieces import INF, Protos, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
@@ -58,18 +58,23 @@ melds into the conservation rows (see :func:`_keep`; the differential tests and 
 
 
 def build_model(
-    position: Position, cat: Catalogue, objective: str, anchored: dict[int, int] | None = None
+    position: Position,
+    cat: Catalogue,
+    objective: str,
+    anchored: dict[int, int] | None = None,
+    table: TableCounts | None = None,
 ) -> PositionModel | None:
     """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
 
     ``anchored``: base set -> how many real tiles each of its copies must hold (1: not jokers only;
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
-    solution actually needed them for (see :func:`rummisolve.solver._decode.decode`)."""
+    solution actually needed them for (see :func:`rummisolve.solver._decode.decode`). ``table``:
+    the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made."""
     anchored = anchored or {}
     rules = position.rules
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
         return None
-    counts = count_position(position, cat)
+    counts = count_position(position, cat, table)
     opening = not position.opened
     rack_jokers = counts.rack_jokers
     opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
