@@ -5,12 +5,14 @@
 Takes ``--tables`` tables spread evenly over ``benchmarks/game.jsonl`` and ``--racks`` racks for
 each, as a searching AI makes them: every other one an opponent's rack of 1-8 tiles drawn from
 the tiles that position has not seen (the guard's samples, opened), the others the position's own
-rack plus one unseen tile (one solve per candidate tile, opened as recorded). Each rack is solved
-(most tiles) both ways, ``Position`` construction included: ``solve(Position(table, rack, ...))``
-and ``TableSolver(table, rules).solve(rack, ...)``, the solver made once per table and its cost
-counted in the totals. The two ways alternate which goes first from table to table; each rack's
-CPU time is the best of ``--repeat`` rounds. The answers must agree field by field (timings
-aside). Reports CPU ms per rack (median, p90), the totals and racks per second; writes the rows to
+rack plus one unseen tile (one solve per candidate tile, opened as recorded). Each rack goes
+three ways, ``Position`` construction included: ``solve(Position(table, rack, ...))`` (most
+tiles), ``TableSolver(table, rules).solve(rack, ...)`` and ``TableSolver.goes_out(rack, ...)``
+(the question the AIs' guards ask of ``solve``'s answer), each solver made once per table and its
+cost counted in the totals. The ways rotate which goes first from table to table; each rack's
+CPU time is the best of ``--repeat`` rounds. ``TableSolver.solve`` must agree with ``solve``
+field by field (timings aside), ``goes_out`` with what ``solve``'s answer says. Reports CPU ms
+per rack (median, p90), the totals and racks per second; writes the rows to
 ``benchmarks/results/reuse.json``.
 """
 
@@ -31,6 +33,8 @@ from benchmarks.build import position_of
 HERE = Path(__file__).resolve().parent
 
 __all__ = ["racks_for", "measure", "summarise", "main"]
+
+WAYS = ("plain", "reused", "out")
 
 
 def racks_for(position, count: int, rng: random.Random) -> list[tuple[tuple, bool]]:
@@ -53,9 +57,15 @@ def _cpu(function, *args) -> tuple[float, Any]:
     return time.process_time() - start, result
 
 
+def _plain(table, rules):
+    from rummisolve import Position, solve
+
+    return lambda rack, opened: solve(Position(table, rack, opened, rules))
+
+
 def measure(records: list[dict[str, Any]], racks: int, repeat: int, seed: int) -> list[dict[str, Any]]:
-    """One row per table: per-rack CPU seconds both ways (best of ``repeat``), and the solver's cost."""
-    from rummisolve import Position, TableSolver, solve
+    """One row per table: per-rack CPU seconds of each way (best of ``repeat``), and the solver's cost."""
+    from rummisolve import TableSolver
 
     rng = random.Random(seed)
     rows = []
@@ -63,32 +73,32 @@ def measure(records: list[dict[str, Any]], racks: int, repeat: int, seed: int) -
         position = position_of(record)
         table, rules = position.table, position.rules
         jobs = racks_for(position, racks, rng)
-        plain = [float("inf")] * len(jobs)
-        reused = [float("inf")] * len(jobs)
+        times = {way: [float("inf")] * len(jobs) for way in WAYS}
         made = float("inf")
         for turn in range(repeat):
-            ways = ("plain", "reused") if (index + turn) % 2 == 0 else ("reused", "plain")
-            answers = {}
-            for way in ways:
+            order = WAYS if (index + turn) % 2 == 0 else WAYS[::-1]
+            answers: dict[str, list] = {}
+            for way in order:
                 if way == "plain":
-                    got = []
-                    for i, (rack, opened) in enumerate(jobs):
-                        seconds, solution = _cpu(lambda r, o: solve(Position(table, r, o, rules)), rack, opened)
-                        plain[i] = min(plain[i], seconds)
-                        got.append(solution)
+                    call = _plain(table, rules)
                 else:
                     seconds, solver = _cpu(TableSolver, table, rules)
                     made = min(made, seconds)
-                    got = []
-                    for i, (rack, opened) in enumerate(jobs):
-                        seconds, solution = _cpu(solver.solve, rack, opened)
-                        reused[i] = min(reused[i], seconds)
-                        got.append(solution)
-                answers[way] = [dataclasses.replace(s, timings={}) for s in got]
-            if answers["plain"] != answers["reused"]:
-                raise AssertionError(f"{record['id']}: TableSolver's answers differ from solve's")
-        statuses = [s.status.value for s in answers["plain"]]
-        rows.append({"id": record["id"], "plain": plain, "reused": reused, "table": made, "statuses": statuses})
+                    call = solver.solve if way == "reused" else solver.goes_out
+                got = []
+                for i, (rack, opened) in enumerate(jobs):
+                    seconds, answer = _cpu(call, rack, opened)
+                    times[way][i] = min(times[way][i], seconds)
+                    got.append(answer)
+                answers[way] = got
+            plain = [dataclasses.replace(s, timings={}) for s in answers["plain"]]
+            if plain != [dataclasses.replace(s, timings={}) for s in answers["reused"]]:
+                raise AssertionError(f"{record['id']}: TableSolver.solve's answers differ from solve's")
+            outs = [bool(s) and len(s.played) >= len(s.position.rack) - rules.discard for s in plain]
+            if outs != answers["out"]:
+                raise AssertionError(f"{record['id']}: TableSolver.goes_out differs from solve's answer")
+        statuses = [s.status.value for s in plain]
+        rows.append({"id": record["id"], **times, "table": made, "statuses": statuses, "goes_out": outs})
     return rows
 
 
@@ -98,38 +108,42 @@ def _quantiles(values: list[float]) -> tuple[float, float]:
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per-rack median and p90 (ms), totals (s, the solver's making included), racks per second."""
-    plain = [t for row in rows for t in row["plain"]]
-    reused = [t for row in rows for t in row["reused"]]
-    total_plain = sum(plain)
-    total_reused = sum(reused) + sum(row["table"] for row in rows)
-    p50, p90 = _quantiles(plain)
-    r50, r90 = _quantiles(reused)
-    return {
-        "tables": len(rows),
-        "racks": len(plain),
-        "plain_ms": {"p50": p50 * 1e3, "p90": p90 * 1e3},
-        "reused_ms": {"p50": r50 * 1e3, "p90": r90 * 1e3},
-        "table_ms": statistics.median(row["table"] for row in rows) * 1e3,
-        "plain_s": total_plain,
-        "reused_s": total_reused,
-        "plain_per_s": len(plain) / total_plain if total_plain else 0.0,
-        "reused_per_s": len(reused) / total_reused if total_reused else 0.0,
-        "speed_up": total_plain / total_reused if total_reused else 0.0,
-    }
+    """Per way: per-rack median and p90 (ms), total (s; the solvers' making counted for the
+    reused ways) and racks per second; the speed-ups in total CPU time over ``plain``."""
+    made = sum(row["table"] for row in rows)
+    out: dict[str, Any] = {"tables": len(rows), "racks": sum(len(row["plain"]) for row in rows)}
+    out["table_ms"] = statistics.median(row["table"] for row in rows) * 1e3
+    for way in WAYS:
+        values = [t for row in rows for t in row[way]]
+        p50, p90 = _quantiles(values)
+        total = sum(values) + (made if way != "plain" else 0.0)
+        out[way] = {"p50_ms": p50 * 1e3, "p90_ms": p90 * 1e3, "total_s": total, "per_s": len(values) / total}
+    for way in WAYS[1:]:
+        out[way]["speed_up"] = out["plain"]["total_s"] / out[way]["total_s"]
+    out["goes_out"] = sum(sum(row["goes_out"]) for row in rows)
+    return out
+
+
+LABELS = {
+    "plain": "solve(Position(...))",
+    "reused": "TableSolver.solve",
+    "out": "TableSolver.goes_out",
+}
 
 
 def _text(summary: dict[str, Any]) -> str:
     s = summary
-    return (
-        f"{s['racks']} racks on {s['tables']} tables (CPU ms per rack, best of the rounds):\n"
-        f"  solve(Position(...))  p50 {s['plain_ms']['p50']:.3f}  p90 {s['plain_ms']['p90']:.3f}  "
-        f"total {s['plain_s']:.3f} s  {s['plain_per_s']:.0f} racks/s\n"
-        f"  TableSolver.solve     p50 {s['reused_ms']['p50']:.3f}  p90 {s['reused_ms']['p90']:.3f}  "
-        f"total {s['reused_s']:.3f} s  {s['reused_per_s']:.0f} racks/s "
-        f"(making the solver: {s['table_ms']:.3f} ms per table)\n"
-        f"  speed-up in total CPU time: {s['speed_up']:.3f}x\n"
-    )
+    lines = [
+        f"{s['racks']} racks on {s['tables']} tables, {s['goes_out']} go out (CPU ms per rack, best of the rounds):"
+    ]
+    for way in WAYS:
+        w = s[way]
+        line = f"  {LABELS[way]:22s} p50 {w['p50_ms']:.3f}  p90 {w['p90_ms']:.3f}  total {w['total_s']:.3f} s  {w['per_s']:.0f} racks/s"
+        if "speed_up" in w:
+            line += f"  {w['speed_up']:.3f}x"
+        lines.append(line)
+    lines.append(f"  making a TableSolver: {s['table_ms']:.3f} ms per table (in the reused totals)")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import Objective, Solution
 from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._layout import count_table
+from rummisolve.solver._out import goes_out
 from rummisolve.solver._solve import check_options, solve_checked
 from rummisolve.solver._stop import StopSignal
 from rummisolve.tiles import Tile, split_melds
@@ -67,6 +68,15 @@ class TableSolver:
         position = Position(self.table, rack, opened, self.rules)
         objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
         return solve_checked(position, self._cat, objective, limit, seed, alternatives, stop, self._counts)
+
+    def goes_out(self, rack: str | Iterable[Tile | str], opened: bool = True) -> bool:
+        """Whether some legal move plays every tile of ``rack`` (under the discard rule all but
+        one, to discard): the same answer as ``len(solve(position, "tiles").played) >= len(rack)``
+        (``- 1`` under the discard rule), found faster. A rack tile that fits no meld the
+        available tiles could make settles it at once; otherwise the search stops at the first
+        such move, which the referee checks."""
+        position = Position(self.table, rack, opened, self.rules)
+        return goes_out(position, self._cat, self._counts)
 
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table])]
