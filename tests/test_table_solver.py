@@ -209,3 +209,39 @@ def test_a_table_solver_keeps_no_state_between_racks():
         solver.solve(rack, False)
     assert _plain(solver.solve(position.rack)) == first
     assert repr(solver).startswith("TableSolver([")
+
+
+def test_the_model_with_the_table_counted_once_is_the_same_proto():
+    from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._layout import count_table
+    from rummisolve.solver._model import build_model
+
+    rng = random.Random("same-proto")
+    built = 0
+    for name in ("standard", "strict_retrieval", "open_then_manipulate"):
+        for position in _tables(name, RULES[name])[:3]:
+            cat = catalogue(position.rules)
+            counts = count_table(position.table, cat)
+            for rack, opened in _racks(rng, position, 6):
+                target = Position(position.table, rack, opened, position.rules)
+                for objective in ("tiles", "value"):
+                    fresh = build_model(target, cat, objective)
+                    reused = build_model(target, cat, objective, None, counts)
+                    assert (fresh is None) == (reused is None)
+                    if fresh is not None:
+                        assert str(reused.proto) == str(fresh.proto)
+                        built += 1
+    assert built > 20
+
+
+def test_time_limit_and_stop_pass_through():
+    from rummisolve.solver import StopSignal
+
+    position = position_of(_records("game")[60])
+    solver = TableSolver(position.table)
+    expected = _plain(solve(position))
+    assert _plain(solver.solve(position.rack, position.opened, time_limit=30)) == expected
+    assert _plain(solver.solve(position.rack, position.opened, stop=StopSignal())) == expected
+    stopped = StopSignal()
+    stopped.set()
+    assert _plain(solver.solve(position.rack, position.opened, stop=stopped)) == _plain(solve(position, stop=stopped))
