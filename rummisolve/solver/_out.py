@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model_helper as cmh
 
-from rummisolve.errors import RuleSetError
+from rummisolve.errors import InternalError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._decode import NeedAnchors, decode
-from rummisolve.solver._layout import TableCounts, count_position
+from rummisolve.solver._layout import Counts, TableCounts, count_position
 from rummisolve.solver._model import build_model, primary_offset
 from rummisolve.solver._pieces import INF, protos
 from rummisolve.solver._solve import (
@@ -65,7 +65,9 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
         if response.status == _INFEASIBLE:
             return False
         if response.status not in (_OPTIMAL, _FEASIBLE):
-            raise AssertionError(f"the go-out search ended {response.status.name} without a time limit")
+            raise InternalError(
+                f"the go-out search ended {response.status.name} without a time limit: please report this bug"
+            )
         try:
             played, new_table, _ = decode(position, cat, built, solution_values(response), anchored)
         except NeedAnchors as more:
@@ -73,12 +75,12 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
             continue
         break
     if len(played) < need:
-        raise AssertionError(f"the go-out search played {len(played)} of {need} tiles")
+        raise InternalError(f"the go-out search played {len(played)} of {need} tiles: please report this bug")
     _referee(position, new_table)
     return True
 
 
-def _unplayable(position: Position, cat: Catalogue, counts) -> int:
+def _unplayable(position: Position, cat: Catalogue, counts: Counts) -> int:
     """Rack tiles the model can never play: tiles of kinds in no usable base set, and rack jokers
     when the player may not play jokers (opening without them)."""
     rules = position.rules

@@ -121,13 +121,13 @@ _SHORTCUTS = True
 """Private switch: ``False`` sends every position to the model (the differential tests compare)."""
 
 
-def _shortcut(position: Position, cat, objective: Objective, table: TableCounts | None = None) -> Solution | None:
+def _shortcut(position: Position, cat, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
     """The proven answer of :func:`~rummisolve.solver._shortcut.lay_down_all` (refereed), or ``None``.
 
     Same status (``optimal``), tiles played (sorted, as the model gives them), value and melds kept (every one) as the
     model's answer; only the split of the played tiles into new melds may differ."""
     start = time.perf_counter()
-    found = lay_down_all(position, cat, table)
+    found = lay_down_all(position, cat, counts)
     if found is None:
         return None
     played, table = found
