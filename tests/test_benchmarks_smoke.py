@@ -353,3 +353,16 @@ def test_bench_tournament_expert_stage_writes_each_game_and_summarises(tmp_path)
     ]
     done = subprocess.run(summary, cwd=root, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("2 games") and "p95" in done.stdout
+
+
+def test_reuse_benchmark_smoke(tmp_path, capsys):
+    from benchmarks import reuse
+
+    out = tmp_path / "reuse.json"
+    assert reuse.main(["--tables", "3", "--racks", "4", "--repeat", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    summary = report["summary"]
+    assert summary["tables"] == 3 and summary["racks"] == 12
+    assert all(summary[way]["total_s"] > 0 for way in reuse.WAYS)
+    assert all(len(row["plain"]) == len(row["reused"]) == len(row["out"]) == 4 for row in report["rows"])
+    assert "TableSolver.goes_out" in capsys.readouterr().out
