@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.batch import solve_many
     from rummisolve.hints import hint
     from rummisolve.service import explain_json, render_json, solve_json, verify_json
-    from rummisolve.solver import solve
+    from rummisolve.solver import TableSolver, solve, solve_racks
 
 __version__ = "0.1.0"
 
@@ -73,6 +73,8 @@ __all__ = [
     "Reason",
     "REASONS",
     "solve",
+    "TableSolver",
+    "solve_racks",
     "explain",
     "explain_solution",
     "Explanation",
@@ -102,6 +104,8 @@ __all__ = [
 
 _LAZY = {
     "solve": "rummisolve.solver",
+    "TableSolver": "rummisolve.solver",
+    "solve_racks": "rummisolve.solver",
     "solve_json": "rummisolve.service",
     "verify_json": "rummisolve.service",
     "explain_json": "rummisolve.service",

@@ -364,3 +364,16 @@ def test_groups_benchmark_smoke(capsys):
     out = capsys.readouterr().out
     assert all(f"6 colours | {variant} | n 8 |" in out for variant in groups.VARIANTS)
     assert (_candidates.GROUPED_COLOURS, _solve.GROUPED_EFFORTS, _solve.QUICK_EFFORT) == shipped  # restored
+
+
+def test_reuse_benchmark_smoke(tmp_path, capsys):
+    from benchmarks import reuse
+
+    out = tmp_path / "reuse.json"
+    assert reuse.main(["--tables", "3", "--racks", "4", "--repeat", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    summary = report["summary"]
+    assert summary["tables"] == 3 and summary["racks"] == 12
+    assert all(summary[way]["total_s"] > 0 for way in reuse.WAYS)
+    assert all(len(row["plain"]) == len(row["reused"]) == len(row["out"]) == 4 for row in report["rows"])
+    assert "TableSolver.goes_out" in capsys.readouterr().out

@@ -193,8 +193,9 @@ class HardPlayer:
     ) -> dict[Tile, float]:
         """For each tile, the share of sampled racks of the next player (``seat``) that go out by
         taking it: play all but one of their rack and the tile on ``table``, discard the last.
-        Racks that go out without it are left out (the discard makes no difference to them)."""
-        from rummisolve.solver import solve
+        Racks that go out without it are left out (the discard makes no difference to them).
+        Only under the discard rule, where going out plays all but one tile (``goes_out``)."""
+        from rummisolve.solver import TableSolver
 
         rules = view.rules
         size = view.rack_sizes[seat]
@@ -209,17 +210,16 @@ class HardPlayer:
         fixed = tuple(known.elements())
         risk = dict.fromkeys(tiles, 0.0)
         counted = 0
+        solver = TableSolver(table, rules)
         for sample in world.opponent_racks():
             rack = tuple(sorted(sample + fixed))
             if not rack:
                 continue
-            alone = solve(Position(table, rack, True, rules), objective="tiles")
-            if alone and len(alone.played) >= len(rack) - 1:
+            if solver.goes_out(rack):
                 continue  # out whatever is discarded
             counted += 1
             for tile in tiles:
-                move = solve(Position(table, rack + (tile,), True, rules), objective="tiles")
-                if move and len(move.played) >= len(rack):
+                if solver.goes_out(rack + (tile,)):  # plays the rack's tiles, discards the last
                     risk[tile] += 1.0
         return {t: r / counted for t, r in risk.items()} if counted else {}
 
@@ -228,7 +228,7 @@ class HardPlayer:
         ``action`` leaves lets the nearest opponent go out; if it is not zero, compare one-tile plays
         and drawing."""
         from rummisolve.referee import verify
-        from rummisolve.solver import solve
+        from rummisolve.solver import TableSolver
 
         rules = view.rules
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
@@ -246,12 +246,15 @@ class HardPlayer:
         rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
         world = World(rng, view.unseen(), groups, self.guard_samples)
         outs: dict = {}
+        solvers: dict = {}  # one per table: many sampled racks go against each
 
         def goes_out(tbl: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
             key = (_table_key(tbl), rack)
             if key not in outs:
-                move = solve(Position(tbl, rack, True, rules), objective="tiles")
-                outs[key] = bool(move) and len(move.played) >= len(rack) - rules.discard
+                solver = solvers.get(key[0])
+                if solver is None:
+                    solver = solvers[key[0]] = TableSolver(tbl, rules)
+                outs[key] = solver.goes_out(rack)
             return outs[key]
 
         racks = [tuple(sorted(r)) for r in world.opponent_racks()]

@@ -14,7 +14,7 @@ from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER
 
 _SPECIAL_INDEX = {DOUBLE_JOKER: 0, COLOUR_CHANGE_JOKER: 1, MIRROR_JOKER: 2}
 
-__all__ = ["Counts", "KeptMeld", "PositionModel", "count_position"]
+__all__ = ["Counts", "KeptMeld", "PositionModel", "TableCounts", "count_position", "count_table"]
 
 
 @dataclass
@@ -107,17 +107,28 @@ class PositionModel:
         return self.final_offset + self.layer_size
 
 
-def count_position(position: Position, cat: Catalogue) -> Counts:
-    """Tile counts by kind, and each table meld's decomposition into base sets."""
+@dataclass(frozen=True)
+class TableCounts:
+    """The table's share of :class:`Counts`, the same for every rack (see :func:`count_table`)."""
+
+    table: tuple[int, ...]
+    table_jokers: int
+    melds: tuple[KeptMeld, ...]
+    """Templates: :func:`count_position` hands each model fresh copies (the model sets ``var``)."""
+    table_specials: tuple[int, int, int]
+    twist_melds: tuple[tuple[int, dict[int, int], int, tuple[int, int, int]], ...]
+
+
+def count_table(table, cat: Catalogue) -> TableCounts:
+    """Tile counts of the melds ``table`` by kind, and each meld's decomposition into base sets."""
     n = len(cat.kinds)
-    table = [0] * n
-    rack = [0] * n
-    table_jokers = rack_jokers = 0
+    counts = [0] * n
+    table_jokers = 0
     kind_of = cat.kind_index.__getitem__
     melds = []
     table_specials = [0, 0, 0]
     twist_melds = []
-    for index, meld in enumerate(position.table):
+    for index, meld in enumerate(table):
         if any(t.is_special_joker for t in meld.tiles):
             reals: dict[int, int] = {}
             regular = 0
@@ -130,7 +141,7 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
                 else:
                     k = kind_of(tile)
                     reals[k] = reals.get(k, 0) + 1
-                    table[k] += 1
+                    counts[k] += 1
             table_jokers += regular
             for i, n in enumerate(mine):
                 table_specials[i] += n
@@ -144,7 +155,7 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
                 table_jokers += 1
                 joker_kinds.append(k)
             else:
-                table[k] += 1
+                counts[k] += 1
                 real_kinds.append(k)
         is_run = meld.kind is MeldKind.RUN
         if cat.grouped and not is_run:
@@ -152,6 +163,19 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
             continue
         slots = [kind_of(t) for t in meld.represents]
         melds.append(KeptMeld(index, _pieces(cat, slots, is_run), joker_kinds, real_kinds))
+    return TableCounts(tuple(counts), table_jokers, tuple(melds), tuple(table_specials), tuple(twist_melds))
+
+
+def count_position(position: Position, cat: Catalogue, table: TableCounts | None = None) -> Counts:
+    """Tile counts by kind, and each table meld's decomposition into base sets.
+
+    ``table``: :func:`count_table` of ``position.table`` under ``cat``, when the caller has it
+    already (many racks against one table); the counts are the same either way."""
+    if table is None:
+        table = count_table(position.table, cat)
+    rack = [0] * len(cat.kinds)
+    rack_jokers = 0
+    kind_of = cat.kind_index.__getitem__
     rack_specials = [0, 0, 0]
     for tile in position.rack:
         if tile.is_special_joker:
@@ -160,8 +184,16 @@ def count_position(position: Position, cat: Catalogue) -> Counts:
             rack_jokers += 1
         else:
             rack[kind_of(tile)] += 1
+    melds = [KeptMeld(m.index, m.pieces, m.joker_kinds, m.real_kinds, is_group=m.is_group) for m in table.melds]
     return Counts(
-        table, rack, table_jokers, rack_jokers, melds, tuple(table_specials), tuple(rack_specials), twist_melds
+        list(table.table),
+        rack,
+        table.table_jokers,
+        rack_jokers,
+        melds,
+        table.table_specials,
+        tuple(rack_specials),
+        list(table.twist_melds),
     )
 
 

@@ -45,13 +45,13 @@ from rummisolve.position import Position
 from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
-from rummisolve.solver._layout import Counts, PositionModel, count_position
+from rummisolve.solver._layout import Counts, PositionModel, TableCounts, count_position
 from rummisolve.solver._pieces import INF, Protos, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
 from rummisolve.solver._twist_model import add_twist, plan_twist
 
-__all__ = ["build_model"]
+__all__ = ["build_model", "primary_offset"]
 
 SUBSTITUTE_KEPT = True
 """Private switch: ``False`` builds the keep rows ``kept <= x[s]`` instead of substituting the kept
@@ -59,18 +59,23 @@ melds into the conservation rows (see :func:`_keep`; the differential tests and 
 
 
 def build_model(
-    position: Position, cat: Catalogue, objective: str, anchored: dict[int, int] | None = None
+    position: Position,
+    cat: Catalogue,
+    objective: str,
+    anchored: dict[int, int] | None = None,
+    table: TableCounts | None = None,
 ) -> PositionModel | None:
     """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
 
     ``anchored``: base set -> how many real tiles each of its copies must hold (1: not jokers only;
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
-    solution actually needed them for (see :func:`rummisolve.solver._decode.decode`)."""
+    solution actually needed them for (see :func:`rummisolve.solver._decode.decode`). ``table``:
+    the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made."""
     anchored = anchored or {}
     rules = position.rules
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
         return None
-    counts = count_position(position, cat)
+    counts = count_position(position, cat, table)
     opening = not position.opened
     rack_jokers = counts.rack_jokers
     opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
@@ -458,7 +463,7 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     scale = built.rack_size + 1 if objective == "value" and cat.rules.joker_penalty == 0 else 0
     built.weight = weight
     by_played = not built.kept_by_rule
-    jokers_played = by_played and built.layer_jokers > built.counts.table_jokers
+    jokers_played = _jokers_in_objective(built)
     key = (objective, weight, scale, built.final_offset, by_played, jokers_played)
     protos = protos_for(cat)
     terms = protos.objectives.get(key)
@@ -489,6 +494,20 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
     obj.coeffs.extend(coeffs + extra_coeffs)
     if twist is not None:
         _twist_objective(built, cat, objective, weight, scale)
+
+
+def _jokers_in_objective(built: PositionModel) -> bool:
+    """Whether the primary objective counts every joker of the final layer (``jk``, and kept Twist
+    melds' regular jokers): a table that may be rearranged, with rack jokers to play."""
+    return not built.kept_by_rule and built.layer_jokers > built.counts.table_jokers
+
+
+def primary_offset(built: PositionModel) -> int:
+    """The objective's primary term less the true primary (tiles played, objective ``tiles``): the
+    table's jokers where :func:`_jokers_in_objective`, else 0. So with the objective
+    ``-(weight * (tiles + offset) + kept)``, ``objective <= -weight * (n + offset)`` holds exactly
+    when ``n`` tiles or more are played (``kept`` < ``weight``)."""
+    return built.counts.table_jokers if _jokers_in_objective(built) else 0
 
 
 def _twist_objective(built: PositionModel, cat: Catalogue, objective: str, weight: int, scale: int) -> None:

@@ -31,6 +31,7 @@ from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue, catalogue
 from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, _group_key, _group_meld, _join_runs, _meld
+from rummisolve.solver._layout import TableCounts
 from rummisolve.tiles import Tile
 
 __all__ = ["lay_down_all", "BUDGET"]
@@ -39,7 +40,9 @@ BUDGET = 2_000
 """Search steps the split of the rack may take before the shortcut gives up (the model decides)."""
 
 
-def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], tuple[Meld, ...]] | None:
+def lay_down_all(
+    position: Position, cat: Catalogue, table: TableCounts | None = None
+) -> tuple[tuple[Tile, ...], tuple[Meld, ...]] | None:
     """``(played, new table)`` when laying down every playable rack tile in new melds beside the
     unchanged table is legal (and so optimal), else ``None``. Not refereed here.
 
@@ -48,11 +51,15 @@ def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], 
     must be exactly the playable ones, and they must split among themselves: so each must be
     playable from the rack alone, and a rack tile that is not must not be playable with the
     table either (checked only then: most positions stop at that point, before the table is
-    counted)."""
+    counted). ``table``: the table's counts (:func:`~rummisolve.solver._layout.count_table`), if
+    already made."""
     rules = position.rules
-    if any(t.is_special_joker for t in position.rack) or any(
-        t.is_special_joker for meld in position.table for t in meld.tiles
-    ):
+    if any(t.is_special_joker for t in position.rack):
+        return None
+    if table is not None:
+        if any(table.table_specials):
+            return None
+    elif any(t.is_special_joker for meld in position.table for t in meld.tiles):
         return None
     kind_index = cat.kind_index
     rack = [0] * len(cat.kinds)
@@ -69,14 +76,18 @@ def lay_down_all(position: Position, cat: Catalogue) -> tuple[tuple[Tile, ...], 
     unfit = [k for k, n in enumerate(rack) if n and not _fits(smallest[k], rack, jokers)]
     if unfit and (not opening or rules.open_then_manipulate):
         # What the model may use here: table and rack, the table's jokers too.
-        available = rack[:]
-        table_jokers = 0
-        for meld in position.table:
-            for tile in meld.tiles:
-                if tile.is_joker:
-                    table_jokers += 1
-                else:
-                    available[kind_index[tile]] += 1
+        if table is not None:
+            available = [r + t for r, t in zip(rack, table.table)]
+            table_jokers = table.table_jokers
+        else:
+            available = rack[:]
+            table_jokers = 0
+            for meld in position.table:
+                for tile in meld.tiles:
+                    if tile.is_joker:
+                        table_jokers += 1
+                    else:
+                        available[kind_index[tile]] += 1
         if any(_fits(smallest[k], available, table_jokers + jokers) for k in unfit):
             return None
     for k in unfit:

@@ -17,6 +17,7 @@ from rummisolve.solution import Objective, Solution, Status
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
+from rummisolve.solver._layout import TableCounts
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
@@ -64,6 +65,14 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
+    return solve_checked(position, catalogue(position.rules), objective, limit, seed, alternatives, stop)
+
+
+def check_options(
+    objective: Objective | str, time_limit: float | None, seed: int, alternatives: int, stop: StopSignal | None
+) -> tuple[Objective, float | None]:
+    """The objective and the time limit of :func:`solve`'s options, each option checked."""
     objective = check_objective(objective)
     limit = check_time_limit(time_limit)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
@@ -72,13 +81,29 @@ def solve(
         raise OptionError(f"alternatives must be a whole number of at least 0, not {alternatives!r}")
     if stop is not None and not isinstance(stop, StopSignal):
         raise TypeError(f"stop must be a StopSignal or None, not {type(stop).__name__}")
+    return objective, limit
+
+
+def solve_checked(
+    position: Position,
+    cat,
+    objective: Objective,
+    limit: float | None,
+    seed: int,
+    alternatives: int,
+    stop: StopSignal | None,
+    table: TableCounts | None = None,
+) -> Solution:
+    """:func:`solve` once its options are checked. ``cat``: the rule set's enumerated catalogue
+    (the shortcut's); the model's is :func:`~rummisolve.solver._candidates.model_catalogue`.
+    ``table``: the counts of ``position.table`` under the model's catalogue
+    (:func:`~rummisolve.solver._layout.count_table`), if already made."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
-    cat = catalogue(position.rules)
-    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop)
-    best = _shortcut(position, cat, objective) if _SHORTCUTS and not _expired(deadline, stop) else None
+    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
+    best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
     if best is None:
         best = search.next()
     if not alternatives or not best:
@@ -98,13 +123,13 @@ _SHORTCUTS = True
 """Private switch: ``False`` sends every position to the model (the differential tests compare)."""
 
 
-def _shortcut(position: Position, cat, objective: Objective) -> Solution | None:
+def _shortcut(position: Position, cat, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
     """The proven answer of :func:`~rummisolve.solver._shortcut.lay_down_all` (refereed), or ``None``.
 
     Same status (``optimal``), tiles played (sorted, as the model gives them), value and melds kept (every one) as the
     model's answer; only the split of the played tiles into new melds may differ."""
     start = time.perf_counter()
-    found = lay_down_all(position, cat)
+    found = lay_down_all(position, cat, counts)
     if found is None:
         return None
     played, table = found
@@ -136,8 +161,10 @@ class _Search:
         seed: int,
         deadline: float | None,
         stop: StopSignal | None = None,
+        table: TableCounts | None = None,
     ) -> None:
         self.position = position
+        self.table = table
         self.stop = stop
         self.cat = cat
         self.objective = objective
@@ -161,7 +188,7 @@ class _Search:
         while True:
             if self.stale:
                 start = time.perf_counter()
-                self.built = build_model(position, cat, objective, self.anchored)
+                self.built = build_model(position, cat, objective, self.anchored, self.table)
                 if self.built is not None:
                     for played in self.excluded:
                         exclude_played(self.built, cat, played)

@@ -1,0 +1,106 @@
+"""Many racks against one table: :class:`TableSolver` and :func:`solve_racks`.
+
+A search (an AI's playouts, its guard's sampled opponent racks, one solve per candidate tile)
+asks for the best move of rack after rack on the same table. The table is checked, counted by
+kind and split into base sets once; each rack then costs only its own part. Every answer is
+the one :func:`rummisolve.solver.solve` gives for the same position, refereed the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rummisolve.melds import Meld
+from rummisolve.position import Position
+from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.solution import Objective, Solution
+from rummisolve.solver._candidates import catalogue, model_catalogue
+from rummisolve.solver._layout import count_table
+from rummisolve.solver._out import goes_out
+from rummisolve.solver._solve import check_options, solve_checked
+from rummisolve.solver._stop import StopSignal
+from rummisolve.tiles import Tile, split_melds
+
+__all__ = ["TableSolver", "solve_racks"]
+
+
+class TableSolver:
+    """The best move of any rack on one ``table`` (melds, as :class:`~rummisolve.Position` takes
+    them, or notation such as ``"R1 R2 R3 | K7 B7 O7"``) under ``rules``.
+
+    The table is checked here, once: a meld that is not legal raises the
+    :class:`~rummisolve.errors.InvalidMeldError` a :class:`~rummisolve.Position` would.
+
+    >>> tables = TableSolver(["R1 R2 R3"])
+    >>> [[str(m) for m in tables.solve(rack).table] for rack in ("R4 K9", "K9")]
+    [['R1 R2 R3 R4'], ['R1 R2 R3']]
+    """
+
+    __slots__ = ("_cat", "_counts", "_out_counts", "rules", "table")
+
+    def __init__(self, table: Iterable[Meld | str | Iterable[Tile | str]] | str, rules: RuleSet = STANDARD) -> None:
+        if isinstance(table, str):
+            table = split_melds(table)
+        empty = Position(tuple(table), (), True, rules)
+        self.table: tuple[Meld, ...] = empty.table
+        """The table's melds, checked."""
+        self.rules: RuleSet = rules
+        self._cat = catalogue(rules)
+        model = model_catalogue(rules)
+        # The table's counts under the model's catalogue (for solve), and under the enumerated one
+        # (for goes_out, whose screen and model read the enumerated groups).
+        self._counts = count_table(self.table, model)
+        self._out_counts = self._counts if model is self._cat else count_table(self.table, self._cat)
+
+    def position(self, rack: str | Iterable[Tile | str], opened: bool = True) -> Position:
+        """The position of ``rack`` on this table (checked as :class:`~rummisolve.Position` checks it)."""
+        return Position(self.table, rack, opened, self.rules)
+
+    def solve(
+        self,
+        rack: str | Iterable[Tile | str],
+        opened: bool = True,
+        objective: Objective | str = Objective.TILES,
+        time_limit: float | None = None,
+        *,
+        seed: int = 0,
+        alternatives: int = 0,
+        stop: StopSignal | None = None,
+    ) -> Solution:
+        """``solve(Position(table, rack, opened, rules), objective, time_limit, ...)``: the same
+        solution (status, tiles played, value, table, melds kept, alternatives), the same errors."""
+        position = Position(self.table, rack, opened, self.rules)
+        objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
+        return solve_checked(position, self._cat, objective, limit, seed, alternatives, stop, self._counts)
+
+    def goes_out(self, rack: str | Iterable[Tile | str], opened: bool = True) -> bool:
+        """Whether some legal move plays every tile of ``rack`` (under the discard rule all but
+        one, to discard): the same answer as ``len(solve(position, "tiles").played) >= len(rack)``
+        (``- 1`` under the discard rule), found faster. A rack tile that fits no meld the
+        available tiles could make settles it at once; otherwise the search stops at the first
+        such move, which the referee checks."""
+        position = Position(self.table, rack, opened, self.rules)
+        return goes_out(position, self._cat, self._out_counts)
+
+    def __repr__(self) -> str:
+        args = [repr([str(m) for m in self.table])]
+        if self.rules != STANDARD:
+            args.append(f"rules={self.rules!r}")
+        return f"TableSolver({', '.join(args)})"
+
+
+def solve_racks(
+    table: Iterable[Meld | str | Iterable[Tile | str]] | str,
+    racks: Iterable[str | Iterable[Tile | str]],
+    opened: bool = True,
+    objective: Objective | str = Objective.TILES,
+    time_limit: float | None = None,
+    *,
+    rules: RuleSet = STANDARD,
+    seed: int = 0,
+    alternatives: int = 0,
+) -> list[Solution]:
+    """The best move of each of ``racks`` on ``table``, in order (:meth:`TableSolver.solve` on
+    each; ``time_limit`` applies to each solve)."""
+    solver = TableSolver(table, rules)
+    return [solver.solve(rack, opened, objective, time_limit, seed=seed, alternatives=alternatives) for rack in racks]
