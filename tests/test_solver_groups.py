@@ -239,3 +239,28 @@ def test_grouped_models_search_with_their_own_budgets(monkeypatch):
         solution = solve(Position.from_notation(["K1 K2 K3", "R5 B5 O5"], "K4 R4 R6 O9", rules=rules))
         assert solution.status == "optimal"
         assert budgets[0] == expected
+
+
+def test_table_solver_on_a_wide_rule_set_gives_solves_answers():
+    """Many racks against one table under 8 colours: TableSolver (table counted once, under the
+    grouped catalogue for solve and the enumerated one for goes_out) answers as solve does."""
+    from rummisolve import TableSolver
+
+    rules = RULES["8 colours, 3 copies, 4 jokers"]
+    rng = random.Random("wide table")
+    base = random_position(rng, rules, 60, 10, True, jokers=True, joker_rate=0.3)
+    tables = TableSolver(base.table, rules)
+    checked = 0
+    for _ in range(6):
+        rack = random_position(rng, rules, 0, rng.randint(3, 12), True).rack
+        position = Position(base.table, rack, True, rules)
+        for objective in ("tiles", "value"):
+            mine, plain = tables.solve(rack, objective=objective), solve(position, objective)
+            assert_sound(mine.position, mine, objective)
+            assert mine.position == position
+            primary = [len(s.played) if objective == "tiles" else s.value for s in (mine, plain)]
+            assert (mine.status, primary[0], len(mine.kept)) == (plain.status, primary[1], len(plain.kept))
+        out = tables.goes_out(rack)
+        assert out == (len(solve(position, "tiles").played) == len(rack))
+        checked += 1
+    assert checked == 6
