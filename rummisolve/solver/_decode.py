@@ -119,7 +119,8 @@ def decode(
                 kept_jokers += n * piece.joker_anchors.get(-1, 0)
     for k in range(n_kinds):
         real[k] -= jokers[k]
-    # Grouped: the groups' real tiles (y) and jokers (jg), and the kept groups', beside the runs'.
+    # Grouped: the groups' real tiles (y) and jokers (jg), and the kept groups', beside the runs'
+    # (their jokers, like kept Twist melds', are not in jk).
     grouped = read_groups(cat, sol, off) if cat.grouped else []
     in_groups = [0] * n_kinds
     top = cat.rules.numbers

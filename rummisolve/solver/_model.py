@@ -6,8 +6,10 @@ pieces can be built once per rule set and reused:
 
 - ``x[s]`` (``s`` < S): copies of base set ``s``; unusable sets are fixed to 0;
 - ``jk[k]`` (S + ``k``): jokers standing for kind ``k``;
-- final layer of a table that may be rearranged only: ``p[k]`` (S + K + ``k``), rack tiles of kind
-  ``k`` played (0 where no usable set holds ``k``).
+- grouped catalogues (6-8 colours) only: the group block, per number ``G``, ``y`` per colour and
+  ``jg`` (:mod:`~rummisolve.solver._groups`; ``x`` then covers runs only and ``jk`` run jokers);
+- final layer of a table that may be rearranged only: ``p[k]`` (the layer's size + ``k``), rack
+  tiles of kind ``k`` played (0 where no usable set holds ``k``).
 
 Per position, after the layers:
 
