@@ -355,6 +355,17 @@ def test_bench_tournament_expert_stage_writes_each_game_and_summarises(tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("2 games") and "p95" in done.stdout
 
 
+def test_groups_benchmark_smoke(capsys):
+    from benchmarks import groups
+    from rummisolve.solver import _candidates, _solve
+
+    shipped = (_candidates.GROUPED_COLOURS, _solve.GROUPED_EFFORTS, _solve.QUICK_EFFORT)
+    assert groups.main(["--rules", "6 colours", "--per-size", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"6 colours | {variant} | n 8 |" in out for variant in groups.VARIANTS)
+    assert (_candidates.GROUPED_COLOURS, _solve.GROUPED_EFFORTS, _solve.QUICK_EFFORT) == shipped  # restored
+
+
 def test_reuse_benchmark_smoke(tmp_path, capsys):
     from benchmarks import reuse
 

@@ -528,14 +528,15 @@ def test_clamp_time_limit_unit():
 
 
 def hard_position() -> dict:
-    """A position the solver cannot prove within the test server's cap: 8 colours, 1..99, 4 copies,
-    4 jokers (the most the model takes with runs of 3), 204 tiles on the table and 457 in the rack.
-    Measured: proven in 10 s on the development machine, so at the 1.5 s cap the answer is
-    'feasible' or unproven. (The earlier deal had 16 jokers, which the solver now refuses; before
-    it, seed 2 with 60 melds became provable in 0.3 s with the two-stage search.) If a faster
-    solver ever proves it within the cap, pick a larger deal here."""
-    rules = RuleSet(colours=8, numbers=99, copies=4, jokers=4)
-    return position_to_json(deal_position(random.Random(9), rules, max_melds=300, max_rack=500))
+    """A position the solver cannot prove within the test server's cap: 8 colours, 1..99, 10 copies,
+    4 jokers, 496 melds on the table and 140 tiles in the rack (2,133 tiles in play, within the
+    server's limits). Measured: still unproven after 20 s on the development machine, so at the
+    1.5 s cap the answer is 'feasible' or unproven. (The earlier deals: 4 copies and 52 melds,
+    proven in 10 s until the grouped model of 6-8 colours proved it in 0.7 s; before that 16
+    jokers, which the solver now refuses.) If a faster solver ever proves it within the cap, pick a
+    larger deal here."""
+    rules = RuleSet(colours=8, numbers=99, copies=10, jokers=4)
+    return position_to_json(deal_position(random.Random(6), rules, max_melds=900, max_rack=500))
 
 
 def test_slow_solve_is_cut_at_the_cap(server):

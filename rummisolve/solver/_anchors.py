@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._pieces import INF, linear
+from rummisolve.solver._pieces import INF, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 
 __all__ = ["anchor_copies"]
@@ -41,6 +41,12 @@ def anchor_copies(
                 kept_per_set.setdefault(s, []).append((meld.var, 1))
             for k in meld.real_kinds:
                 kept_real.setdefault(k, []).append((meld.var, 1))
+        if cat.grouped:  # real tiles in groups, new (y) or kept, are not in runs either
+            for k in range(len(cat.kinds)):
+                kept_real.setdefault(k, []).append((group_tiles(cat, k), 1))
+            for keep in built.group_keep:
+                for k in set(keep.real_kinds):
+                    kept_real[k].append((keep.var, keep.real_kinds.count(k)))
     supply: dict[int, list[int]] = {}
     for s in sorted(sets):
         base = cat.sets[s]

@@ -4,6 +4,10 @@ Every valid meld splits into base sets without loss: runs of ``m..2m-1`` consecu
 (``m`` = minimum meld length) and groups of ``m..min(colours, 2m-1)`` colours, so these are the
 only candidates the model needs; longer runs are re-joined when decoding. Tiles are identified
 here by a *kind index* ``colour_index * numbers + number - 1``, private to the solver.
+
+With many colours the group base sets dominate (8 colours: 182 per number). For those rule sets
+:func:`model_catalogue` gives a *grouped* catalogue: runs only, the groups of each number being
+counted by the aggregated block of :mod:`~rummisolve.solver._groups` instead.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from itertools import combinations
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
-__all__ = ["BaseSet", "Catalogue", "catalogue"]
+__all__ = ["BaseSet", "Catalogue", "catalogue", "model_catalogue", "GROUPED_COLOURS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,18 @@ class Catalogue:
     """Tiles in each set."""
     set_values: tuple[int, ...]
     """Value of each set (its ``BaseSet.value``)."""
+    grouped: bool = False
+    """Runs only: the groups are the aggregated block of :mod:`~rummisolve.solver._groups`."""
+
+    @property
+    def group_block(self) -> int:
+        """Variables of a layer's group block: per number ``G``, ``y`` per colour, ``jg`` (0 unless grouped)."""
+        return self.rules.numbers * (self.rules.colours + 2) if self.grouped else 0
+
+    @property
+    def layer_size(self) -> int:
+        """Variables of one layer: ``x``, ``jk`` and (grouped) the group block."""
+        return len(self.sets) + len(self.kinds) + self.group_block
 
     def index_of(self, kinds: tuple[int, ...], is_run: bool) -> int:
         return self.index[kinds if is_run else tuple(sorted(kinds))]
@@ -56,9 +72,27 @@ class Catalogue:
         return self.kind_index[tile]
 
 
-@lru_cache(maxsize=32)
+GROUPED_COLOURS = 6
+"""From this many colours on, :func:`model_catalogue` aggregates the groups (``benchmarks/RESULTS.md``,
+"Scale series")."""
+
+
+def model_catalogue(rules: RuleSet) -> Catalogue:
+    """The catalogue the model of a position under ``rules`` is built on: grouped from
+    :data:`GROUPED_COLOURS` colours on, unless strict joker retrieval or special jokers need the
+    enumerated group sets (their models place jokers in named sets)."""
+    if rules.colours >= GROUPED_COLOURS and rules.joker_retrieval == "free" and not rules.has_twist:
+        return _catalogue(rules, True)
+    return _catalogue(rules, False)
+
+
 def catalogue(rules: RuleSet) -> Catalogue:
-    """The base sets of ``rules`` (cached per rule set)."""
+    """The base sets of ``rules``, groups enumerated (cached per rule set)."""
+    return _catalogue(rules, False)
+
+
+@lru_cache(maxsize=32)
+def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
     top, m = rules.numbers, rules.min_meld_length
     kinds = rules.tile_kinds
     numbers = tuple(t.number for t in kinds)
@@ -74,7 +108,7 @@ def catalogue(rules: RuleSet) -> Catalogue:
             for start in range(1, last - length + 2):
                 run = tuple(kind(colour, start + i) for i in range(length))
                 sets.append(BaseSet(run, True, sum(numbers[k] for k in run)))
-    largest_group = min(rules.colours, 2 * m - 1)
+    largest_group = 0 if grouped else min(rules.colours, 2 * m - 1)
     for number in range(1, top + 1):
         for size in range(m, largest_group + 1):
             for colours in combinations(range(rules.colours), size):
@@ -96,4 +130,5 @@ def catalogue(rules: RuleSet) -> Catalogue:
         kind_index,
         tuple(len(base.kinds) for base in sets),
         tuple(base.value for base in sets),
+        grouped,
     )

@@ -9,6 +9,7 @@ from rummisolve.errors import DecodeError
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._groups import deal, read_groups
 from rummisolve.solver._layout import PositionModel
 from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
@@ -38,6 +39,8 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     counts = built.counts
     copies = built.copies(sol, n_sets)
     extra = 0 if built.twist is None else _twist_primary(built, cat, sol, objective)
+    if cat.grouped:
+        extra += _groups_primary(built, cat, sol, objective)
     if objective == "tiles":
         slots = sum(map(mul, cat.set_sizes, copies)) + extra
         return slots - (0 if built.kept_by_rule else sum(counts.table) + counts.table_jokers)
@@ -47,6 +50,21 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     if not built.kept_by_rule:
         value -= sum(map(mul, cat.numbers, counts.table)) + penalty * counts.table_jokers
     return value
+
+
+def _groups_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
+    """The group block's and the kept groups' share of :func:`primary_value` (before the table's
+    tiles are taken off): a real tile counts 1 or its number, a joker 1 or the penalty."""
+    tiles = objective == "tiles"
+    penalty = 1 if tiles else cat.rules.joker_penalty
+    total = 0
+    for i, _, reals, jokers in read_groups(cat, sol, built.final_offset):
+        total += sum(reals) * (1 if tiles else i + 1) + jokers * penalty
+    for keep in built.group_keep:
+        n = sol[keep.var]
+        if n:
+            total += n * (sum(1 if tiles else cat.numbers[k] for k in keep.real_kinds) + keep.jokers * penalty)
+    return total
 
 
 def _twist_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
@@ -101,10 +119,27 @@ def decode(
                 kept_jokers += n * piece.joker_anchors.get(-1, 0)
     for k in range(n_kinds):
         real[k] -= jokers[k]
+    # Grouped: the groups' real tiles (y) and jokers (jg), and the kept groups', beside the runs'
+    # (their jokers, like kept Twist melds', are not in jk).
+    grouped = read_groups(cat, sol, off) if cat.grouped else []
+    in_groups = [0] * n_kinds
+    top = cat.rules.numbers
+    for i, _, reals, n in grouped:
+        for c, r in enumerate(reals):
+            in_groups[c * top + i] += r
+        kept_jokers += n
+    kept_groups: list[int] = []
+    for keep in built.group_keep:
+        n = sol[keep.var]
+        if n:
+            kept_groups.extend(keep.melds[:n])
+            for k in keep.real_kinds:
+                in_groups[k] += n
+            kept_jokers += n * keep.jokers
     table = [0] * n_kinds if built.kept_by_rule else counts.table
     played: list[Tile] = []
     for k in range(n_kinds):
-        extra = real[k] - table[k]
+        extra = real[k] + in_groups[k] - table[k]
         if extra:
             if extra < 0 or extra > counts.rack[k]:
                 raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
@@ -141,6 +176,7 @@ def decode(
                 kept.append(piece.table_index)
                 for k, slots in piece.slots.items():
                     real[k] -= slots
+        kept.extend(kept_groups)
         kept.sort()
     # Twist pieces: their anchored slots take real tiles before anything else.
     copies_of_pieces: list[tuple[object, list[list]]] = []
@@ -216,6 +252,7 @@ def decode(
             s = cat.index_of(tuple(k for k, _ in run), True)
             raise NeedAnchors({s: 2})
         new.append(meld)
+    groups += _dealt_groups(cat, grouped)
     for group in sorted(groups, key=_group_key):
         meld = _group_meld(cat, group, rules)
         if meld is None:
@@ -226,6 +263,22 @@ def decode(
         new.extend(Meld.of(tiles, rules) for tiles in _twist_melds(cat, copies_of_pieces))
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
+
+
+def _dealt_groups(cat: Catalogue, grouped: list[tuple[int, int, list[int], int]]) -> list[list[Slot]]:
+    """The group block's groups as slots (:func:`~rummisolve.solver._groups.deal`), each joker
+    standing for a colour its group misses."""
+    top, colours = cat.rules.numbers, cat.rules.colours
+    out = []
+    for i, count, reals, jokers in grouped:
+        if count <= 0:
+            raise DecodeError(f"{sum(reals)} tiles and {jokers} jokers in no group of number {i + 1}")
+        for present, n in deal(count, reals, jokers):
+            missing = [c for c in range(colours) if c not in present][:n]
+            if len(missing) < n:
+                raise DecodeError(f"a group of number {i + 1} with {len(present)} colours and {n} jokers")
+            out.append([(c * top + i, REAL_SLOT) for c in present] + [(c * top + i, JOKER_SLOT) for c in missing])
+    return out
 
 
 def _anchor_copies(

@@ -16,8 +16,9 @@ from collections import Counter
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._groups import joker_vars
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._pieces import INF, linear
+from rummisolve.solver._pieces import INF, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER, Tile
 
@@ -44,6 +45,9 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
             for var, slots in twist.kind_terms.get(k, []) if twist is not None else ():
                 variables.append(var)
                 coeffs.append(slots)
+            if cat.grouped:  # + y[k]
+                variables.append(built.final_offset + group_tiles(cat, k))
+                coeffs.append(1)
         else:
             variables, coeffs = [built.played_offset + k], [1]
         differences.append((variables, coeffs, by_kind[k], 0, have))
@@ -51,6 +55,13 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
         table_jokers = 0 if built.kept_by_rule else counts.table_jokers
         played_jokers = sum(t.is_joker for t in played)
         variables, coeffs = list(jokers_var), [1] * n_kinds
+        group_jokers = joker_vars(cat, built.final_offset)  # grouped: jokers in groups, new or kept
+        variables += group_jokers
+        coeffs += [1] * len(group_jokers)
+        for keep in built.group_keep:
+            if keep.jokers:
+                variables.append(keep.var)
+                coeffs.append(keep.jokers)
         for piece in twist.pieces if twist is not None else ():  # kept Twist melds' jokers are not in jk
             if piece.joker_anchors.get(-1):
                 variables.append(piece.var)

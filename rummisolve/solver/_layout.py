@@ -29,6 +29,8 @@ class KeptMeld:
     real_kinds: list[int]
     var: int = -1
     """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
+    is_group: bool = False
+    """A group under a grouped catalogue: no pieces, kept outside the layer's group block."""
 
 
 @dataclass
@@ -59,7 +61,7 @@ class PositionModel:
     proto: cmh.CpModelProto
     counts: Counts
     layer_size: int
-    """S + K: variables ``x`` and ``jk`` of one layer."""
+    """S + K (+ the group block of a grouped catalogue): variables ``x`` and ``jk`` of one layer."""
     final_offset: int
     kept_by_rule: bool
     """Official opening: the table stays as it is, the layer holds the new melds only."""
@@ -82,6 +84,10 @@ class PositionModel:
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
     opening_offset: int = 0
     """First variable of the opening layer (``open_then_manipulate``)."""
+    group_melds: list[KeptMeld] = field(default_factory=list)
+    """Table groups of a grouped catalogue (kept, if at all, outside the group block)."""
+    group_keep: list = field(default_factory=list)
+    """Their keep variables by shape (:class:`rummisolve.solver._groups.GroupKeep`)."""
     substituted: bool = False
     """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
     (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
@@ -151,8 +157,12 @@ def count_table(table, cat: Catalogue) -> TableCounts:
             else:
                 counts[k] += 1
                 real_kinds.append(k)
+        is_run = meld.kind is MeldKind.RUN
+        if cat.grouped and not is_run:
+            melds.append(KeptMeld(index, [], joker_kinds, real_kinds, is_group=True))
+            continue
         slots = [kind_of(t) for t in meld.represents]
-        melds.append(KeptMeld(index, _pieces(cat, slots, meld.kind is MeldKind.RUN), joker_kinds, real_kinds))
+        melds.append(KeptMeld(index, _pieces(cat, slots, is_run), joker_kinds, real_kinds))
     return TableCounts(tuple(counts), table_jokers, tuple(melds), tuple(table_specials), tuple(twist_melds))
 
 
@@ -174,7 +184,7 @@ def count_position(position: Position, cat: Catalogue, table: TableCounts | None
             rack_jokers += 1
         else:
             rack[kind_of(tile)] += 1
-    melds = [KeptMeld(m.index, m.pieces, m.joker_kinds, m.real_kinds) for m in table.melds]
+    melds = [KeptMeld(m.index, m.pieces, m.joker_kinds, m.real_kinds, is_group=m.is_group) for m in table.melds]
     return Counts(
         list(table.table),
         rack,

@@ -6,8 +6,10 @@ pieces can be built once per rule set and reused:
 
 - ``x[s]`` (``s`` < S): copies of base set ``s``; unusable sets are fixed to 0;
 - ``jk[k]`` (S + ``k``): jokers standing for kind ``k``;
-- final layer of a table that may be rearranged only: ``p[k]`` (S + K + ``k``), rack tiles of kind
-  ``k`` played (0 where no usable set holds ``k``).
+- grouped catalogues (6-8 colours) only: the group block, per number ``G``, ``y`` per colour and
+  ``jg`` (:mod:`~rummisolve.solver._groups`; ``x`` then covers runs only and ``jk`` run jokers);
+- final layer of a table that may be rearranged only: ``p[k]`` (the layer's size + ``k``), rack
+  tiles of kind ``k`` played (0 where no usable set holds ``k``).
 
 Per position, after the layers:
 
@@ -44,8 +46,9 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.position import Position
 from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
 from rummisolve.solver._layout import Counts, PositionModel, TableCounts, count_position
-from rummisolve.solver._pieces import INF, Protos, linear
+from rummisolve.solver._pieces import INF, Protos, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
 from rummisolve.solver._twist_model import add_twist, plan_twist
@@ -79,8 +82,8 @@ def build_model(
     rack_jokers = counts.rack_jokers
     opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
     protos = protos_for(cat)
-    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
-    layer_size = n_sets + n_kinds
+    n_kinds = len(cat.kinds)
+    layer_size = cat.layer_size
     proto = cmh.CpModelProto()
     variables: list = []
     constraints: list = []
@@ -102,7 +105,7 @@ def build_model(
             constraints,
             None,
             extra,
-            rows if twist else None,
+            rows if twist or cat.grouped else None,
         )
         if layer is None:
             return None
@@ -114,8 +117,12 @@ def build_model(
         _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
         if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
             xs = list(range(len(cat.sets)))
+            sizes = [len(base.kinds) for base in cat.sets]
+            groups = tile_terms(cat, 0, [1] * n_kinds, 1)
             rows["discard"] = len(constraints)
-            constraints.append(linear(xs, [len(base.kinds) for base in cat.sets], 0, len(position.rack) - 1))
+            constraints.append(
+                linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
+            )
         built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
         built.layer_jokers = opening_jokers
         if twist:
@@ -154,12 +161,14 @@ def build_model(
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
         rows["plays"] = len(constraints)
-        _plays_a_tile(built, n_sets, played, playable_jokers, constraints, rules.discard)
+        _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
         built.opening_offset = built.played_offset + n_kinds
-        if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints):
+        if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints, rows):
             return None
         substitute = SUBSTITUTE_KEPT and not twist and not (rules.joker_retrieval == "strict" and counts.table_jokers)
         _keep(built, cat, ub, variables, constraints, rows if substitute else None)
+        if cat.grouped:
+            keep_groups(built, cat, protos, rows, variables, constraints)
         if twist:
             add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
         if rules.joker_retrieval == "strict" and counts.table_jokers:
@@ -198,21 +207,35 @@ def _layer(
     Returns each set's upper bound on copies (0: unusable) and, per kind, whether a usable set
     holds it; ``None`` when no set is usable at all. With ``played`` (the final layer of a table
     that may be rearranged), the rack kinds that a usable set holds are appended to it instead of
-    getting their conservation row here (:func:`_played` writes it)."""
+    getting their conservation row here (:func:`_played` writes it). A grouped catalogue's layer
+    also gets its group block (:func:`~rummisolve.solver._groups.add_groups`)."""
+    cat = protos.cat
     bounds = protos.copy_bounds(jokers)
     ub = [bounds[slots(available)] for slots in protos.slot_counts]
-    if not any(ub) and not extra:
-        return None
     fit_list = [sets is not None and any(sets(ub)) for sets in protos.sets_of_kind]
-    domains = protos.domains_up_to(max(max(ub), jokers))
+    domains = protos.domains_up_to(max(max(ub, default=0), jokers))
     variables.extend([domains[b] for b in ub])
     joker_domain = domains[jokers]
     zero = domains[0]
+    # Twist pieces (``extra``) may hold kinds that no usable base set does.
+    variables.extend([joker_domain if used or k in extra else zero for k, used in enumerate(fit_list)])
+    if cat.grouped:  # jk[k] stands in runs only; a kind that a group may hold is used too
+        in_groups = add_groups(protos, cat, available, jokers, offset, variables, constraints)
+        for k, (in_runs, in_group) in enumerate(zip(fit_list, in_groups)):
+            if in_runs and in_group and jokers:
+                # jk[k] <= run slots of kind k (else y[k] could take more tiles than there are);
+                # in the final layer, also less the real tiles of kind k in kept runs (keep_groups)
+                sets = cat.sets_by_kind[k]
+                vs = [offset + s for s in sets] + [offset + len(cat.sets) + k]
+                if rows is not None:
+                    rows[("run tiles", k)] = len(constraints)
+                constraints.append(protos.cachedlinear(("run tiles", vs[-1]), vs, [1] * len(sets) + [-1], 0, INF))
+        fit_list = [a or b for a, b in zip(fit_list, in_groups)]
+    if not any(fit_list) and not extra:
+        return None
     kind = protos.kind
     for k, used in enumerate(fit_list):
-        # Twist pieces (``extra``) may hold kinds that no usable base set does.
         used = used or k in extra
-        variables.append(joker_domain if used else zero)
         if played is not None and used and rack[k]:
             played.append(k)
         elif used or table[k] or rack[k]:
@@ -243,7 +266,7 @@ def _played(
 
 
 def _plays_a_tile(
-    built: PositionModel, n_sets: int, kinds: list[int], playable_jokers: int, constraints: list, keep_one: bool
+    built: PositionModel, cat: Catalogue, kinds: list[int], playable_jokers: int, constraints: list, keep_one: bool
 ) -> None:
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
@@ -255,16 +278,20 @@ def _plays_a_tile(
     played = built.played_offset
     variables = [played + k for k in kinds]
     table_jokers = 0
-    if playable_jokers:  # the final layer's jk block (right before p), beyond the table's own jokers
-        variables += range(built.final_offset + n_sets, played)
+    if playable_jokers:  # the final layer's jokers (jk, and jg when grouped), beyond the table's own
+        start = built.final_offset + len(cat.sets)
+        variables += range(start, start + len(built.counts.rack))
+        variables += joker_vars(cat, built.final_offset)
         table_jokers = built.counts.table_jokers
     upper = built.rack_size - 1 + table_jokers if keep_one else INF
     constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, upper))
 
 
 def _jokers(protos: Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
-    n_sets = len(protos.cat.sets)
-    jk = list(range(offset + n_sets, offset + layer_size))
+    """``lo <= sum_k jk[k] (+ sum_n jg[n]) <= hi`` in the layer at ``offset``."""
+    cat = protos.cat
+    n_sets = len(cat.sets)
+    jk = list(range(offset + n_sets, offset + n_sets + len(cat.kinds))) + joker_vars(cat, offset)
     constraints.append(protos.cachedlinear(("jokers", offset, lo, hi), jk, [1] * len(jk), lo, hi))
 
 
@@ -272,12 +299,27 @@ def _threshold(protos: Protos, cat: Catalogue, offset: int, threshold: int, cons
     if threshold > 0:
         xs = list(range(offset, offset + len(cat.sets)))
         values = [base.value for base in cat.sets]
+        for var, value in _group_values(cat, offset):  # a group's joker counts its number
+            xs.append(var)
+            values.append(value)
         constraints.append(protos.cachedlinear(("threshold", offset, threshold), xs, values, threshold, INF))
 
 
+def _group_values(cat: Catalogue, offset: int) -> list[tuple[int, int]]:
+    """The group block's terms of a layer's value: ``n (sum_c y[c,n] + jg[n])`` (none unless grouped)."""
+    terms = tile_terms(cat, offset, list(cat.numbers), 0)
+    return terms + [(v, i + 1) for i, v in enumerate(joker_vars(cat, offset))]
+
+
 def _open_then_manipulate(
-    built: PositionModel, protos: Protos, cat: Catalogue, opening_jokers: int, variables: list, constraints: list
-) -> None:
+    built: PositionModel,
+    protos: Protos,
+    cat: Catalogue,
+    opening_jokers: int,
+    variables: list,
+    constraints: list,
+    rows: dict,
+) -> bool:
     """A second layer: new melds of rack tiles only, worth the threshold, all of them played."""
     counts = built.counts
     rules = cat.rules
@@ -299,9 +341,15 @@ def _open_then_manipulate(
             continue
         sets = cat.sets_by_kind[k]
         vs = [offset + s for s in sets] + [offset + n_sets + k, played + k]
-        constraints.append(linear(vs, [1] * len(sets) + [-1, -1], -INF, 0))
-    jk0 = list(range(offset + n_sets, offset + n_sets + n_kinds))
-    jk = list(range(n_sets, n_sets + n_kinds))
+        cs = [1] * len(sets) + [-1, -1]
+        if cat.grouped:
+            vs.append(offset + group_tiles(cat, k))
+            cs.append(1)
+        constraints.append(linear(vs, cs, -INF, 0))
+    # Rack jokers in the opening <= rack jokers played (the final layer's jokers less the table's).
+    jk0 = list(range(offset + n_sets, offset + n_sets + n_kinds)) + joker_vars(cat, offset)
+    jk = list(range(n_sets, n_sets + n_kinds)) + joker_vars(cat, 0)
+    rows["opening jokers"] = len(constraints)
     constraints.append(linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -INF, -counts.table_jokers))
     if opening_jokers >= rules.min_meld_length:
         # The opening melds are never laid out, so anchor every set jokers alone could fill.
@@ -325,7 +373,9 @@ def _keep(
     first = len(variables)
     by_shape: dict[int, list[int]] = {}
     for meld in built.counts.melds:
-        if len(meld.pieces) == 1 and not meld.joker_kinds:
+        if meld.is_group:
+            built.group_melds.append(meld)
+        elif len(meld.pieces) == 1 and not meld.joker_kinds:
             by_shape.setdefault(meld.pieces[0], []).append(meld.index)
         else:
             built.complex_keep.append(meld)
@@ -407,6 +457,7 @@ def _substitute_kept(
 def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables: int) -> None:
     """Minimise ``-(weight * primary + kept)`` (CP-SAT minimises)."""
     keep_vars = [var for var, _ in built.simple_keep.values()] + [m.var for m in built.complex_keep]
+    keep_vars += [keep.var for keep in built.group_keep]
     twist = built.twist
     if twist is not None:
         keep_vars += [piece.var for piece in twist.pieces if piece.shape == "kept"]
@@ -433,9 +484,16 @@ def _objective(built: PositionModel, cat: Catalogue, objective: str, n_variables
             extra.append(var)
         else:  # x[s] counting kept melds itself: one term, not two
             coeffs[at] -= 1
+    extra_coeffs = [-1] * len(extra)
+    if jokers_played and built.group_keep:  # kept groups' jokers are not in jk nor jg
+        joker = _joker_coefficient(cat, objective, scale)
+        at = {var: i for i, var in enumerate(extra)}
+        for keep in built.group_keep:
+            if keep.jokers:
+                extra_coeffs[at[keep.var]] -= joker * keep.jokers * weight
     obj = built.proto.objective
     obj.vars.extend(variables + extra)
-    obj.coeffs.extend(coeffs + [-1] * len(extra))
+    obj.coeffs.extend(coeffs + extra_coeffs)
     if twist is not None:
         _twist_objective(built, cat, objective, weight, scale)
 
@@ -490,13 +548,21 @@ def _played_terms(cat: Catalogue, objective: str, weight: int, scale: int, joker
     n_sets, n_kinds = len(cat.sets), len(cat.kinds)
     if objective == "value":
         kinds = [n * scale + 1 for n in cat.numbers] if scale else list(cat.numbers)
-        joker = cat.rules.joker_penalty * scale + 1 if scale else cat.rules.joker_penalty
     else:
         kinds = [1] * n_kinds
-        joker = 1
-    coeffs = [0] * n_sets + [joker if jokers_played else 0] * n_kinds + kinds
+    joker = _joker_coefficient(cat, objective, scale) if jokers_played else 0
+    coeffs = [0] * n_sets + [joker] * n_kinds + [0] * cat.group_block + kinds
+    for var in joker_vars(cat, 0):  # jokers in groups count as those in runs
+        coeffs[var] = joker
     variables = [i for i, c in enumerate(coeffs) if c]
     return variables, [-coeffs[i] * weight for i in variables]
+
+
+def _joker_coefficient(cat: Catalogue, objective: str, scale: int) -> int:
+    """What a joker played adds to the (unweighted) primary objective."""
+    if objective != "value":
+        return 1
+    return cat.rules.joker_penalty * scale + 1 if scale else cat.rules.joker_penalty
 
 
 def _primary_terms(cat: Catalogue, objective: str, weight: int, scale: int, offset: int) -> tuple[list, list]:
@@ -508,8 +574,14 @@ def _primary_terms(cat: Catalogue, objective: str, weight: int, scale: int, offs
             coeffs = [c * scale + len(base.kinds) for c, base in zip(coeffs, cat.sets)] + [
                 c * scale for c in coeffs[n_sets:]
             ]
+        tile = [n * scale + 1 for n in cat.numbers] if scale else list(cat.numbers)
     else:
         coeffs = [len(base.kinds) for base in cat.sets] + [0] * len(cat.kinds)
+        tile = [1] * len(cat.kinds)
     variables = [offset + i for i, c in enumerate(coeffs) if c]
     values = [-c * weight for c in coeffs if c]
+    # A group's real tile counts as played, its joker as a joker played (not its number).
+    for var, coeff in tile_terms(cat, offset, tile, _joker_coefficient(cat, objective, scale)):
+        variables.append(var)
+        values.append(-coeff * weight)
     return variables, values

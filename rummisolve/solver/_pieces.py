@@ -9,7 +9,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver._candidates import Catalogue
 
-__all__ = ["INF", "Protos", "linear", "protos"]
+__all__ = ["INF", "Protos", "extend_row", "group_tiles", "linear", "protos"]
 
 INF = 1 << 40
 """Stands for an unbounded side of a linear constraint."""
@@ -58,25 +58,35 @@ class Protos:
         return found
 
     def kind(self, offset: int, k: int, lo: int, hi: int) -> cmh.ConstraintProto:
-        """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset``."""
+        """``lo <= u[k] - jk[k] <= hi`` in the layer at ``offset`` (grouped: ``+ y[k]``)."""
         key = (offset, k, lo, hi)
         proto = self.kind_constraints.get(key)
         if proto is None:
             cat = self.cat
             sets = cat.sets_by_kind[k]
-            proto = linear([offset + s for s in sets] + [offset + len(cat.sets) + k], [1] * len(sets) + [-1], lo, hi)
+            variables = [offset + s for s in sets] + [offset + len(cat.sets) + k]
+            coeffs = [1] * len(sets) + [-1]
+            if cat.grouped:  # + y[k], the real tiles of kind k in the layer's groups
+                variables.append(offset + group_tiles(cat, k))
+                coeffs.append(1)
+            proto = linear(variables, coeffs, lo, hi)
             self.kind_constraints[key] = proto
         return proto
 
     def played(self, k: int, table: int) -> cmh.ConstraintProto:
-        """``u[k] - jk[k] - p[k] = table`` in the final layer (``p`` at S + K + ``k``)."""
+        """``u[k] - jk[k] - p[k] = table`` in the final layer (``p`` at the layer's size + ``k``;
+        grouped: ``+ y[k]``)."""
         key = (k, table)
         proto = self.played_rows.get(key)
         if proto is None:
             cat = self.cat
             sets = cat.sets_by_kind[k]
-            n_sets, n_kinds = len(cat.sets), len(cat.kinds)
-            proto = linear([*sets, n_sets + k, n_sets + n_kinds + k], [1] * len(sets) + [-1, -1], table, table)
+            variables = [*sets, len(cat.sets) + k, cat.layer_size + k]
+            coeffs = [1] * len(sets) + [-1, -1]
+            if cat.grouped:
+                variables.append(group_tiles(cat, k))
+                coeffs.append(1)
+            proto = linear(variables, coeffs, table, table)
             self.played_rows[key] = proto
         return proto
 
@@ -136,6 +146,22 @@ def _counts_of(kinds: tuple[int, ...]):
     """``counts -> (counts[k] for k in kinds)`` as a tuple, in C (``itemgetter``), for any size."""
     getter = itemgetter(*kinds)
     return getter if len(kinds) > 1 else lambda counts: (getter(counts),)
+
+
+def group_tiles(cat: Catalogue, k: int) -> int:
+    """Index of ``y[k]`` within a layer of a grouped catalogue (see :mod:`~rummisolve.solver._groups`)."""
+    top = cat.rules.numbers
+    return len(cat.sets) + len(cat.kinds) + (k % top) * (cat.rules.colours + 2) + 1 + k // top
+
+
+def extend_row(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
+    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms``
+    added (variables not already in the row)."""
+    row = cmh.ConstraintProto()
+    row.copy_from(constraints[at])
+    row.linear.vars.extend([var for var, _ in terms])
+    row.linear.coeffs.extend([coeff for _, coeff in terms])
+    constraints[at] = row
 
 
 def linear(variables: list[int], coeffs: list[int], lo: int, hi: int) -> cmh.ConstraintProto:

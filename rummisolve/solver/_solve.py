@@ -14,7 +14,7 @@ from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.solution import Objective, Solution, Status
-from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._layout import TableCounts
@@ -94,13 +94,15 @@ def solve_checked(
     stop: StopSignal | None,
     table: TableCounts | None = None,
 ) -> Solution:
-    """:func:`solve` once its options are checked; ``table``: the counts of ``position.table``
+    """:func:`solve` once its options are checked. ``cat``: the rule set's enumerated catalogue
+    (the shortcut's); the model's is :func:`~rummisolve.solver._candidates.model_catalogue`.
+    ``table``: the counts of ``position.table`` under the model's catalogue
     (:func:`~rummisolve.solver._layout.count_table`), if already made."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
-    search = _Search(position, cat, objective, seed, deadline, stop, table)
+    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
     best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
     if best is None:
         best = search.next()
@@ -198,11 +200,11 @@ class _Search:
 
             start = time.perf_counter()
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-            response = (
-                _search(built.proto, self.seed, self.deadline, eager=eager)
-                if self.stop is None  # tests replace _search with functions that take no stop
-                else _search(built.proto, self.seed, self.deadline, eager=eager, stop=self.stop)
-            )
+            # Tests replace _search with functions that take neither stop nor efforts.
+            extra = {} if self.stop is None else {"stop": self.stop}
+            if cat.grouped:
+                extra["efforts"] = GROUPED_EFFORTS
+            response = _search(built.proto, self.seed, self.deadline, eager=eager, **extra)
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
@@ -256,13 +258,23 @@ TARGET_STEPS = 1
 more than they save where the quick stage fails)."""
 TARGET_EFFORT = 0.008
 """Deterministic-time budget of each target search."""
+GROUPED_EFFORTS = (0.05, 0.05, 2)
+"""Quick-stage budget, target-stage budget and target steps for grouped catalogues (6-8 colours):
+their large tables need more than :data:`QUICK_EFFORT` to find a first solution, and the default
+budgets sent most of their slowest positions to the full stage (``benchmarks/RESULTS.md``)."""
 EAGER_FALLBACK_SETS = 800
-"""Up to this many candidate sets (the standard and ``xp`` sets: 185; 6 colours: 713; 8: 2,606) the fallback
+"""Up to this many candidate sets (the standard and ``xp`` sets: 185; 5 colours: 358; the grouped
+catalogues of 6-8 colours, runs only: 180-240; enumerated, 8 colours would have 2,606) the fallback
 search puts the whole linear relaxation into the LP at once."""
 
 
 def _search(
-    proto: cmh.CpModelProto, seed: int, deadline: float | None, eager: bool, stop: StopSignal | None = None
+    proto: cmh.CpModelProto,
+    seed: int,
+    deadline: float | None,
+    eager: bool,
+    stop: StopSignal | None = None,
+    efforts: tuple[float, float, int] | None = None,
 ) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
@@ -281,9 +293,11 @@ def _search(
        best solution found optimal.
 
     Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic. A set
-    ``stop`` acts like the deadline passing: the running stage stops and no other starts."""
+    ``stop`` acts like the deadline passing: the running stage stops and no other starts.
+    ``efforts``: (quick budget, target budget, target steps) in place of the defaults."""
     run = _run if stop is None else functools.partial(_run, stop=stop)
-    response = run(proto, _parameters(seed, _remaining(deadline), effort=QUICK_EFFORT))
+    quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
+    response = run(proto, _parameters(seed, _remaining(deadline), effort=quick_effort))
     if response.status in _PROVEN or _expired(deadline, stop):
         return response
     incumbent = response if response.status == _FEASIBLE else None
@@ -292,14 +306,14 @@ def _search(
     bound = math.ceil(lower - 1e-6) if bounded else 0
     objective = proto.objective
     try:
-        for step in range(TARGET_STEPS + 1 if bounded else 0):
+        for step in range(target_steps + 1 if bounded else 0):
             if incumbent is not None and incumbent.objective_value <= bound:
                 incumbent.status = _OPTIMAL  # nothing better than the bound exists
                 return incumbent
-            if step == TARGET_STEPS:
+            if step == target_steps:
                 break
             objective.domain.extend([bound, bound])
-            target = run(proto, _parameters(seed, _remaining(deadline), effort=TARGET_EFFORT))
+            target = run(proto, _parameters(seed, _remaining(deadline), effort=target_effort))
             objective.domain.clear()
             if target.status == _OPTIMAL:
                 return target

@@ -14,7 +14,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import Objective, Solution
-from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._layout import count_table
 from rummisolve.solver._out import goes_out
 from rummisolve.solver._solve import check_options, solve_checked
@@ -36,7 +36,7 @@ class TableSolver:
     [['R1 R2 R3 R4'], ['R1 R2 R3']]
     """
 
-    __slots__ = ("_cat", "_counts", "rules", "table")
+    __slots__ = ("_cat", "_counts", "_out_counts", "rules", "table")
 
     def __init__(self, table: Iterable[Meld | str | Iterable[Tile | str]] | str, rules: RuleSet = STANDARD) -> None:
         if isinstance(table, str):
@@ -46,7 +46,11 @@ class TableSolver:
         """The table's melds, checked."""
         self.rules: RuleSet = rules
         self._cat = catalogue(rules)
-        self._counts = count_table(self.table, self._cat)
+        model = model_catalogue(rules)
+        # The table's counts under the model's catalogue (for solve), and under the enumerated one
+        # (for goes_out, whose screen and model read the enumerated groups).
+        self._counts = count_table(self.table, model)
+        self._out_counts = self._counts if model is self._cat else count_table(self.table, self._cat)
 
     def position(self, rack: str | Iterable[Tile | str], opened: bool = True) -> Position:
         """The position of ``rack`` on this table (checked as :class:`~rummisolve.Position` checks it)."""
@@ -76,7 +80,7 @@ class TableSolver:
         available tiles could make settles it at once; otherwise the search stops at the first
         such move, which the referee checks."""
         position = Position(self.table, rack, opened, self.rules)
-        return goes_out(position, self._cat, self._counts)
+        return goes_out(position, self._cat, self._out_counts)
 
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table])]

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model_helper as cmh
-
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import Counts
-from rummisolve.solver._pieces import INF, Protos, linear
+from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, twist_pieces
 
 __all__ = ["TwistModel", "plan_twist", "add_twist"]
@@ -126,7 +124,7 @@ def add_twist(
         twist.played = played
     # Conservation rows gain the pieces' kind slots.
     for k, terms in kind_terms.items():
-        _extend(constraints, rows[("kind", k)], terms)
+        extend_row(constraints, rows[("kind", k)], terms)
     # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
     # Table melds kept as they were hold real tiles too: u[k] - jk[k] - anchors - kept real >= 0.
     if built.layer_jokers:
@@ -147,7 +145,7 @@ def add_twist(
                 merged[var] = merged.get(var, 0) - coeff
             constraints.append(linear(list(merged), list(merged.values()), 0, INF))
     if regular_terms:
-        _extend(constraints, rows["jokers"], regular_terms)
+        extend_row(constraints, rows["jokers"], regular_terms)
     # Colour changes: at each JC's number, c[A, B] colour changes from colour A (the segments
     # ending before it) to B != A (those starting after it): sum_B c[A, B] = before of colour A,
     # sum_A c[A, B] = after of colour B (a transportation problem: its relaxation pairs them too).
@@ -177,20 +175,10 @@ def add_twist(
             constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
     # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
     if "threshold" in rows:
-        _extend(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
+        extend_row(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
     if "discard" in rows:
-        _extend(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
+        extend_row(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
     if "plays" in rows and played:
-        _extend(constraints, rows["plays"], [(v, 1) for v in played.values()])
+        extend_row(constraints, rows["plays"], [(v, 1) for v in played.values()])
     twist.kind_terms, twist.anchor_terms = kind_terms, anchor_terms
     built.twist = twist
-
-
-def _extend(constraints: list, at: int, terms: list[tuple[int, int]]) -> None:
-    """Replace the row at ``constraints[at]`` (perhaps a shared cached proto) by a copy with ``terms``
-    added (piece variables: never already in the row)."""
-    row = cmh.ConstraintProto()
-    row.copy_from(constraints[at])
-    row.linear.vars.extend([var for var, _ in terms])
-    row.linear.coeffs.extend([coeff for _, coeff in terms])
-    constraints[at] = row

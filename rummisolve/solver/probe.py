@@ -14,9 +14,17 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
 from rummisolve.solution import Objective
-from rummisolve.solver._candidates import catalogue
+from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._model import build_model
-from rummisolve.solver._solve import EAGER_FALLBACK_SETS, QUICK_EFFORT, _parameters, _run, _search, solution_values
+from rummisolve.solver._solve import (
+    EAGER_FALLBACK_SETS,
+    GROUPED_EFFORTS,
+    QUICK_EFFORT,
+    _parameters,
+    _run,
+    _search,
+    solution_values,
+)
 
 __all__ = ["SearchResult", "model_of", "search", "load", "shortcut_fires", "without_shortcut"]
 
@@ -37,15 +45,17 @@ class Model:
     proto: cmh.CpModelProto
     eager: bool
     """Whether the fallback search loads the whole relaxation at once (small catalogues)."""
+    efforts: tuple[float, float, int] | None = None
+    """The search's budgets when not the defaults (grouped catalogues)."""
 
 
 def model_of(position: Position, objective: Objective | str) -> Model | None:
     """The model ``solve`` would search first; ``None`` when it answers without CP-SAT."""
-    cat = catalogue(position.rules)
+    cat = model_catalogue(position.rules)
     built = build_model(position, cat, objective)
     if built is None:
         return None
-    return Model(built.proto, len(cat.sets) <= EAGER_FALLBACK_SETS)
+    return Model(built.proto, len(cat.sets) <= EAGER_FALLBACK_SETS, GROUPED_EFFORTS if cat.grouped else None)
 
 
 def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
@@ -57,13 +67,13 @@ def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
         proto.copy_from(model.proto)
         proto.solution_hint.vars.extend(range(len(hint.values)))
         proto.solution_hint.values.extend(hint.values)
-    return _result(_search(proto, 0, None, model.eager))
+    return _result(_search(proto, 0, None, model.eager, efforts=model.efforts))
 
 
 def load(model: Model) -> SearchResult:
     """CP-SAT stopped at once (a deterministic-time limit of ~0): loading the model, no search."""
     params = cmh.SatParameters()
-    params.copy_from(_parameters(0, None, effort=QUICK_EFFORT))
+    params.copy_from(_parameters(0, None, effort=model.efforts[0] if model.efforts else QUICK_EFFORT))
     params.max_deterministic_time = 1e-9
     return _result(_run(model.proto, params))
 
