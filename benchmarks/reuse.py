@@ -1,6 +1,6 @@
 """Many racks against one table: ``solve`` one position at a time vs :class:`rummisolve.TableSolver`.
 
-    python -m benchmarks.reuse [--tables 60] [--racks 20] [--repeat 2] [--seed 1] [--out FILE]
+    python -m benchmarks.reuse [--tables 60] [--racks 20] [--repeat 2] [--seed 1] [--colours N] [--out FILE]
 
 Takes ``--tables`` tables spread evenly over ``benchmarks/game.jsonl`` and ``--racks`` racks for
 each, as a searching AI makes them: every other one an opponent's rack of 1-8 tiles drawn from
@@ -13,7 +13,8 @@ cost counted in the totals. The ways rotate which goes first from table to table
 CPU time is the best of ``--repeat`` rounds. ``TableSolver.solve`` must agree with ``solve``
 field by field (timings aside), ``goes_out`` with what ``solve``'s answer says. Reports CPU ms
 per rack (median, p90), the totals and racks per second; writes the rows to
-``benchmarks/results/reuse.json``.
+``benchmarks/results/reuse.json``. ``--colours N`` plays the same tables under the standard rules
+with ``N`` colours (6-8: the grouped catalogue), the racks drawn from that larger set.
 """
 
 from __future__ import annotations
@@ -63,14 +64,19 @@ def _plain(table, rules):
     return lambda rack, opened: solve(Position(table, rack, opened, rules))
 
 
-def measure(records: list[dict[str, Any]], racks: int, repeat: int, seed: int) -> list[dict[str, Any]]:
+def measure(
+    records: list[dict[str, Any]], racks: int, repeat: int, seed: int, colours: int | None = None
+) -> list[dict[str, Any]]:
     """One row per table: per-rack CPU seconds of each way (best of ``repeat``), and the solver's cost."""
-    from rummisolve import TableSolver
+    from rummisolve import Position, TableSolver
 
     rng = random.Random(seed)
     rows = []
     for index, record in enumerate(records):
         position = position_of(record)
+        if colours is not None:
+            rules = position.rules.replace(colours=colours, max_players=max(colours, position.rules.max_players))
+            position = Position(position.table, position.rack, position.opened, rules)
         table, rules = position.table, position.rules
         jobs = racks_for(position, racks, rng)
         times = {way: [float("inf")] * len(jobs) for way in WAYS}
@@ -152,17 +158,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--racks", type=int, default=20, help="racks per table")
     parser.add_argument("--repeat", type=int, default=2, help="rounds; each rack's best time counts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--colours", type=int, default=None, help="play the tables with this many colours (4-8)")
     parser.add_argument("--out", default=str(HERE / "results" / "reuse.json"))
     args = parser.parse_args(argv)
     if min(args.tables, args.racks, args.repeat) < 1:
         parser.error("--tables, --racks and --repeat must be at least 1")
+    if args.colours is not None and not 4 <= args.colours <= 8:
+        parser.error("--colours must be 4 to 8")
     records = [json.loads(line) for line in (HERE / "game.jsonl").read_text().splitlines() if line.strip()]
     step = max(1, len(records) // args.tables)
     chosen = records[::step][: args.tables]
     from rummisolve import Position, solve
 
     solve(Position.from_notation(["R1 R2 R3"], "R4"))  # load OR-Tools before timing
-    rows = measure(chosen, args.racks, args.repeat, args.seed)
+    rows = measure(chosen, args.racks, args.repeat, args.seed, args.colours)
     summary = summarise(rows)
     sys.stdout.write(_text(summary))
     out = Path(args.out)

@@ -371,6 +371,12 @@ def test_reuse_benchmark_smoke(tmp_path, capsys):
 
     out = tmp_path / "reuse.json"
     assert reuse.main(["--tables", "3", "--racks", "4", "--repeat", "1", "--out", str(out)]) == 0
+    assert (
+        reuse.main(
+            ["--tables", "2", "--racks", "3", "--repeat", "1", "--colours", "8", "--out", str(tmp_path / "wide.json")]
+        )
+        == 0
+    )
     report = json.loads(out.read_text())
     summary = report["summary"]
     assert summary["tables"] == 3 and summary["racks"] == 12

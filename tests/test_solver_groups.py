@@ -243,7 +243,7 @@ def test_grouped_models_search_with_their_own_budgets(monkeypatch):
 
 def test_table_solver_on_a_wide_rule_set_gives_solves_answers():
     """Many racks against one table under 8 colours: TableSolver (table counted once, under the
-    grouped catalogue for solve and the enumerated one for goes_out) answers as solve does."""
+    grouped catalogue, for solve and goes_out) answers as solve does."""
     from rummisolve import TableSolver
 
     rules = RULES["8 colours, 3 copies, 4 jokers"]

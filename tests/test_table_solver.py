@@ -34,6 +34,9 @@ RULES: dict[str, RuleSet] = {
     "strict_retrieval": STANDARD.replace(joker_retrieval="strict"),
     "no_joker_in_opening": STANDARD.replace(joker_in_initial_meld=False),
     "threshold_0": STANDARD.replace(initial_threshold=0),
+    # grouped catalogues (6 colours on): solve and goes_out search the grouped model
+    "six_colours_discard": STANDARD.replace(colours=6, max_players=6, discard=True),
+    "eight_colours_open_then_manipulate": STANDARD.replace(colours=8, max_players=8, open_then_manipulate=True),
 }
 TABLES = 3  # random tables per rule set (beside two stored game tables)
 RACKS = 10  # racks per table
@@ -141,6 +144,19 @@ def test_table_solver_on_twist_tables_with_special_jokers():
         specials += sum(t.is_special_joker for m in position.table for t in m.tiles)
         _check_table(position, racks, 0)
     assert specials
+
+
+@pytest.mark.parametrize(
+    ("rack", "out"),
+    [("R5 B5 G5", True), ("R5 B5 G5 P5 K5 O5", True), ("R5 B5", False), ("R5 R6 K9", False), ("R5 B5 J", True)],
+)
+def test_goes_out_on_a_grouped_catalogue_sees_groups(rack, out):
+    """Under 6 colours the catalogue lists runs only: goes_out's screen must still see that a rack
+    tile fits a group (of 3 to 6 colours, jokers counted), and its answer is solve's."""
+    rules = STANDARD.replace(colours=6, max_players=6)
+    solver = TableSolver([], rules)
+    assert solver.goes_out(rack) is out
+    assert _out(solve(Position.from_notation([], rack, opened=True, rules=rules))) is out
 
 
 def test_solve_racks_is_table_solver_on_each_rack_in_order():

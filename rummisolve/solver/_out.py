@@ -4,7 +4,7 @@ The answer is what ``solve(position, "tiles")`` says (its move plays that many t
 less work:
 
 1. A rack tile whose kind lies in no *usable* base set (one the tiles and jokers available can
-   fill) is never played by the model (:mod:`~rummisolve.solver._model`); more such tiles (and
+   fill; under a grouped catalogue, 6 colours on, no usable run and no group) is never played by the model (:mod:`~rummisolve.solver._model`); more such tiles (and
    rack jokers the player may not play) than may stay on the rack settle "no" before any model.
 2. Else the same model as :func:`~rummisolve.solver.solve`'s (objective ``tiles``), with its
    objective ``-(weight * (tiles played + offset) + melds kept)`` capped at ``-weight * (need +
@@ -81,8 +81,9 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
 
 
 def _unplayable(position: Position, cat: Catalogue, counts: Counts) -> int:
-    """Rack tiles the model can never play: tiles of kinds in no usable base set, and rack jokers
-    when the player may not play jokers (opening without them)."""
+    """Rack tiles the model can never play: tiles of kinds in no usable base set (of a grouped
+    catalogue: in no usable run and no group the tiles and jokers available can make), and rack
+    jokers when the player may not play jokers (opening without them)."""
     rules = position.rules
     opening = not position.opened
     playable_jokers = 0 if opening and not rules.joker_in_initial_meld else counts.rack_jokers
@@ -95,11 +96,17 @@ def _unplayable(position: Position, cat: Catalogue, counts: Counts) -> int:
     bounds = pieces.copy_bounds(jokers)
     ub = [bounds[slots(available)] for slots in pieces.slot_counts]
     unfit = counts.rack_jokers - playable_jokers
+    top, m = rules.numbers, rules.min_meld_length
     for k, n in enumerate(counts.rack):
         if n:
             sets = pieces.sets_of_kind[k]
-            if sets is None or not any(sets(ub)):
-                unfit += n
+            if sets is not None and any(sets(ub)):
+                continue
+            # A grouped catalogue lists runs only: kind k (on the rack, so present) fits a group
+            # when its number's colours present, with the jokers, make at least m.
+            if cat.grouped and sum(1 for have in available[k % top :: top] if have) + jokers >= m:
+                continue
+            unfit += n
     return unfit
 
 

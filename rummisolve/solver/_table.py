@@ -36,7 +36,7 @@ class TableSolver:
     [['R1 R2 R3 R4'], ['R1 R2 R3']]
     """
 
-    __slots__ = ("_cat", "_counts", "_out_counts", "rules", "table")
+    __slots__ = ("_cat", "_counts", "_model", "rules", "table")
 
     def __init__(self, table: Iterable[Meld | str | Iterable[Tile | str]] | str, rules: RuleSet = STANDARD) -> None:
         if isinstance(table, str):
@@ -46,11 +46,9 @@ class TableSolver:
         """The table's melds, checked."""
         self.rules: RuleSet = rules
         self._cat = catalogue(rules)
-        model = model_catalogue(rules)
-        # The table's counts under the model's catalogue (for solve), and under the enumerated one
-        # (for goes_out, whose screen and model read the enumerated groups).
-        self._counts = count_table(self.table, model)
-        self._out_counts = self._counts if model is self._cat else count_table(self.table, self._cat)
+        self._model = model_catalogue(rules)
+        self._counts = count_table(self.table, self._model)
+        """The table's counts under the model's catalogue (grouped from 6 colours on)."""
 
     def position(self, rack: str | Iterable[Tile | str], opened: bool = True) -> Position:
         """The position of ``rack`` on this table (checked as :class:`~rummisolve.Position` checks it)."""
@@ -80,7 +78,7 @@ class TableSolver:
         available tiles could make settles it at once; otherwise the search stops at the first
         such move, which the referee checks."""
         position = Position(self.table, rack, opened, self.rules)
-        return goes_out(position, self._cat, self._out_counts)
+        return goes_out(position, self._model, self._counts)
 
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table])]
