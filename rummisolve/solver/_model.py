@@ -48,7 +48,7 @@ from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
 from rummisolve.solver._layout import Counts, PositionModel, TableCounts, count_position
-from rummisolve.solver._pieces import INF, Protos, group_tiles, linear
+from rummisolve.solver._pieces import INF, Protos, extend_row, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
 from rummisolve.solver._twist_model import add_twist, plan_twist
@@ -444,12 +444,7 @@ def _substitute_kept(
     if any(("kind", k) not in rows for k in by_kind):
         return False
     for k, row in by_kind.items():
-        at = rows[("kind", k)]
-        copy = cmh.ConstraintProto()
-        copy.copy_from(constraints[at])
-        copy.linear.vars.extend(list(row))
-        copy.linear.coeffs.extend(list(row.values()))
-        constraints[at] = copy
+        extend_row(constraints, rows[("kind", k)], list(row.items()))
     built.substituted = True
     return True
 
