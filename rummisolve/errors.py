@@ -30,6 +30,7 @@ __all__ = [
     "UnknownPlayerError",
     "GameLogError",
     "SettingsError",
+    "GameDatabaseError",
     "InternalError",
     "RefereeRejectedError",
     "ConservationError",
@@ -128,6 +129,10 @@ class GameLogError(RummisolveError):
 
 class SettingsError(RummisolveError):
     """A server setting out of range (from the command line or a ``RUMMISOLVE_*`` variable)."""
+
+
+class GameDatabaseError(RummisolveError):
+    """A saved-games database file that cannot be used (not SQLite, damaged, a directory, another program's)."""
 
 
 # -- bugs -----------------------------------------------------------------------------------------

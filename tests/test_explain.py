@@ -617,8 +617,9 @@ def test_the_http_service_explains_when_asked():
         from fastapi.testclient import TestClient
 
     from rummisolve.server.app import create_app
+    from rummisolve.server.settings import Settings
 
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(Settings(allowed_hosts="testserver"))) as client:
         answer = client.post("/solve", json={**MOVE, "explain": True})
         assert answer.status_code == 200 and len(answer.json()["steps"]) == 3
         refused = client.post("/solve", json={**MOVE, "explain": "yes"})

@@ -28,6 +28,7 @@ from rummisolve.tiles import Tile  # noqa: E402
 
 
 def client(db, **settings) -> TestClient:
+    settings.setdefault("allowed_hosts", "testserver")
     return TestClient(create_app(dataclasses.replace(Settings(), **settings), db=str(db)))
 
 
@@ -130,10 +131,14 @@ def test_a_whole_round_then_the_next_and_the_replay():
 def test_games_are_saved_and_resumed_after_a_restart(tmp_path):
     db = tmp_path / "games.sqlite3"
     with client(db) as first:
-        ident, _ = new_game(first, seed=21)
+        created = first.post("/games", json={"players": "human,medium", "seed": 21}).json()
+        ident, token = created["id"], created["token"]
         first.post(f"/games/{ident}/draw")
         before = first.post(f"/games/{ident}/advance").json()["state"]
     with client(db) as second:
+        assert second.get(f"/games/{ident}").status_code == 404  # without its owner's token: not there
+        assert second.get("/games").json()["games"] == []
+        second.headers["authorization"] = f"Bearer {token}"
         assert second.get(f"/games/{ident}").json()["state"] == before
         listed = second.get("/games").json()
         assert [g["id"] for g in listed["games"]] == [ident] and listed["counts"] == {"stored": 1, "live": 1}

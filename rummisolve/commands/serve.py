@@ -7,7 +7,7 @@ import dataclasses
 import os
 import sys
 
-from rummisolve.errors import SettingsError
+from rummisolve.errors import GameDatabaseError, SettingsError
 from rummisolve.server.settings import ENV_PREFIX, Settings
 
 HELP = "Serve the web app at / and solve, verify and render over HTTP (JSON; OpenAPI docs at /docs)."
@@ -34,6 +34,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind (default: 8000)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    parser.add_argument(
+        "--allowed-host",
+        dest="allowed_host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name clients may reach the server by, besides localhost, 127.0.0.1, ::1 and --host "
+        "(repeat for more; '*' allows any; requests naming another Host get 400, against DNS rebinding; "
+        "env RUMMISOLVE_ALLOWED_HOSTS, comma-separated)",
+    )
     parser.add_argument(
         "--db",
         metavar="PATH",
@@ -71,8 +81,11 @@ def run(args: argparse.Namespace) -> int:
     overrides = {name: getattr(args, name) for name, *_ in OPTIONS if getattr(args, name) is not None}
     try:
         settings = Settings.from_env()
-        if overrides:
-            settings = dataclasses.replace(settings, **overrides)
+        hosts = [*settings.host_allow_list(), *args.allowed_host]
+        if args.host not in ("0.0.0.0", "::", ""):  # a wildcard address is no name a client uses
+            hosts.append(args.host)
+        overrides["allowed_hosts"] = ",".join(dict.fromkeys(h.strip() for h in hosts if h.strip()))
+        settings = dataclasses.replace(settings, **overrides)
     except SettingsError as err:
         print(f"rummisolve serve: {err}", file=sys.stderr)
         return 2
@@ -95,6 +108,13 @@ def run(args: argparse.Namespace) -> int:
             "rummisolve serve: --db :memory: needs --workers 1 (each worker would have its own games)", file=sys.stderr
         )
         return 2
+    from rummisolve.server.store import GameStore
+
+    try:  # open and check the file once here, so that a bad one is one line, not a worker's traceback
+        GameStore(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games).close()
+    except GameDatabaseError as err:
+        print(f"rummisolve serve: {err}", file=sys.stderr)
+        return 1
     os.environ.update(settings.to_env())  # every worker process reads the same limits
     os.environ[DB_ENV] = db
     host = f"[{args.host}]" if ":" in args.host else args.host

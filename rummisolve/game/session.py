@@ -4,14 +4,22 @@ The web app (:mod:`rummisolve.server.games`) keeps one :class:`Session` per game
 turns arrive as whole tables (every play judged by the engine's referee, which gives its reasons
 meld by meld), draws and, under the discard rule, discards; the AIs' turns are taken one at a
 time by :meth:`Session.advance`, so a frontend can show each before asking for the next. Rounds
-follow :func:`rummisolve.game.runner.play_match`: round ``r`` is dealt from ``seed + r`` and
-the first seat moves on by one each round. A session saves to and loads from JSON
-(:meth:`Session.to_json`), each round as the engine's saved game, so every play is re-checked on
-load.
+follow :func:`rummisolve.game.runner.play_match`: the first seat moves on by one each round.
+A session saves to and loads from JSON (:meth:`Session.to_json`), each round as the engine's
+saved game, so every play is re-checked on load.
+
+Hidden information stays hidden: nothing the human can get (:meth:`Session.view`,
+:meth:`Session.replay`, :meth:`Session.summary`, :meth:`Session.record`, the answers to actions)
+holds the pool, another seat's rack or the seed while a round is on. A session whose seed the
+player chose is a *practice* game: round ``r`` is dealt from ``seed + r`` (the same deals again
+from the same seed), the seed is shown, and the whole-turn take-back is allowed. Any other session
+has a secret seed and deals each round from a fresh random seed, so a finished round's deal
+(shown once it is over) tells nothing of the next; it has no take-back, since taking back a draw
+would show the next tile of the pool.
 
 >>> s = Session.new(["human", "easy"], seed=3)
->>> s.human, s.game.current, len(s.view()["rack"])
-(0, 0, 14)
+>>> s.practice, s.human, s.game.current, len(s.view()["rack"])
+(True, 0, 0, 14)
 >>> s.draw()["event"]["type"], s.game.current
 ('draw', 1)
 >>> s.advance()["event"]["player"], s.game.current
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -43,6 +52,8 @@ from rummisolve.tiles import Tile
 __all__ = ["Session", "SESSION_FORMAT", "seat_names", "screen_message"]
 
 SESSION_FORMAT = "rummisolve-session"
+_SESSION_VERSION = 2
+"""2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
 _HINT_TIME_LIMIT = 5.0
 """Seconds a hint's solve may take (the AIs have no such cap: their moves are the engine's)."""
 
@@ -71,12 +82,21 @@ class Session:
     """One human and 1 or more AIs (``kinds``: ``human`` once, AI levels otherwise), round after round."""
 
     def __init__(
-        self, kinds: Sequence[str], rules: RuleSet, seed: int, rounds: list[Game], *, max_steps: int | None = None
+        self,
+        kinds: Sequence[str],
+        rules: RuleSet,
+        seed: int,
+        rounds: list[Game],
+        *,
+        practice: bool = False,
+        max_steps: int | None = None,
     ) -> None:
         self.max_steps = max_steps
         self.kinds = tuple(kinds)
         self.rules = rules
         self.seed = seed
+        self.practice = practice
+        """Whether the player chose the seed (shown, rounds dealt from ``seed + r``, take-back allowed)."""
         self.rounds = rounds
         self.names = seat_names(self.kinds)
         self.human = self.kinds.index("human")
@@ -91,26 +111,30 @@ class Session:
         cls, kinds: Sequence[str], rules: RuleSet = STANDARD, seed: int | None = None, *, max_steps: int | None = None
     ) -> Session:
         """A new match; :class:`OptionError` or :class:`GameStateError` names a bad choice.
-        ``max_steps`` bounds the referee's search on each play (see :func:`rummisolve.referee.verify`;
-        past it, a :class:`~rummisolve.errors.RefereeLimitError`)."""
+        A ``seed`` makes it a practice game (see the module's docstring); without one the seed is
+        secret. ``max_steps`` bounds the referee's search on each play (see
+        :func:`rummisolve.referee.verify`; past it, a :class:`~rummisolve.errors.RefereeLimitError`)."""
         kinds = check_kinds(kinds)
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         if (problem := unsupported_rules(rules)) is not None:  # the AIs and hints solve
             raise OptionError(f"rules: {problem}")
+        practice = seed is not None
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
+            seed = secrets.randbits(62)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
             raise OptionError(f"seed must be a whole number from 0 to 2**53 - 1, not {seed!r}")
-        session = cls(kinds, rules, seed, [], max_steps=max_steps)
+        session = cls(kinds, rules, seed, [], practice=practice, max_steps=max_steps)
         session.rounds.append(session._deal(0))
         return session
 
     def _deal(self, r: int) -> Game:
+        # A practice game replays from its seed; any other round gets a seed nobody can derive.
+        seed = self.seed + r if self.practice else random.SystemRandom().randrange(2**63)
         return Game(
             len(self.kinds),
             self.rules,
-            self.seed + r,
+            seed,
             first=r % len(self.kinds),
             names=self.names,
             referee=_referee(self.max_steps),
@@ -171,8 +195,14 @@ class Session:
         return hint_to_json(hint_of(solution, level))
 
     def undo_turn(self) -> dict[str, Any]:
-        """Take back the human's last whole turn of this round (and the AI turns after it)."""
+        """Take back the human's last whole turn of this round (and the AI turns after it): practice
+        games only (elsewhere a draw taken back would show the next tile of the pool)."""
         game = self.game
+        if not self.practice:
+            raise GameStateError(
+                "no take-back in this game: it is for practice games (started with a seed you chose), "
+                "since taking back a draw would show the next tile of the pool"
+            )
         if not self.can_undo_turn:
             raise GameStateError("nothing to undo: you have not played a turn this round")
         while game.can_undo:
@@ -183,7 +213,7 @@ class Session:
 
     @property
     def can_undo_turn(self) -> bool:
-        return any(e.player == self.human for e in self.game.events)
+        return self.practice and any(e.player == self.human for e in self.game.events)
 
     # -- the AIs' turns ---------------------------------------------------------------------------
 
@@ -232,7 +262,8 @@ class Session:
             "current": state.current,
             "turn": state.turn,
             "round": len(self.rounds) - 1,
-            "seed": self.seed,
+            "practice": self.practice,
+            **({"seed": self.seed} if self.practice else {}),
             "rules": rules_to_json(self.rules),
             "discard_rule": self.rules.discard,
             "table": table_to_json(state.table),
@@ -303,7 +334,8 @@ class Session:
             "players": list(self.names),
             "kinds": list(self.kinds),
             "rules": rules_to_json(self.rules),
-            "seed": self.seed,
+            "practice": self.practice,
+            **({"seed": self.seed} if self.practice else {}),
             "round": len(self.rounds) - 1,
             "turn": self.game.state.turn,
             "finished": self.game.finished,
@@ -313,20 +345,53 @@ class Session:
     # -- saving -----------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The whole session, to save and resume: every deal and the seed (never a player's to see
+        while a round is on, unless the game is practice: see :meth:`record`)."""
         return {
             "format": SESSION_FORMAT,
-            "version": 1,
+            "version": _SESSION_VERSION,
             "kinds": list(self.kinds),
             "rules": rules_to_json(self.rules),
             "seed": self.seed,
+            "practice": self.practice,
             "rounds": [g.to_json() for g in self.rounds],
         }
+
+    def record(self) -> dict[str, Any]:
+        """What the human may keep of the game (the web app's download). A practice game: the whole
+        session (:meth:`to_json`; the seed is the player's own). Any other game: every finished
+        round's saved game, the round still running as the human saw it (:meth:`replay`), and no
+        seed; it replays, but cannot be resumed."""
+        if self.practice:
+            return self.to_json()
+        finished = [g for g in self.rounds if g.finished]
+        out: dict[str, Any] = {
+            "format": SESSION_FORMAT,
+            "version": _SESSION_VERSION,
+            "record": True,
+            "practice": False,
+            "kinds": list(self.kinds),
+            "names": list(self.names),
+            "rules": rules_to_json(self.rules),
+            "rounds": [g.to_json() for g in finished],
+        }
+        if not self.game.finished:
+            out["current"] = self.replay(len(self.rounds) - 1)
+        return out
 
     @classmethod
     def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Session:
         """Load a session saved by :meth:`to_json`; every round replays through the referee."""
         if not isinstance(obj, dict) or obj.get("format") != SESSION_FORMAT:
             raise JsonInputError(f'saved session: expected an object with "format": {SESSION_FORMAT!r}')
+        if obj.get("record") is True:
+            raise JsonInputError(
+                "saved session: this is a player's record of a game (what one seat saw, without the seed): "
+                "it can be replayed but not resumed"
+            )
+        practice = obj.get("practice", False)
+        if not isinstance(practice, bool):
+            raise JsonInputError(f"saved session.practice: expected true or false, got {practice!r}")
         kinds = check_kinds(obj.get("kinds"))
         rules = rules_from_json(obj.get("rules"), "saved session.rules")
         seed = obj.get("seed")
@@ -336,7 +401,8 @@ class Session:
         if not isinstance(rounds, list) or not rounds:
             raise JsonInputError("saved session.rounds: expected a non-empty array of saved games")
         referee = _referee(max_steps)
-        return cls(kinds, rules, seed, [Game.from_json(g, referee=referee) for g in rounds], max_steps=max_steps)
+        games = [Game.from_json(g, referee=referee) for g in rounds]
+        return cls(kinds, rules, seed, games, practice=practice, max_steps=max_steps)
 
     # -- internals --------------------------------------------------------------------------------
 

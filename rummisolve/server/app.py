@@ -9,6 +9,11 @@ in one of two bounded lanes (:mod:`rummisolve.server.lanes`): small positions ha
 own, a full lane answers 503 with ``Retry-After``, and a solve whose client disconnects is
 cancelled (queued) or stopped (running). The docs pages load their scripts from this server
 (the ``fastapi-offline`` package ships them), not from a CDN.
+
+Browsers' attacks are refused before any route runs (:mod:`rummisolve.server.guards`): a ``Host``
+that is not on the allow-list (DNS rebinding), and a state-changing request whose ``Origin`` is
+another site. Every error, a bug's 500 too, is a JSON body in the contract's shape, and none
+closes the client's keep-alive connection.
 """
 
 from __future__ import annotations
@@ -24,21 +29,24 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from rummisolve import __version__
 from rummisolve.errors import RummisolveError
 from rummisolve.jsonio import error_message, json_type_name
 from rummisolve.server import games, schemas
+from rummisolve.server.guards import CatchErrors, HostAndOriginGuard, error_body
 from rummisolve.server.lanes import LaneFull, Lanes
 from rummisolve.server.settings import Settings
 from rummisolve.server.store import GameStore, default_db_path
 
-__all__ = ["create_app", "BadRequest", "clamp_time_limit", "check_position_size", "read_json"]
+__all__ = ["create_app", "BadRequest", "clamp_time_limit", "check_position_size", "read_json", "require_json"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -52,7 +60,8 @@ such as `R7`, `B13`, `K1`, `O5` and `J` (joker); a table is a list of melds in p
 
 Bad input gets a 4xx with a JSON body naming the bad part (`{"status": "error", "error": ...}`
 from /solve, `{"error": ...}` elsewhere); bodies over the size limit, and positions over the limits
-on tiles in play or melds, get 413. A server whose solver threads and queue are all taken answers
+on tiles in play or melds, get 413. A `Host` not on the server's allow-list gets 400, and a
+state-changing request from another site's page (its `Origin`) 403. A server whose solver threads and queue are all taken answers
 503 with a `Retry-After` header (seconds). Limits and load: `GET /health`.
 """
 
@@ -68,9 +77,12 @@ class BadRequest(Exception):
         self.message = message
 
 
-def create_app(settings: Settings | None = None, *, db: str | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, db: str | None = None, game_cache_size: int | None = None
+) -> FastAPI:
     """The service's ASGI app; ``settings`` default to :meth:`Settings.from_env`, ``db`` (the web
-    app's saved games, a SQLite file) to :func:`rummisolve.server.store.default_db_path`."""
+    app's saved games, a SQLite file) to :func:`rummisolve.server.store.default_db_path`;
+    ``game_cache_size``: sessions kept in memory (default 32)."""
     settings = Settings.from_env() if settings is None else settings
     lanes = Lanes(settings)
     store = GameStore(
@@ -100,14 +112,26 @@ def create_app(settings: Settings | None = None, *, db: str | None = None) -> Fa
         swagger_ui_parameters={"validatorUrl": None},  # no badge fetched from validator.swagger.io
     )
     app.state.settings = settings
+    app.add_middleware(CatchErrors)
+    app.add_middleware(HostAndOriginGuard, allowed_hosts=settings.host_allow_list())
 
-    @app.exception_handler(Exception)
-    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("internal error on %s %s", request.method, request.url.path)
-        body: dict[str, Any] = {"error": f"internal error: {type(exc).__name__}"}
-        if request.url.path == "/solve":
-            body = {"status": "error", **body}
-        return JSONResponse(body, status_code=500)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 404:
+            message = f"no such page or endpoint: {request.method} {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"method {request.method} is not allowed on {request.url.path}"
+        return JSONResponse(
+            error_body(request.url.path, message), status_code=exc.status_code, headers=getattr(exc, "headers", None)
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in exc.errors()
+        )
+        return JSONResponse(error_body(request.url.path, problems or "invalid request"), status_code=400)
 
     @app.get("/", include_in_schema=False)
     async def root() -> FileResponse:
@@ -118,7 +142,14 @@ def create_app(settings: Settings | None = None, *, db: str | None = None) -> Fa
         return FileResponse(STATIC / "play.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    game_pool = games.install(app, store, read_json, settings.max_body_bytes, settings.max_verify_steps)
+    game_pool = games.install(
+        app,
+        store,
+        read_json,
+        settings.max_body_bytes,
+        settings.max_verify_steps,
+        **({} if game_cache_size is None else {"cache_size": game_cache_size}),
+    )
 
     @app.get("/health", response_model=schemas.Health, summary="Liveness and the server's limits")
     async def health() -> dict[str, Any]:
@@ -248,6 +279,16 @@ def create_app(settings: Settings | None = None, *, db: str | None = None) -> Fa
 
 
 # -- request handling ---------------------------------------------------------------------------
+
+
+def require_json(request: Request) -> None:
+    """:class:`BadRequest` (415) unless the body is declared JSON (``application/json`` or ``+json``):
+    a page on another site can send ``text/plain`` or a form without asking, never JSON."""
+    declared = request.headers.get("content-type", "")
+    media = declared.split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        shown = f"Content-Type {declared!r}" if declared else "no Content-Type"
+        raise BadRequest(415, f"{shown}: this endpoint takes a JSON body (send Content-Type: application/json)")
 
 
 async def read_json(request: Request, limit: int) -> Any:

@@ -71,6 +71,9 @@ class Settings:
     game gets 429 naming the limit)."""
     max_stored_games: int = 2_000
     """Games of the web app saved in its database, finished or not (past it, a new game gets 429)."""
+    allowed_hosts: str = ""
+    """Host names (comma-separated) a request's ``Host`` may name besides ``localhost``, ``127.0.0.1``
+    and ``::1``; ``*``: any. ``rummisolve serve`` adds the address it binds and each ``--allowed-host``."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in INTEGER_BOUNDS.items():
@@ -83,10 +86,21 @@ class Settings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise SettingsError(f"{name} must be a positive number of seconds, not {value!r}")
+        if not isinstance(self.allowed_hosts, str):
+            raise SettingsError(
+                f"allowed_hosts must be a comma-separated string of host names, not {self.allowed_hosts!r}"
+            )
+        for name in self.host_allow_list():
+            if any(c.isspace() or c in "/?#@" for c in name):
+                raise SettingsError(f"allowed_hosts: {name!r} is not a host name")
         if self.max_time_limit > self.absurd_time_limit:
             raise SettingsError(
                 f"max_time_limit ({self.max_time_limit:g} s) exceeds absurd_time_limit ({self.absurd_time_limit:g} s)"
             )
+
+    def host_allow_list(self) -> tuple[str, ...]:
+        """The extra allowed host names, lower case."""
+        return tuple(n.strip().lower() for n in self.allowed_hosts.split(",") if n.strip())
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -99,6 +113,9 @@ class Settings:
             raw = env.get(variable)
             if raw is None or raw == "":
                 continue
+            if field.type in (str, "str"):
+                values[field.name] = raw
+                continue
             kind = int if field.name in INTEGER_BOUNDS else float
             try:
                 values[field.name] = kind(raw)
@@ -108,4 +125,8 @@ class Settings:
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that reproduce these settings in another process."""
-        return {ENV_PREFIX + field.name.upper(): repr(getattr(self, field.name)) for field in dataclasses.fields(self)}
+        out = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            out[ENV_PREFIX + field.name.upper()] = value if isinstance(value, str) else repr(value)
+        return out

@@ -1,0 +1,136 @@
+"""What stands between the routes and the network: the Host allow-list, the Origin check, and a
+last catch of errors that answers in the contract's shape without dropping the connection.
+
+- **Host** (against DNS rebinding: a page on another site whose name is made to point at this
+  machine): a request whose ``Host`` names no allowed host gets 400. The allow-list is
+  ``localhost``, ``127.0.0.1`` and ``::1`` plus what the server is bound to and every
+  ``serve --allowed-host`` (``*`` allows any host).
+- **Origin** (against cross-site requests made by a page's forms and scripts): a request that
+  can change something (any method but GET, HEAD and OPTIONS) and carries an ``Origin`` that is
+  not this server's own gets 403. Clients that are not browsers send no ``Origin`` and pass.
+- **Errors**: a bug in a route is logged and answered 500 with ``{"error": ...}`` here, rather
+  than by Starlette's outermost handler, which re-raises and so makes the ASGI server close the
+  keep-alive connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["HostAndOriginGuard", "CatchErrors", "error_body", "LOCAL_HOSTS", "host_name"]
+
+log = logging.getLogger("rummisolve.server")
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""Always allowed: this machine's own names."""
+
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def error_body(path: str, message: str) -> dict[str, Any]:
+    """An error in the contract's shape: ``{"status": "error", "error"}`` from /solve, ``{"error"}`` elsewhere."""
+    return {"status": "error", "error": message} if path == "/solve" else {"error": message}
+
+
+def host_name(host: str) -> str:
+    """The name part of a ``Host`` header, lower case: ``Example.org:8000`` -> ``example.org``, ``[::1]:80`` -> ``::1``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    name, _, port = host.rpartition(":")
+    return name if name and port.isdigit() else host
+
+
+def _netloc(scheme: str, host: str) -> str:
+    """``host`` (a ``Host`` header or an origin's netloc) with the scheme's default port dropped."""
+    host = host.strip().lower()
+    default = _DEFAULT_PORTS.get(scheme)
+    if default is not None and host.endswith(f":{default}") and not host.endswith("]"):
+        host = host[: -len(f":{default}")]
+    return host
+
+
+class HostAndOriginGuard:
+    """ASGI middleware: refuse hosts not on ``allowed_hosts`` and cross-site state-changing requests."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
+        self.app = app
+        names = {name.strip().lower().strip("[]") for name in allowed_hosts if name.strip()}
+        self.any_host = "*" in names
+        self.allowed = frozenset(names | set(LOCAL_HOSTS))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        host = headers.get("host", "")
+        problem = None
+        status = 400
+        if not self.any_host and host_name(host) not in self.allowed:
+            shown = repr(host) if host else "(none)"
+            problem = (
+                f"Host {shown} is not allowed on this server (allowed: {', '.join(sorted(self.allowed))}); "
+                "to serve under another name, start it with --allowed-host NAME"
+            )
+        elif scope["type"] == "websocket" or scope.get("method", "GET") not in _SAFE_METHODS:
+            origin = headers.get("origin")
+            if origin is not None and not self._same_origin(origin, host, scope.get("scheme", "http")):
+                status = 403
+                problem = f"cross-site request refused: Origin {origin!r} is not this server ({host})"
+        if problem is None:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": problem[:120]})
+            return
+        response = JSONResponse(error_body(scope.get("path", ""), problem), status_code=status)
+        await response(scope, receive, send)
+
+    @staticmethod
+    def _same_origin(origin: str, host: str, scheme: str) -> bool:
+        if origin.strip().lower() == "null":  # a sandboxed frame or a file: never this server
+            return False
+        parts = urlsplit(origin.strip())
+        if not parts.scheme or not parts.netloc:
+            return False
+        # The scheme may differ behind a proxy that ends TLS; the host and port may not.
+        return _netloc(parts.scheme.lower(), parts.netloc) == _netloc(scheme, host) or (
+            _netloc(parts.scheme.lower(), parts.netloc) == _netloc(parts.scheme.lower(), host)
+        )
+
+
+class CatchErrors:
+    """ASGI middleware: an exception that escapes a route before its answer started is logged and
+    answered 500 in the contract's shape, and the connection stays open."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: dict[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if started:  # part of an answer is out: nothing sound can follow it
+                raise
+            log.exception("internal error on %s %s", scope.get("method"), scope.get("path"))
+            body = error_body(scope.get("path", ""), f"internal error: {type(exc).__name__} (see the server's log)")
+            await JSONResponse(body, status_code=500)(scope, receive, send)
