@@ -103,9 +103,9 @@ def server(tmp_path_factory, browser):
 class Page:
     """A browser page that records console errors and page errors; none may happen."""
 
-    def __init__(self, browser, base: str, viewport: dict) -> None:
+    def __init__(self, browser, base: str, viewport: dict, storage_state: dict | None = None) -> None:
         self.base = base
-        self.context = browser.new_context(viewport=viewport)
+        self.context = browser.new_context(viewport=viewport, storage_state=storage_state)
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.errors: list[str] = []
@@ -337,14 +337,39 @@ def test_play_a_few_turns_then_reload_and_resume(browser, server):
     p.wait_for_selector("body[data-ready=true]")
     _your_turn(p, 3)
     assert sorted(_rack(p)) == sorted(after_play) and table.inner_text() == table_before
+    # A game with a seed of the player's own is practice, and says so.
+    assert p.get_by_test_id("practice").inner_text() == f"Practice game · seed {SEED}"
     p.set_viewport_size(PHONE)
     page.shoot("play-phone")
+    cookies = page.context.storage_state()
     page.close()
 
-    # The saved game is listed on the start page.
-    listing = Page(browser, server, PHONE)
+    # The saved game is listed on the start page of the browser that made it, and of no other.
+    listing = Page(browser, server, PHONE, storage_state=cookies)
     listing.open("/play")
     listing.page.wait_for_selector("[data-testid=saved-game]")
     assert listing.page.get_by_test_id("saved-game").count() >= 1
     listing.shoot("play-setup-phone")
     listing.close()
+    stranger = Page(browser, server, PHONE)
+    stranger.open("/play")
+    stranger.page.wait_for_function("document.querySelector('[data-testid=saved-games]').textContent.length > 0")
+    assert stranger.page.get_by_test_id("saved-game").count() == 0
+    assert "No saved games yet" in stranger.page.get_by_test_id("saved-games").inner_text()
+    stranger.close()
+
+
+def test_a_game_without_a_seed_is_secret_and_final(browser, server):
+    page = Page(browser, server, DESKTOP)
+    page.open("/play?players=human,easy&delay=0")
+    p = page.page
+    p.wait_for_selector("[data-testid=rack] [data-tile]")
+    assert p.get_by_test_id("practice").is_hidden() and p.get_by_test_id("undo-turn").is_hidden()
+    ident = p.url.split("game=")[1].split("&")[0]
+    state = p.evaluate(f"fetch('/games/{ident}').then((r) => r.json())")["state"]
+    assert state["practice"] is False and "seed" not in state
+    saved = p.evaluate(f"fetch('/games/{ident}/saved').then((r) => r.json())")
+    assert saved["record"] is True and "seed" not in saved
+    assert "token" not in p.evaluate("document.cookie")  # HttpOnly: the page's scripts cannot read it
+    page.shoot("play-secret-game")
+    page.close()

@@ -298,6 +298,8 @@ function renderBar() {
   $("pool").textContent = `Pool: ${game.pool_size} tiles`;
   const rounds = game.results.rounds.length;
   $("round-info").textContent = `Round ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
+  $("practice").classList.toggle("hidden", !game.practice);
+  $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
   $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === game.current && !game.finished ? " current" : ""}`, "data-testid": "player" },
     `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${p.rack_size} tiles${p.opened ? "" : " · not opened"}`)));
 }
@@ -361,6 +363,7 @@ function renderControls() {
   $("pick").disabled = !mine || game.draw_from !== null || !game.discard_pile.length || changed;
   $("undo").disabled = !mine || !draft || !draft.history.length;
   $("reset").disabled = !changed;
+  $("undo-turn").classList.toggle("hidden", !game.practice); // take-back would show the pool's next tile
   $("undo-turn").disabled = !mine || !game.can_undo_turn;
   $("hint").disabled = !mine;
   $("hint").textContent = hintLevel ? `Hint (level ${Math.min(3, hintLevel + 1)})` : "Hint";
@@ -632,13 +635,14 @@ async function listSaved() {
   const { games, counts, limits } = response.data;
   $("saved-note").textContent = `${counts.stored} saved (at most ${limits.max_stored_games}); ${counts.live} with a round still running (at most ${limits.max_live_games}).`;
   for (const saved of games) {
-    const label = `${saved.players.join(" vs ")} · ${typeof saved.rules === "string" ? saved.rules : "custom rules"} · round ${saved.round + 1}, turn ${saved.turn + 1}${saved.finished ? " · round over" : ""} · ${new Date(saved.updated * 1000).toLocaleString()}`;
+    const label = `${saved.players.join(" vs ")}${saved.practice ? ` · practice (seed ${saved.seed})` : ""} · ${typeof saved.rules === "string" ? saved.rules : "custom rules"} · round ${saved.round + 1}, turn ${saved.turn + 1}${saved.finished ? " · round over" : ""} · ${new Date(saved.updated * 1000).toLocaleString()}`;
     const item = el("li", { "data-testid": "saved-game", "data-game": saved.id }, el("span", { text: label }),
       el("a", { href: `/play?game=${encodeURIComponent(saved.id)}`, "data-testid": "continue" }, saved.finished ? "Open (replay, next round)" : "Continue"),
       el("button", { type: "button", class: "small", onclick: async () => { await api(`/games/${saved.id}`, undefined, "DELETE"); listSaved(); } }, "Delete"));
     list.append(item);
   }
-  if (!games.length) list.append(el("li", { class: "muted", text: "No saved games yet." }));
+  if (!games.length) list.append(el("li", { class: "muted", text: "No saved games yet in this browser." }));
+  if (response.data.damaged && response.data.damaged.length) list.append(el("li", { class: "muted", text: `${response.data.damaged.length} saved game(s) could not be read and are left out.` }));
 }
 
 async function createGame(body) {
