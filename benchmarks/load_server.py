@@ -21,6 +21,17 @@ are abandoned (their connections closed), which the server's cancelled/stopped c
 
     python benchmarks/load_server.py --clients 6 --heavy-clients 16 --duration 40
 
+With ``--alternatives-clients K``, K more clients send small positions (about 150 tiles of the XP
+set, so light by their size) asking for ``alternatives: 10`` with a ``time_limit`` of 60 s (the
+server clamps it to its cap): each is up to 11 searches, 20-100 times one solve. They expect 200
+with an ``alternatives`` list, or 503 when their lane is full (then they back off like the heavy
+ones). Before issue 33 they took the light lane and starved it; now they take the heavy one.
+
+    python benchmarks/load_server.py --clients 6 --heavy-clients 16 --alternatives-clients 4 --duration 40
+
+The server's memory is reported idle (before the load), at its peak, and after the load (once
+/health shows no solve running or queued, or ``--settle`` seconds have passed).
+
 An error is any light response that is not 200 with a result of status optimal/feasible/no_move,
 any heavy response other than those expected, any transport failure, and any answer that differs
 from the first answer to the same position.
@@ -55,6 +66,8 @@ _CONTRACT_KEYS = ("rules", "table", "rack", "opened", "objective")
 HEAVY_RULES = {"colours": 8, "numbers": 99, "copies": 8, "jokers": 4}
 HEAVY_SIZE = (2500, 1200)  # tiles on the table, in the rack: ~3,700 in play, under the default limit of 4,000
 OVERSIZED = (5000, 2500)  # ~7,500 tiles in play: over it
+ALTERNATIVES = 10
+ALTERNATIVES_TIME_LIMIT = 60  # a long limit: the server clamps it to its cap
 
 
 # -- positions -------------------------------------------------------------------------------------------
@@ -81,6 +94,26 @@ def heavy_positions(seed: int, count: int, oversized: bool = False) -> list[dict
     table, rack = OVERSIZED if oversized else HEAVY_SIZE
     rng = random.Random(seed)
     return [position_to_json(random_position(rng, rules, table_size=table, rack_size=rack)) for _ in range(count)]
+
+
+def alternatives_positions(seed: int, count: int) -> list[dict[str, Any]]:
+    """Small dense positions under the XP set (about 150 tiles in play, objective ``value``) asking for
+    :data:`ALTERNATIVES` alternatives with a long time limit: light by their size, not by their work."""
+    from benchmarks.positions import random_position
+    from rummisolve.jsonio import position_to_json
+    from rummisolve.rules import RuleSet
+
+    rules = RuleSet.preset("xp")
+    rng = random.Random(seed)
+    bodies = []
+    for _ in range(count):
+        rack = rng.randint(14, 30)
+        position = random_position(rng, rules, table_size=150 - rack, rack_size=rack, dense=True, joker_rate=0.3)
+        body = position_to_json(position)
+        bodies.append(
+            {**body, "objective": "value", "alternatives": ALTERNATIVES, "time_limit": ALTERNATIVES_TIME_LIMIT}
+        )
+    return bodies
 
 
 # -- the server --------------------------------------------------------------------------------------------
@@ -124,6 +157,23 @@ def request(url: str, method: str, path: str, body: bytes | None) -> tuple[int, 
         return response.status, response.read()
     finally:
         conn.close()
+
+
+def wait_until_idle(url: str, limit: float) -> float:
+    """Seconds until /health shows no solve running or queued (at most ``limit``), plus a second for
+    the threads to hand their memory back."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        try:
+            status, raw = request(url, "GET", "/health", None)
+        except OSError:
+            break
+        solves = json.loads(raw)["solves"] if status == 200 else {}
+        if solves.get("running") == 0 and solves.get("queued") == 0:
+            break
+        time.sleep(0.2)
+    time.sleep(min(1.0, limit))
+    return round(time.perf_counter() - start, 1)
 
 
 # -- memory (Linux /proc) ----------------------------------------------------------------------------------
@@ -210,6 +260,7 @@ def run_load(
     clients: int,
     duration: float,
     heavy: HeavyLoad | None = None,
+    alternatives: AlternativesLoad | None = None,
 ) -> dict[str, Any]:
     payloads = [json.dumps(b).encode() for b in bodies]
     first_answer: dict[int, Any] = {}
@@ -252,14 +303,15 @@ def run_load(
         conn.close()
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    if heavy is not None:
-        threads += heavy.threads(url, stop_at, count, lock)
+    others = [load for load in (heavy, alternatives) if load is not None]
+    for load in others:
+        threads += load.threads(url, stop_at, count, lock)
     for t in threads:
         t.start()
     for t in threads[:clients]:
         t.join()
-    if heavy is not None:
-        heavy.abandon_at(stop_at)
+    for load in others:
+        load.abandon_at(stop_at)
     for t in threads[clients:]:
         t.join()
     elapsed = time.perf_counter() - start
@@ -282,6 +334,9 @@ def run_load(
     if heavy is not None:
         figures["heavy"] = heavy.figures()
         figures["errors"] += figures["heavy"]["errors"]
+    if alternatives is not None:
+        figures["alternatives"] = alternatives.figures()
+        figures["errors"] += figures["alternatives"]["errors"]
     return figures
 
 
@@ -391,6 +446,46 @@ class HeavyLoad:
         }
 
 
+class AlternativesLoad(HeavyLoad):
+    """Clients sending small positions that ask for alternatives (:func:`alternatives_positions`):
+    expect 200 with an ``alternatives`` list, or 503 when their lane is full (either lane's, so that
+    the code before issue 33, which gave them the light lane, can be measured too)."""
+
+    def __init__(self, bodies: list[dict], clients: int, backoff: float):
+        super().__init__(bodies, [], clients, 0, backoff)
+
+    @staticmethod
+    def _judge(status: int, raw: bytes, oversized: bool) -> tuple[str, str | None]:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return f"{status} not JSON", f"alternatives HTTP {status}: not JSON: {raw[:200]!r}"
+        if status == 200 and body.get("status") in ("optimal", "feasible", "no_move") and "alternatives" in body:
+            return f"200 {body['status']}", None
+        if status == 503:
+            error = body.get("error", "")
+            for lane, limit in (("light", "max_queued_light_solves"), ("heavy", "max_queued_solves")):
+                if limit in error:
+                    return f"503 busy ({lane} lane)", None
+        return f"{status} unexpected", f"alternatives HTTP {status}: {raw[:200]!r}"
+
+    def figures(self) -> dict[str, Any]:
+        latencies = sorted(self.latencies)
+        return {
+            "clients": self.clients,
+            "requests": sum(self.outcomes.values()) + self.abandoned,
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "abandoned_at_the_end": self.abandoned,
+            "answered_latency_ms": {
+                "p50": _ms(_percentile(latencies, 50)),
+                "p99": _ms(_percentile(latencies, 99)),
+                "max": _ms(latencies[-1] if latencies else 0.0),
+            },
+            "errors": len(self.errors),
+            "error_samples": self.errors[:5],
+        }
+
+
 def _judge(status: int, raw: bytes, which: int, first: dict[int, Any], lock: threading.Lock, statuses) -> str | None:
     if status != 200:
         return f"HTTP {status}: {raw[:200]!r}"
@@ -435,6 +530,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--heavy-backoff", type=float, default=0.5, help="seconds a heavy client waits after a 503")
     parser.add_argument(
+        "--alternatives-clients",
+        type=int,
+        default=0,
+        help=f"clients sending small positions with alternatives: {ALTERNATIVES} and a long time limit (default 0)",
+    )
+    parser.add_argument(
+        "--settle", type=float, default=30.0, help="seconds to wait for an idle server before the after-load RSS"
+    )
+    parser.add_argument(
         "--serve-option",
         action="append",
         default=[],
@@ -450,6 +554,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--clients must be between 1 and {MAX_CLIENTS}")
     if not 0 <= args.heavy_clients <= MAX_CLIENTS:
         parser.error(f"--heavy-clients must be between 0 and {MAX_CLIENTS}")
+    if not 0 <= args.alternatives_clients <= MAX_CLIENTS:
+        parser.error(f"--alternatives-clients must be between 0 and {MAX_CLIENTS}")
+    if not 0 <= args.settle <= MAX_DURATION:
+        parser.error(f"--settle must be in [0, {MAX_DURATION:g}] seconds")
     if not 0 < args.duration <= MAX_DURATION:
         parser.error(f"--duration must be in (0, {MAX_DURATION:g}] seconds")
     if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
@@ -473,8 +581,21 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
 
+    alternatives = None
+    if args.alternatives_clients:
+        small = alternatives_positions(args.seed, 16)
+        alternatives = AlternativesLoad(small, args.alternatives_clients, args.heavy_backoff)
+        counted = [len(b["rack"]) + sum(map(len, b["table"])) for b in small]
+        print(
+            f"{len(small)} small positions asking for {ALTERNATIVES} alternatives ({min(counted)}-{max(counted)} "
+            "tiles in play)",
+            flush=True,
+        )
+
     proc = None
     sampler = None
+    after_kib = None
+    settled_s = None
     if args.url:
         url = args.url
     else:
@@ -487,13 +608,16 @@ def main(argv: list[str] | None = None) -> int:
     cpu_before = cpu_seconds(proc.pid) if proc is not None else 0.0
     cpu_used = None
     try:
-        figures = run_load(url, bodies, args.clients, args.duration, heavy)
+        figures = run_load(url, bodies, args.clients, args.duration, heavy, alternatives)
         time.sleep(0.5)  # let the server count the abandoned heavy requests
         status, raw = request(url, "GET", "/health", None)
         if status == 200:
             health = json.loads(raw)
             figures["server_limits"] = health["limits"]
             figures["server_solves"] = health["solves"]
+        if proc is not None:
+            settled_s = wait_until_idle(url, args.settle)
+            after_kib = sum(_status_kib(p, "VmRSS") for p in _descendants(proc.pid))
     finally:
         try:
             if proc is not None:
@@ -511,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(
         clients=args.clients,
         heavy_clients=args.heavy_clients,
+        alternatives_clients=args.alternatives_clients,
         duration_s=args.duration,
         workers=args.workers,
         positions=len(bodies),
@@ -524,6 +649,9 @@ def main(argv: list[str] | None = None) -> int:
     if sampler is not None:
         figures["server_memory_mib"] = {
             "idle_rss": round(idle_kib / 1024, 1),
+            "after_rss": None if after_kib is None else round(after_kib / 1024, 1),
+            "after_vs_idle": None if after_kib is None or not idle_kib else round(after_kib / idle_kib, 2),
+            "after_s": settled_s,
             "peak_rss_sampled": round(sampler.peak_rss_kib / 1024, 1),
             "sum_of_process_high_water_marks": round(sum(sampler.hwm_kib.values()) / 1024, 1),
             "processes": len(sampler.hwm_kib),

@@ -383,3 +383,23 @@ def test_reuse_benchmark_smoke(tmp_path, capsys):
     assert all(summary[way]["total_s"] > 0 for way in reuse.WAYS)
     assert all(len(row["plain"]) == len(row["reused"]) == len(row["out"]) == 4 for row in report["rows"])
     assert "TableSolver.goes_out" in capsys.readouterr().out
+
+
+def test_load_server_smoke_with_alternatives_clients(tmp_path, capsys):
+    # A live server for 3 s: light clients and a client asking for alternatives on small positions,
+    # which takes the heavy lane (issue 33): every solve the light lane started is a light request.
+    pytest.importorskip("uvicorn")
+    from benchmarks import load_server
+
+    out = tmp_path / "load.json"
+    args = ["--clients", "1", "--alternatives-clients", "1", "--duration", "3", "--games", "1", "--per-game", "5"]
+    assert load_server.main([*args, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    alternatives = report["alternatives"]
+    assert report["errors"] == 0 and report["requests"] > 0 and alternatives["requests"] > 0
+    assert all(outcome.startswith(("200 ", "503 busy (heavy")) for outcome in alternatives["outcomes"])
+    assert report["server_solves"]["light"]["started"] == report["requests"]
+    assert report["server_solves"]["heavy"]["started"] >= alternatives["outcomes"].get("200 optimal", 0)
+    memory = report["server_memory_mib"]
+    assert memory["idle_rss"] > 0 and memory["after_rss"] > 0
+    assert "alternatives" in capsys.readouterr().out

@@ -165,9 +165,11 @@ def create_app(
         summary="The best move for a position",
         description="Identical to what `rummisolve solve` prints for the position. The response header "
         "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap. "
-        "Positions of at most `light_max_tiles` tiles in play (see /health) have solver threads of "
-        "their own, so they never wait behind big ones. A solve whose client disconnects is dropped "
-        "from the queue, or stopped if it is running.",
+        "Light solves have solver threads of their own (the light lane), so they never wait behind "
+        "big ones: a solve is light if its position has at most `light_max_tiles` tiles in play (see "
+        "/health) and it asks for no `alternatives` (each alternative is a search of its own, so a "
+        "request with alternatives takes the heavy lane whatever its size). A solve whose client "
+        "disconnects is dropped from the queue, or stopped if it is running.",
         responses={
             200: {"model": schemas.SolveResult, "description": "The best move found, no_move or unknown."},
             400: {"model": schemas.SolveError, "description": "Bad input; the message names the bad part."},
@@ -179,7 +181,7 @@ def create_app(
             503: {
                 "model": schemas.SolveError,
                 "description": "Busy: every solver thread of the position's lane is taken and its queue is "
-                "full (`max_queued_solves`, or `max_queued_light_solves` for small positions). Retry after "
+                "full (`max_queued_solves`, or `max_queued_light_solves` for light solves). Retry after "
                 "the `Retry-After` header's seconds.",
                 "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
             },
@@ -197,7 +199,7 @@ def create_app(
             body = {**body, "time_limit": time_limit}
         # Anything else is refused by solve_json with the same message the CLI prints.
         try:
-            result = await lanes.run(lanes.lane_for(tiles), _solve_json, body, gone=lambda: _client_gone(request))
+            result = await lanes.run(lanes.lane_for(tiles, body), _solve_json, body, gone=lambda: _client_gone(request))
         except LaneFull as full:
             return JSONResponse(
                 {"status": "error", "error": full.message},

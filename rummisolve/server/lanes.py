@@ -2,10 +2,11 @@
 
 A lane is a pool of solver threads with a bounded queue in front of it: past its threads plus
 ``max_queued`` solves, :meth:`Lane.submit` refuses (:class:`LaneFull`; the service answers 503).
-The service keeps two lanes, so that a small position never waits behind big ones: light
-positions (few tiles in play) have their own threads. :meth:`Lanes.run` awaits a solve unless
-the client disconnects first: then a queued solve is cancelled before it starts, and a running
-one is stopped through its :class:`~rummisolve.solver.StopSignal`.
+The service keeps two lanes, so that a small solve never waits behind big ones: light solves
+(:meth:`Lanes.lane_for`: few tiles in play, no alternatives) have their own threads.
+:meth:`Lanes.run` awaits a solve unless the client disconnects first: then a queued solve is
+cancelled before it starts, and a running one is stopped through its
+:class:`~rummisolve.solver.StopSignal`.
 """
 
 from __future__ import annotations
@@ -118,10 +119,21 @@ class Lanes:
         self.cancelled = 0
         self.stopped = 0
 
-    def lane_for(self, tiles_in_play: int) -> Lane:
-        if self.light is not None and tiles_in_play <= self.light_max_tiles:
-            return self.light
-        return self.heavy
+    def lane_for(self, tiles_in_play: int, body: Any = None) -> Lane:
+        """The lane for a /solve ``body`` of ``tiles_in_play`` tiles: light if it has at most
+        ``light_max_tiles`` tiles in play and asks for no alternatives, else heavy.
+
+        The work a solve takes is set by its size and by how many searches it makes: one, or up to
+        ``alternatives + 1``, each proven (10 alternatives of a position of at most 160 tiles took up
+        to 1 s on one core, 10-100 times one solve), so a request with alternatives would hold a
+        light thread for many light solves' time. The time limit is no measure of it: every request
+        without one gets the cap (a rule on the clamped limit would send them all to the heavy lane,
+        or none), and one search of a light position ends long before any limit. A request whose
+        ``alternatives`` is no positive number is refused at once by ``solve_json`` in either lane
+        (or asks for none): it stays light."""
+        if self.light is None or tiles_in_play > self.light_max_tiles or _asks_for_alternatives(body):
+            return self.heavy
+        return self.light
 
     async def run(self, lane: Lane, job: Job, body: Any, gone: Callable[[], Awaitable[None]]) -> dict[str, Any] | None:
         """``job(body, stop)`` on ``lane`` with a fresh :class:`~rummisolve.solver.StopSignal`, or
@@ -177,6 +189,12 @@ class Lanes:
         for lane in (self.heavy, self.light):
             if lane is not None:
                 lane.shutdown()
+
+
+def _asks_for_alternatives(body: Any) -> bool:
+    """Whether a /solve body asks for at least one alternative (``alternatives`` a positive number)."""
+    wanted = body.get("alternatives") if isinstance(body, dict) else None
+    return isinstance(wanted, int | float) and not isinstance(wanted, bool) and wanted > 0
 
 
 def _lower_priority(increment: int) -> None:

@@ -237,9 +237,11 @@ class Limits(BaseModel):
 
     max_body_bytes: int = Field(description="Largest request body accepted (larger: 413).")
     max_time_limit: float = Field(description="Cap on one solve in seconds; time_limit is clamped to it.")
-    solver_threads: int = Field(description="Threads solving positions of more than light_max_tiles tiles.")
-    light_solver_threads: int = Field(description="Threads kept for positions of at most light_max_tiles tiles.")
-    light_max_tiles: int = Field(description="Tiles in play (table and rack) up to which a position is light.")
+    solver_threads: int = Field(description="Threads of the heavy lane: every solve that is not light.")
+    light_solver_threads: int = Field(description="Threads kept for light solves (the light lane).")
+    light_max_tiles: int = Field(
+        description="Tiles in play (table and rack) up to which a solve with no alternatives is light."
+    )
     max_queued_solves: int = Field(description="Solves that may wait for a heavy-lane thread (past it: 503).")
     max_queued_light_solves: int = Field(description="Solves that may wait for a light-lane thread (past it: 503).")
     heavy_nice: int = Field(description="How much lower the heavy lane's threads run (nice increment, Linux).")
@@ -265,8 +267,8 @@ class SolveLoad(BaseModel):
     refused: int = Field(description="Solves refused with 503 (their lane's threads and queue were full).")
     cancelled: int = Field(description="Queued solves dropped before they started: the client had disconnected.")
     stopped: int = Field(description="Running solves stopped early: the client had disconnected.")
-    light: LaneLoad = Field(description="The light lane: positions of at most light_max_tiles tiles.")
-    heavy: LaneLoad = Field(description="The heavy lane: every other position.")
+    light: LaneLoad = Field(description="The light lane: at most light_max_tiles tiles in play, no alternatives.")
+    heavy: LaneLoad = Field(description="The heavy lane: every other solve.")
 
 
 class Health(BaseModel):
