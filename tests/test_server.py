@@ -13,6 +13,7 @@ import dataclasses
 import http.client
 import json
 import math
+import platform
 import random
 import re
 import signal
@@ -677,6 +678,42 @@ def test_lane_refuses_past_its_threads_and_queue():
     finally:
         release.set()
         lane.shutdown()
+
+
+def test_lane_calls_its_idle_hook_once_the_last_solve_is_done():
+    idle_calls: list[dict] = []
+    lane = Lane(
+        "heavy", threads=2, max_queued=2, retry_after=7, limit="x", when_idle=lambda: idle_calls.append(lane.snapshot())
+    )
+    started, release = threading.Event(), threading.Event()
+
+    def slow(body, stop):
+        started.set()
+        release.wait(60)
+        return body
+
+    try:
+        long_one = lane.submit(slow, 1, None)
+        assert started.wait(60)
+        assert lane.submit(lambda body, stop: body, 2, None).result(60) == 2
+        time.sleep(0.05)
+        assert idle_calls == []  # the slow solve still runs: not idle
+        release.set()
+        assert long_one.result(60) == 1
+        deadline = time.monotonic() + 10
+        while not idle_calls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert idle_calls == [{"running": 0, "queued": 0, "started": 2}]
+    finally:
+        release.set()
+        lane.shutdown()
+
+
+def test_release_free_memory_says_whether_it_can():
+    from rummisolve.server.memory import release_free_memory
+
+    done = release_free_memory()
+    assert done is (sys.platform.startswith("linux") and "glibc" in platform.libc_ver()[0])
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")

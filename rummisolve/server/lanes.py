@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from rummisolve.server.memory import release_free_memory
 from rummisolve.server.settings import Settings
 
 __all__ = ["Lane", "LaneFull", "Lanes"]
@@ -48,7 +49,17 @@ class Lane:
     """``threads`` solver threads and a queue of at most ``max_queued`` solves waiting for one
     (``limit``: the setting that says so, for messages)."""
 
-    def __init__(self, name: str, threads: int, max_queued: int, retry_after: int, limit: str, nice: int = 0) -> None:
+    def __init__(
+        self,
+        name: str,
+        threads: int,
+        max_queued: int,
+        retry_after: int,
+        limit: str,
+        nice: int = 0,
+        *,
+        when_idle: Callable[[], object] | None = None,
+    ) -> None:
         self.name = name
         self.threads = threads
         self.max_queued = max_queued
@@ -61,6 +72,7 @@ class Lane:
         self._running = 0
         self._queued = 0
         self._started = 0
+        self._when_idle = when_idle
 
     def submit(self, job: Job, body: Any, stop: Any) -> Future:
         """Queue ``job(body, stop)``; :class:`LaneFull` if the threads and the queue are all taken."""
@@ -89,9 +101,14 @@ class Lane:
                 self._running -= 1
 
     def _settle(self, future: Future) -> None:
-        if future.cancelled():  # taken off the queue before a thread started it
-            with self._lock:
+        """Runs once ``future`` is done (its answer already on its way): in the solver thread
+        that ran it, or where it was cancelled."""
+        with self._lock:
+            if future.cancelled():  # taken off the queue before a thread started it
                 self._queued -= 1
+            idle = self._running == 0 and self._queued == 0
+        if idle and self._when_idle is not None and not future.cancelled():
+            self._when_idle()
 
     def snapshot(self) -> dict[str, int]:
         with self._lock:
@@ -109,7 +126,13 @@ class Lanes:
         # A running heavy solve ends within the time cap; a light one within moments.
         cap = math.ceil(settings.max_time_limit)
         self.heavy = Lane(
-            "heavy", settings.solver_threads, settings.max_queued_solves, cap, "max_queued_solves", settings.heavy_nice
+            "heavy",
+            settings.solver_threads,
+            settings.max_queued_solves,
+            cap,
+            "max_queued_solves",
+            settings.heavy_nice,
+            when_idle=release_free_memory,  # after a burst of big models, not after every small solve
         )
         self.light = None
         if settings.light_solver_threads:
