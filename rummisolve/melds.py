@@ -173,6 +173,12 @@ def _classify_cached(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str,
     return result
 
 
+def is_checked(meld: Meld, rules: RuleSet) -> bool:
+    """Whether ``meld`` was made by :meth:`Meld.of` under ``rules`` (so it is valid there); a
+    :class:`Meld` built by hand is not, until checked."""
+    return meld.rules == rules and _classify_cached(meld.tiles, rules) is meld
+
+
 def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
     n = len(seq)
     if n < rules.min_meld_length:

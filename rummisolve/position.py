@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rummisolve.errors import InvalidMeldError, TileCountError
-from rummisolve.melds import Meld, _classify_cached
+from rummisolve.melds import Meld, is_checked
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles, split_melds
 
@@ -40,7 +40,7 @@ class Position:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         melds = []
         for i, meld in enumerate(self.table):
-            if isinstance(meld, Meld) and meld.rules == rules and _classify_cached(meld.tiles, rules) is meld:
+            if isinstance(meld, Meld) and is_checked(meld, rules):
                 melds.append(meld)  # made by Meld.of, so already checked (a Meld built by hand is not)
                 continue
             tiles = meld.tiles if isinstance(meld, Meld) else parse_tiles(meld)

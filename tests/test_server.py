@@ -46,8 +46,8 @@ from rummisolve.rules import (  # noqa: E402
     RuleSet,
 )
 from rummisolve.server import schemas as server_schemas  # noqa: E402
-from rummisolve.server.app import BadRequest, check_position_size, clamp_time_limit  # noqa: E402
 from rummisolve.server.lanes import Lane, LaneFull, Lanes  # noqa: E402
+from rummisolve.server.requests import BadRequest, check_position_size, clamp_time_limit  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.service import render_json, verify_json  # noqa: E402
 from rummisolve.tiles import JOKER, TILE_CODE_PATTERN, Tile  # noqa: E402

@@ -21,10 +21,10 @@ uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("fastapi")
 
 from rummisolve import solve_json  # noqa: E402
-from rummisolve.server import app as app_module  # noqa: E402
 from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.lanes import Lanes  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
+from rummisolve.server.state import solve_job  # noqa: E402
 
 SMALL = {"table": [["R1", "R2", "R3"], ["K7", "O7", "B7"]], "rack": ["R4", "R5", "K9", "K7"], "opened": True}
 """10 tiles in play: light by its size."""
@@ -96,7 +96,6 @@ class Blocking:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.ran_in: dict[object, str] = {}
-        self._real = app_module._solve_json
 
     def __call__(self, body, stop):
         if isinstance(body, dict) and "id" in body:
@@ -105,13 +104,12 @@ class Blocking:
             while not self.release.wait(0.01):
                 if stop is not None and stop.is_set():
                     break
-        return self._real(body, stop)
+        return solve_job(body, stop)
 
 
 @pytest.fixture
-def blocking(monkeypatch):
+def blocking():
     job = Blocking()
-    monkeypatch.setattr(app_module, "_solve_json", job)
     yield job
     job.release.set()
 
@@ -121,6 +119,7 @@ def live(blocking, tmp_path):
     """The app (2 light threads, 2 heavy ones) under uvicorn on a free loopback port, in a thread."""
     settings = dataclasses.replace(Settings(), light_solver_threads=2, solver_threads=2, max_time_limit=10.0)
     app = create_app(settings, db=str(tmp_path / "games.sqlite3"))
+    app.state.server.solve = blocking  # every /solve (and the warm-up) runs the blocking job
     config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -27,7 +27,7 @@ with warnings.catch_warnings():
 
 from rummisolve.game.session import Session  # noqa: E402
 from rummisolve.server.app import create_app  # noqa: E402
-from rummisolve.server.games import GameCache  # noqa: E402
+from rummisolve.server.game_cache import GameCache  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.server.store import GameStore, StaleGame, hash_token  # noqa: E402
 from rummisolve.solver import solve  # noqa: E402
@@ -52,7 +52,7 @@ def new_game(client, **body) -> dict:
 
 
 def store_of(app) -> GameStore:
-    return app.state.game_cache.store
+    return app.state.server.store
 
 
 def true_session(app, ident: str, token: str) -> Session:

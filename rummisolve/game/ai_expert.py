@@ -166,11 +166,11 @@ class ExpertPlayer:
         if len(candidates) == 1 and other is None:
             return candidates[0].action, None
         worlds = self.world_count(view, len(candidates))
-        keys = [_action_key(c.action) for c in candidates]
-        extra = other is not None and _action_key(other) not in keys
+        keys = [action_key(c.action) for c in candidates]
+        extra = other is not None and action_key(other) not in keys
         searched = self.search(view, candidates + [Candidate("other", other)] if extra else candidates, worlds)
         self.last = searched[: len(candidates)]
-        judged = searched[-1] if extra else searched[keys.index(_action_key(other))] if other is not None else None
+        judged = searched[-1] if extra else searched[keys.index(action_key(other))] if other is not None else None
         return self.pick(self.last).action, judged
 
     def candidates(self, view: PlayerView, full=None) -> list[Candidate]:
@@ -197,7 +197,7 @@ class ExpertPlayer:
         out: list[Candidate] = []
         seen: set = set()
         for label, action in raw:
-            key = _action_key(action)
+            key = action_key(action)
             if key not in seen:
                 seen.add(key)
                 out.append(Candidate(label, action))
@@ -266,7 +266,8 @@ class ExpertPlayer:
         return table, rack, tuple(opened), False
 
 
-def _action_key(action: Action) -> tuple:
+def action_key(action: Action) -> tuple:
+    """What makes two actions the same move: a draw, or the melds of the new table in any order."""
     if isinstance(action, Draw):
         return ("draw",)
     return ("play",) + tuple(sorted(tuple(m.tiles if isinstance(m, Meld) else m) for m in action.table))

@@ -301,9 +301,9 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
 
 
 def _key(action: Action) -> tuple:
-    from rummisolve.game.ai_expert import _action_key
+    from rummisolve.game.ai_expert import action_key
 
-    return _action_key(action)
+    return action_key(action)
 
 
 def analyse_game(

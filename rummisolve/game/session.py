@@ -1,6 +1,6 @@
 """A match for a frontend: one human against AIs over several rounds, driven one action at a time.
 
-The web app (:mod:`rummisolve.server.games`) keeps one :class:`Session` per game. The human's
+The web app (:mod:`rummisolve.server.routes.games`) keeps one :class:`Session` per game. The human's
 turns arrive as whole tables (every play judged by the engine's referee, which gives its reasons
 meld by meld), draws and, under the discard rule, discards; the AIs' turns are taken one at a
 time by :meth:`Session.advance`, so a frontend can show each before asking for the next. Rounds

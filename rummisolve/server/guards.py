@@ -23,7 +23,9 @@ from urllib.parse import urlsplit
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["HostAndOriginGuard", "CatchErrors", "error_body", "LOCAL_HOSTS", "host_name"]
+from rummisolve.server.requests import error_body
+
+__all__ = ["HostAndOriginGuard", "CatchErrors", "LOCAL_HOSTS", "host_name"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -32,11 +34,6 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
-
-
-def error_body(path: str, message: str) -> dict[str, Any]:
-    """An error in the contract's shape: ``{"status": "error", "error"}`` from /solve, ``{"error"}`` elsewhere."""
-    return {"status": "error", "error": message} if path == "/solve" else {"error": message}
 
 
 def host_name(host: str) -> str:

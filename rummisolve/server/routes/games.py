@@ -1,0 +1,262 @@
+"""The game API of the web app's play page: ``/meta``, ``/tiles``, ``/games`` and ``/games/{id}/...``.
+
+Every game is a :class:`rummisolve.game.session.Session` (one human against AIs, round after
+round) saved in a :class:`rummisolve.server.store.GameStore` after every action that changes it,
+so a reload or a server restart resumes it. The human's plays are judged by the engine's referee:
+an illegal one is answered 200 with ``"legal": false`` and the reasons, each naming the meld it
+concerns (an illegal turn is not an error). The AIs move one turn per ``POST /games/{id}/advance``,
+so the page can show each.
+
+**Owners.** ``POST /games`` answers a secret ``token`` (and sets it as an HttpOnly, SameSite=Strict
+cookie); a request that already carries a valid token adds the game to that owner's games. Every
+other request names its owner by ``Authorization: Bearer <token>`` or the cookie; another owner's
+game, like a game that does not exist, is a 404. ``GET /games`` lists the caller's games only.
+
+**Every acknowledged action is saved.** Actions run in threads of their own, one at a time per
+game (:class:`rummisolve.server.game_cache.GameCache`). An action is committed to the store before
+it is answered; if the store refuses the write (503), or the action fails, the copy in memory is
+dropped, so the game stays exactly as saved. A save from an older copy (another worker process
+saved first) is refused (409).
+
+Errors, always ``{"error": message}`` (:mod:`rummisolve.server.handlers`): 400 bad input (an
+unknown field too), 404 no such game, 409 an action that does not fit the game's state (not your
+turn, the round is over) or a stale copy, 415 a body that is not JSON, 429 past the limits on games
+(named in the message), 500 a damaged saved game, 503 the database refused the write (nothing changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from rummisolve.game.session import Session
+from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
+from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
+from rummisolve.server.meta import meta, tile_set
+from rummisolve.server.requests import BadRequest, json_object
+from rummisolve.server.state import ServerState, SharedState
+
+__all__ = ["router", "ACTIONS"]
+
+COOKIE_AGE = 400 * 24 * 3600
+"""The longest a browser keeps a cookie (Chromium caps it at 400 days)."""
+
+router = APIRouter()
+
+Action = Callable[[Session, dict[str, Any]], dict[str, Any] | None]
+
+
+async def _in_game_thread(state: ServerState, work: Callable[[], Any]) -> Any:
+    """``work()`` in a game thread; its refusals are answered by :mod:`rummisolve.server.handlers`."""
+    return await asyncio.get_running_loop().run_in_executor(state.game_pool, work)
+
+
+async def _answer(state: ServerState, work: Callable[[], dict[str, Any]]) -> JSONResponse:
+    return JSONResponse(await _in_game_thread(state, work))
+
+
+def _owner_of(state: ServerState, request: Request) -> str | None:
+    return state.store.owner_of(token_of(request))
+
+
+@router.get("/meta", summary="What the web app offers: rule presets and options, colours, AI levels, statuses")
+async def get_meta() -> dict[str, Any]:
+    return meta()
+
+
+@router.post("/tiles", summary='Every tile of a rule set, with its copies (body: {"rules": ...})')
+async def post_tiles(request: Request, state: SharedState) -> Response:
+    body = await json_object(request, state.settings.max_body_bytes, ("rules",), "/tiles")
+    return JSONResponse(tile_set(rules_from_json(body.get("rules", "standard"), "rules")))
+
+
+@router.get("/games", summary="Your saved games, most recent first, and the limits on games")
+async def list_games(request: Request, state: SharedState) -> Response:
+    store = state.store
+
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        games, damaged = store.listing(owner) if owner is not None else ([], [])
+        return {
+            "games": games,
+            "damaged": damaged,
+            "counts": store.counts(owner) if owner is not None else {"stored": 0, "live": 0},
+            "limits": {"max_live_games": store.max_live, "max_stored_games": store.max_stored},
+        }
+
+    return await _answer(state, work)
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    summary='A new game: {"players": "human,medium", "rules": "standard", "seed": 7 (a practice game)}',
+)
+async def new_game(request: Request, state: SharedState) -> Response:
+    body = await json_object(request, state.settings.max_body_bytes, ("players", "rules", "seed"), "a new game")
+
+    def work() -> tuple[str, str, dict[str, Any]]:
+        rules = rules_from_json(body.get("rules", "standard"), "rules")
+        session = Session.new(
+            body.get("players", "human,medium"), rules, body.get("seed"), max_steps=state.settings.max_verify_steps
+        )
+        token = token_of(request)
+        owner = state.store.owner_of(token)
+        if owner is None or token is None:  # no valid token presented: a new owner (never an unknown token)
+            token = state.store.new_owner()
+            owner = state.store.owner_of(token)
+            assert owner is not None
+        return state.games.create(session, owner), token, session.view()
+
+    ident, token, view = await _in_game_thread(state, work)
+    response = JSONResponse({"id": ident, "token": token, "state": view}, status_code=201)
+    response.set_cookie(
+        TOKEN_COOKIE,
+        token,
+        max_age=COOKIE_AGE,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.get("/games/{ident}", summary="A saved game as its human player sees it")
+async def get_game(ident: str, request: Request, state: SharedState) -> Response:
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            return {"id": ident, "state": state.games.get(ident, owner).session.view()}
+
+    return await _answer(state, work)
+
+
+@router.delete("/games/{ident}", summary="Delete a saved game")
+async def delete_game(ident: str, request: Request, state: SharedState) -> Response:
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            if not state.store.delete(ident, owner):
+                raise NoSuchGame(ident)
+            state.games.forget(ident)
+            return {"id": ident, "deleted": True}
+
+    return await _answer(state, work)
+
+
+@router.get("/games/{ident}/replay", summary="A round state by state (every rack once it is over)")
+async def replay(ident: str, request: Request, state: SharedState) -> Response:
+    raw = request.query_params.get("round")
+    unknown = sorted(set(request.query_params) - {"round"})
+    if unknown:
+        raise BadRequest(400, f"unknown query parameter(s) {', '.join(map(repr, unknown))} (replay takes round)")
+
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            session = state.games.get(ident, owner).session
+            if raw is None:
+                return session.replay(len(session.rounds) - 1)
+            if not raw.strip().isdigit():
+                raise BadRequest(400, f"round: expected a round number from 0, got {raw!r}")
+            return session.replay(int(raw))
+
+    return await _answer(state, work)
+
+
+@router.get(
+    "/games/{ident}/saved",
+    summary="The game to keep: a practice game whole, any other what you have seen (every finished round, "
+    "the running one as you saw it)",
+)
+async def saved(ident: str, request: Request, state: SharedState) -> Response:
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            return state.games.get(ident, owner).session.record()
+
+    return await _answer(state, work)
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+
+def _play(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+    if "table" not in body:
+        raise BadRequest(400, "missing field 'table' (the whole new table, melds in play order)")
+    table = table_from_json(body["table"], "table", session.rules)
+    discard = body.get("discard")
+    if discard is not None and not isinstance(discard, str):
+        raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(discard)}")
+    return session.play(table, discard)
+
+
+def _draw(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+    source = body.get("source", "pool")
+    if source not in ("pool", "discard"):
+        raise BadRequest(400, f"source: expected 'pool' or 'discard', got {source!r}")
+    return session.draw(source)
+
+
+def _discard(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+    tile = body.get("tile")
+    if not isinstance(tile, str):
+        raise BadRequest(400, f"tile: expected a tile code, got {json_type_name(tile)}")
+    return session.discard(tile)
+
+
+def _hint(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+    return {"hint": session.hint(body.get("level", 1))}
+
+
+ACTIONS: dict[str, tuple[Action, tuple[str, ...], str]] = {
+    "play": (
+        _play,
+        ("table", "discard"),
+        'Play the human\'s new table ({"table": [[...]], "discard": tile under the discard rule})',
+    ),
+    "draw": (_draw, ("source",), 'The human draws ({"source": "pool" | "discard"})'),
+    "discard": (_discard, ("tile",), 'Discard rule: the human discards ({"tile": "R7"}) after a draw'),
+    "undo": (lambda s, b: s.undo_turn(), (), "Practice games: take back the human's last whole turn"),
+    "advance": (lambda s, b: s.advance(), (), "The next AI takes its turn"),
+    "timeout": (lambda s, b: s.timeout(), (), "Apply the turn timer's penalty if the time is up"),
+    "hint": (_hint, ("level",), 'A hint for the human ({"level": 1 | 2 | 3})'),
+    "next-round": (lambda s, b: s.next_round(), (), "Deal the next round once this one is over"),
+}
+"""Each action a game takes: ``POST /games/{id}/<name>`` runs ``(function, fields its body may have, summary)``."""
+
+
+async def _act(request: Request, state: ServerState, ident: str, name: str) -> Response:
+    """Run action ``name`` on game ``ident`` holding it, commit, answer with the state."""
+    action, fields, _ = ACTIONS[name]
+    body = await json_object(request, state.settings.max_body_bytes, fields, f"the {name} action")
+
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            cached = state.games.get(ident, owner)
+            try:
+                answer = action(cached.session, body) or {}
+            except BaseException:
+                state.games.forget(ident)  # it may have changed the copy in memory: the store has the game
+                raise
+            state.games.commit(ident, cached)
+            return {"id": ident, **answer, "state": cached.session.view()}
+
+    return await _answer(state, work)
+
+
+def _action_route(name: str) -> Callable[..., Any]:
+    async def route(ident: str, request: Request, state: SharedState) -> Response:
+        return await _act(request, state, ident, name)
+
+    return route
+
+
+for _name, (_, _fields, _summary) in ACTIONS.items():
+    router.post(f"/games/{{ident}}/{_name}", summary=_summary, name=f"game_{_name}")(_action_route(_name))

@@ -1,0 +1,71 @@
+"""What the routes share, held in ``app.state.server``: the settings, the solver lanes and pools,
+the game store and its cache. :func:`server_state` is the routes' dependency that hands it over."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends
+from starlette.requests import Request
+
+from rummisolve.server.game_cache import GameCache
+from rummisolve.server.lanes import Job, Lanes
+from rummisolve.server.settings import Settings
+from rummisolve.server.store import GameStore
+
+__all__ = ["ServerState", "SharedState", "server_state", "solve_job"]
+
+GAME_THREADS = 4
+"""Threads running game actions (AIs and hints solve; a write may wait on a lock for ``busy_timeout``)."""
+
+QUICK_THREADS = 2
+"""Threads for /verify, /explain and /render: quick, so they keep answering while every solver thread is busy."""
+
+
+def solve_job(body: Any, stop: Any) -> dict[str, Any]:
+    """What a /solve request runs in its lane: :func:`rummisolve.service.solve_json`."""
+    from rummisolve.service import solve_json
+
+    return solve_json(body, stop=stop)
+
+
+@dataclass
+class ServerState:
+    """The objects the routes share; built by :func:`rummisolve.server.app.create_app`."""
+
+    settings: Settings
+    store: GameStore
+    games: GameCache
+    lanes: Lanes
+    solve: Job = solve_job
+    """The job each /solve runs (a test may wrap it, e.g. to hold solves back)."""
+    quick: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(QUICK_THREADS, thread_name_prefix="rummisolve-quick")
+    )
+    game_pool: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="rummisolve-games")
+    )
+
+    @classmethod
+    def build(cls, settings: Settings, db: str, cache_size: int) -> ServerState:
+        store = GameStore(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games)
+        games = GameCache(store, size=cache_size, max_steps=settings.max_verify_steps)
+        return cls(settings=settings, store=store, games=games, lanes=Lanes(settings))
+
+    def shutdown(self) -> None:
+        """Stop the threads (solves running are left to end on their own) and close the store."""
+        self.lanes.shutdown()
+        self.quick.shutdown(wait=False, cancel_futures=True)
+        self.game_pool.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+
+def server_state(request: Request) -> ServerState:
+    """The app's :class:`ServerState` (a FastAPI dependency)."""
+    return request.app.state.server
+
+
+SharedState = Annotated[ServerState, Depends(server_state)]
+"""A route's parameter ``state: SharedState`` receives the app's :class:`ServerState`."""
