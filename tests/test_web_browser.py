@@ -433,6 +433,10 @@ def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server)
 def test_the_setup_form_seats_and_saved_games(browser, server):
     page = Page(browser, server, DESKTOP)
     p = page.page
+    page.open("/play?game=no-such-game")  # an unknown game: said, and the start page instead
+    assert p.locator("#setup-message.message.bad").inner_text() and p.locator("#setup").is_visible()
+    assert all("404" in e for e in page.errors), page.errors  # the browser logs the failed GET itself
+    page.errors.clear()
     page.open("/play")
     assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("remove-ai").is_disabled()
     p.get_by_test_id("add-ai").click()
