@@ -7,11 +7,15 @@ Every import counts, also those made inside functions. The one exception is the 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rummisolve"
+STATIC = PACKAGE / "server" / "static"
+MAX_SCRIPT_LINES = 400
+"""The web app's scripts are ES modules by concern, none longer than this (issue 34)."""
 
 LAYERS = {
     "core": ("errors", "tiles", "rules", "twist_melds", "melds", "position", "solution"),
@@ -229,3 +233,31 @@ def test_no_private_name_imported_from_another_module():
     assert not new, f"private names imported from another module (make them public there, or move them): {new}"
     fixed = sorted(STILL_PRIVATE_IMPORTS - found)
     assert not fixed, f"fixed, take off STILL_PRIVATE_IMPORTS: {fixed}"
+
+
+def test_no_web_script_is_over_400_lines():
+    scripts = sorted(STATIC.glob("*.js"))
+    assert scripts
+    long = [
+        f"{p.name}: {n} lines"
+        for p in scripts
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_SCRIPT_LINES
+    ]
+    assert not long, f"split these scripts (at most {MAX_SCRIPT_LINES} lines each): " + ", ".join(long)
+
+
+def test_no_web_script_defines_again_what_common_js_exports():
+    declared = r"(?:^|\n)\s*(?:export\s+)?(?:async\s+)?(?:function\s+|(?:const|let|var|class)\s+)([\w$]+)"
+    shared = set(
+        re.findall(r"export\s+(?:async\s+)?(?:function|const|let|class)\s+([\w$]+)", (STATIC / "common.js").read_text())
+    )
+    assert {"el", "api", "tileParts", "$"} <= shared
+    again = []
+    for path in sorted(STATIC.glob("*.js")):
+        if path.name != "common.js":
+            again += [
+                f"{path.name}: {name}"
+                for name in re.findall(declared, path.read_text(encoding="utf-8"))
+                if name in shared
+            ]
+    assert not again, "import these from common.js instead: " + ", ".join(again)

@@ -373,3 +373,89 @@ def test_a_game_without_a_seed_is_secret_and_final(browser, server):
     assert "token" not in p.evaluate("document.cookie")  # HttpOnly: the page's scripts cannot read it
     page.shoot("play-secret-game")
     page.close()
+
+
+def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server):
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    # The third hint has the whole move: laid out, reset, laid out again, played.
+    page.open(f"/play?players=human,easy&seed={SEED}&delay=0")
+    _your_turn(p, 1)
+    start = _rack(p)
+    table = p.get_by_test_id("table")
+    assert p.get_by_test_id("timer").is_hidden() and p.get_by_test_id("pick").is_hidden()
+    for level in (1, 2, 3):
+        assert p.get_by_test_id("hint").inner_text() == ("Hint" if level == 1 else f"Hint (level {level})")
+        p.get_by_test_id("hint").click()
+        _your_turn(p, 1)
+    assert p.get_by_test_id("hint-apply").is_visible()
+    p.get_by_test_id("hint-apply").click()
+    assert table.locator("[data-meld]").count() > 0 and "not played yet" in p.locator("#table-note").inner_text()
+    assert p.get_by_test_id("draw").is_disabled() and len(_rack(p)) < len(start)
+    p.get_by_test_id("reset").click()
+    assert table.locator("[data-meld]").count() == 0 and sorted(_rack(p)) == sorted(start)
+    assert p.get_by_test_id("reset").is_disabled()
+    p.get_by_test_id("hint-apply").click()
+    p.get_by_test_id("end-turn").click()
+    _your_turn(p, 3)
+    assert p.get_by_test_id("hint-text").is_hidden() and p.get_by_test_id("hint").inner_text() == "Hint"
+    page.close()
+
+    # The discard rule: a turn ends with a discard of one selected rack tile; the turn timer counts down.
+    rules = urllib.parse.quote(json.dumps({"preset": "standard", "discard": True, "turn_timer": 600}))
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open(f"/play?players=human,easy&seed={SEED}&rules={rules}&delay=0")
+    _your_turn(p, 1)
+    start = _rack(p)
+    p.wait_for_function("document.querySelector('[data-testid=timer]').textContent.startsWith('⏱ ')")
+    assert p.get_by_test_id("timer").is_visible()
+    assert p.get_by_test_id("pick").is_visible()
+    assert p.get_by_test_id("draw").inner_text() == "Draw from the pool"
+    assert p.get_by_test_id("end-turn").inner_text() == "End turn (discard the selected tile)"
+    p.get_by_test_id("end-turn").click()
+    assert "discard rule" in p.get_by_test_id("message").inner_text()
+    p.get_by_test_id("draw").click()
+    _your_turn(p, 1)  # still the human's turn: now a discard ends it
+    assert len(_rack(p)) == len(start) + 1
+    assert p.get_by_test_id("draw").is_disabled() and p.get_by_test_id("pick").is_disabled()
+    discard = _rack(p)[0]
+    p.get_by_test_id("rack").locator("[data-tile]").first.click()
+    p.get_by_test_id("end-turn").click()
+    _your_turn(p, 3)
+    log = p.get_by_test_id("log").inner_text()
+    assert f"You discard {discard}" in log or f"discard {discard}" in log, log
+    assert len(_rack(p)) == len(start)
+    page.shoot("play-discard")
+    page.close()
+
+
+def test_the_setup_form_seats_and_saved_games(browser, server):
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/play?game=no-such-game")  # an unknown game: said, and the start page instead
+    assert p.locator("#setup-message.message.bad").inner_text() and p.locator("#setup").is_visible()
+    assert all("404" in e for e in page.errors), page.errors  # the browser logs the failed GET itself
+    page.errors.clear()
+    page.open("/play")
+    assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("remove-ai").is_disabled()
+    p.get_by_test_id("add-ai").click()
+    p.get_by_test_id("add-ai").click()
+    assert p.get_by_test_id("ai-level").count() == 3
+    p.get_by_test_id("remove-ai").click()
+    assert p.get_by_test_id("ai-level").count() == 2
+    p.get_by_test_id("ai-level").nth(1).select_option("easy")
+    p.get_by_test_id("seed").fill(str(SEED))
+    p.get_by_test_id("start").click()
+    p.wait_for_selector("#game:not(.hidden)")
+    _your_turn(p, 1)
+    assert p.get_by_test_id("player").count() == 3
+    assert p.get_by_test_id("practice").inner_text() == f"Practice game · seed {SEED}"
+    ident = p.url.split("game=")[1].split("&")[0]
+    page.open("/play")
+    item = p.locator(f"[data-testid=saved-game][data-game='{ident}']")
+    item.wait_for()
+    assert "practice (seed" in item.inner_text()
+    item.get_by_role("button", name="Delete").click()
+    p.wait_for_selector(f"[data-testid=saved-game][data-game='{ident}']", state="detached")
+    page.close()

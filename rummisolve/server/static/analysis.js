@@ -1,15 +1,12 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
-import { api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, tileElement, wait } from "./common.js";
+import { $, api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
-const $ = (id) => document.getElementById(id);
 const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
 let meta;
 let rulesForm;
 
 function setMessage(text, kind = "info") {
-  const box = $("input-message");
-  box.textContent = text || "";
-  box.className = `message ${text ? kind : ""}`;
+  showMessage($("input-message"), text, kind);
 }
 
 function position() {

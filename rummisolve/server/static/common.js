@@ -1,6 +1,15 @@
 // Shared by the analysis board and the play page: the API, tiles, notation and the rules form.
 // Everything the pages offer (presets, options, tiles, colours, AI levels) comes from the server.
 
+/** The page's element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** Show a message in its box: the text, and its kind (info, good, bad) as a class while there is text. */
+export function showMessage(box, text, kind = "info") {
+  box.textContent = text || "";
+  box.className = `message ${text ? kind : ""}`;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {

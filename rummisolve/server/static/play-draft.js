@@ -1,0 +1,156 @@
+// The draft: the human's tentative table for the turn being played, edited tile by tile. The server
+// keeps the game and judges the draft only when the turn ends.
+import { tileParts } from "./common.js";
+import { render, say, state, yourTurn } from "./play-state.js";
+
+export const codes = (melds) => melds.map((m) => m.map((t) => t.code));
+export const sameMeld = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
+
+export function startDraft() {
+  const tile = (code, fromRack) => ({ id: state.nextId++, code, fromRack });
+  const table = state.game.table.map((m) => m.map((c) => tile(c, false)));
+  state.draft = { table, rack: state.game.rack.map((c) => tile(c, true)), start: null, history: [] };
+  state.draft.start = snapshot();
+  state.selected = new Set();
+  state.badMelds = new Map();
+}
+
+function snapshot() {
+  return JSON.stringify({ table: state.draft.table, rack: state.draft.rack });
+}
+
+function restore(text) {
+  const saved = JSON.parse(text);
+  state.draft.table = saved.table;
+  state.draft.rack = saved.rack;
+}
+
+export function draftChanged() {
+  const now = codes(state.draft.table);
+  return now.length !== state.game.table.length || now.some((m, i) => !sameMeld(m, state.game.table[i]));
+}
+
+export function findTile(id) {
+  const { draft } = state;
+  const r = draft.rack.findIndex((t) => t.id === id);
+  if (r >= 0) return { where: draft.rack, index: r, tile: draft.rack[r] };
+  for (const meld of draft.table) {
+    const i = meld.findIndex((t) => t.id === id);
+    if (i >= 0) return { where: meld, index: i, tile: meld[i] };
+  }
+  return null;
+}
+
+function arrange(meld) {
+  // A run of one colour without jokers is kept in number order; anything else stays as placed.
+  const parts = meld.map((t) => tileParts(t.code));
+  if (parts.some((p) => p.joker)) return meld;
+  const oneColour = parts.every((p) => p.colour === parts[0].colour);
+  if (!oneColour) return meld;
+  return [...meld].sort((a, b) => tileParts(a.code).number - tileParts(b.code).number);
+}
+
+/** Move tiles (by id) to a meld (before a tile, or where they fit), a new meld, or back to the rack. */
+export function moveTiles(ids, dest) {
+  if (!yourTurn() || !ids.length) return;
+  const { draft } = state;
+  const tiles = ids.map(findTile).filter(Boolean);
+  if (dest.kind === "rack") {
+    const fixed = tiles.find((f) => !f.tile.fromRack);
+    if (fixed) {
+      say(`${fixed.tile.code} was on the table when your turn began: table tiles stay on the table.`, "bad");
+      return;
+    }
+  }
+  const targetMeld = dest.kind === "meld" ? draft.table[dest.index] : null;
+  if (dest.kind === "meld" && !targetMeld) return;
+  draft.history.push(snapshot());
+  for (const found of tiles.sort((a, b) => b.index - a.index)) found.where.splice(found.where.indexOf(found.tile), 1);
+  const moving = tiles.map((f) => f.tile);
+  if (dest.kind === "rack") draft.rack.push(...moving);
+  else if (dest.kind === "new") draft.table.push(arrange(moving));
+  else {
+    const at = dest.before === null || dest.before === undefined ? -1 : targetMeld.findIndex((t) => t.id === dest.before);
+    if (at >= 0) targetMeld.splice(at, 0, ...moving);
+    else {
+      targetMeld.push(...moving);
+      const arranged = arrange(targetMeld);
+      targetMeld.splice(0, targetMeld.length, ...arranged);
+    }
+  }
+  draft.table = draft.table.filter((m) => m.length);
+  afterEdit();
+}
+
+function afterEdit() {
+  state.selected = new Set();
+  state.badMelds = new Map();
+  state.lastChanged = new Set();
+  say("");
+  render();
+}
+
+export function splitSelected() {
+  const { draft, selected } = state;
+  const [id] = [...selected];
+  const found = findTile(id);
+  if (selected.size !== 1 || !found || found.where === draft.rack || found.index === 0) {
+    say("Select one table tile (not a meld's first): the meld is split just before it.", "bad");
+    return;
+  }
+  draft.history.push(snapshot());
+  const meld = found.where;
+  const i = draft.table.indexOf(meld);
+  draft.table.splice(i + 1, 0, meld.splice(found.index));
+  afterEdit();
+}
+
+export function joinSelected() {
+  const { draft } = state;
+  const melds = [...new Set([...state.selected].map(findTile).filter((f) => f && f.where !== draft.rack).map((f) => f.where))];
+  if (melds.length < 2) {
+    say("Select a tile in each of two or more melds to join them.", "bad");
+    return;
+  }
+  draft.history.push(snapshot());
+  melds.sort((a, b) => draft.table.indexOf(a) - draft.table.indexOf(b));
+  const joined = arrange(melds.flat());
+  const first = draft.table.indexOf(melds[0]);
+  draft.table = draft.table.map((m, i) => (i === first ? joined : m)).filter((m) => m === joined || !melds.includes(m));
+  afterEdit();
+}
+
+/** Step back one edit. */
+export function undoEdit() {
+  const { draft } = state;
+  if (!draft || !draft.history.length) return;
+  restore(draft.history.pop());
+  state.selected = new Set();
+  state.badMelds = new Map();
+  say("");
+  render();
+}
+
+/** The table and rack as the turn began (itself an edit, so Undo brings the edits back). */
+export function resetTurn() {
+  state.draft.history.push(snapshot());
+  restore(state.draft.start);
+  afterEdit();
+}
+
+/** Lay out the last hint's table: each of its tiles taken from the table as the turn began, else the rack. */
+export function applyHint() {
+  const { draft, hintTable } = state;
+  if (!hintTable || !yourTurn()) return;
+  draft.history.push(snapshot());
+  const all = JSON.parse(draft.start);
+  const pool = [...all.table.flat(), ...all.rack];
+  const take = (code) => {
+    const fixed = pool.findIndex((t) => t.code === code && !t.fromRack);
+    const index = fixed >= 0 ? fixed : pool.findIndex((t) => t.code === code);
+    return pool.splice(index, 1)[0];
+  };
+  draft.table = hintTable.map((m) => m.map(take));
+  draft.rack = pool.filter((t) => t.fromRack);
+  afterEdit();
+}

@@ -1,0 +1,34 @@
+// The replay of the round, turn by turn: its table and racks (the human's, and any the game shows).
+import { $, el, sortTiles, tileElement } from "./common.js";
+import { getReplay } from "./play-client.js";
+import { say, state } from "./play-state.js";
+import { describe } from "./play-view.js";
+
+export async function openReplay() {
+  const response = await getReplay(state.gameId);
+  if (!response.ok) { say(response.data.error, "bad"); return; }
+  const frames = (state.frames = response.data.frames);
+  const slider = $("replay-slider");
+  slider.max = String(frames.length - 1);
+  slider.value = "0";
+  $("replay").classList.remove("hidden");
+  showFrame(0, response.data.names);
+  slider.oninput = () => showFrame(Number(slider.value), response.data.names);
+  $("replay-prev").onclick = () => { slider.value = String(Math.max(0, Number(slider.value) - 1)); showFrame(Number(slider.value), response.data.names); };
+  $("replay-next").onclick = () => { slider.value = String(Math.min(state.frames.length - 1, Number(slider.value) + 1)); showFrame(Number(slider.value), response.data.names); };
+}
+
+export function closeReplay() {
+  $("replay").classList.add("hidden");
+}
+
+function showFrame(i, names) {
+  const { meta } = state;
+  const frame = state.frames[i];
+  const event = frame.event ? { ...frame.event, name: frame.event.name || names[frame.event.player] } : null;
+  $("replay-label").textContent = i === 0 ? "The deal" : `Turn ${i}: ${describe(event)}`;
+  $("replay-table").replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
+  if (!frame.table.length) $("replay-table").append(el("span", { class: "empty", text: "The table is empty." }));
+  $("replay-racks").replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
+    rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: `${frame.rack_sizes[s]} tiles (hidden)` }))));
+}

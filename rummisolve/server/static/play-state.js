@@ -1,0 +1,46 @@
+// The play page's state, all of it in one object, and what every part of the page asks of it.
+import { $, showMessage } from "./common.js";
+
+export const params = new URLSearchParams(location.search);
+export const AI_DELAY = Math.max(0, Number(params.get("delay") ?? 900)) || 0;
+
+export const state = {
+  meta: null, // GET /meta
+  rulesForm: null, // the new game's rules
+  gameId: null,
+  game: null, // the server's view of the game
+  draft: null, // {table: [[tile]], rack: [tile], start, history}; a tile is {id, code, fromRack}
+  nextId: 1, // the next draft tile's id
+  selected: new Set(), // ids of the selected draft tiles
+  order: "colour", // the rack's: "colour" or "number"
+  hintLevel: 0,
+  hintTable: null, // the table of the last hint that has one
+  busy: false, // the AIs are moving
+  pending: 0, // requests on their way
+  badMelds: new Map(), // meld index -> reasons, after an illegal end of turn
+  lastChanged: new Set(), // melds an AI turn changed, shown until the human edits
+  timerHandle: null, // the turn timer's interval
+  drag: null, // the drag under way: {id, ids, x, y, active, ghost, source}
+  suppressClick: false, // the click that ends a drag selects nothing
+  frames: [], // the replay's, one a turn
+};
+
+const view = { render: () => {} };
+
+/** Show the state again: the view (play-view.js) registers its render here, so the edits need not import it. */
+export function render() {
+  view.render();
+}
+
+export function setRender(render) {
+  view.render = render;
+}
+
+export function say(text, kind = "info") {
+  showMessage($("message"), text, kind);
+}
+
+export const yourTurn = () => {
+  const { game } = state;
+  return game && !game.finished && game.current === game.human && !state.busy && !state.pending;
+};

@@ -1,0 +1,208 @@
+// The game's course: the human's actions sent to the server, the AIs' turns shown one at a time,
+// the turn timer, and the way into a game.
+import { $, wait } from "./common.js";
+import { getGame, postAction } from "./play-client.js";
+import { codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
+import { AI_DELAY, say, state, yourTurn } from "./play-state.js";
+import { describe, render, renderBar, renderControls, renderLog, renderRack, renderTable } from "./play-view.js";
+
+/** POST an action of this game: its answer, or null (said on the page; a 409 reloads the game). */
+async function act(path, body) {
+  state.pending++;
+  document.body.dataset.pending = "true";
+  if (state.game) renderControls();
+  let response;
+  try {
+    response = await postAction(state.gameId, path, body);
+  } finally {
+    state.pending--;
+    if (!state.pending) delete document.body.dataset.pending;
+  }
+  if (!response.ok) {
+    say(response.data.error || `HTTP ${response.status}`, "bad");
+    if (response.status === 409) await reload();
+    return null;
+  }
+  return response.data;
+}
+
+async function reload() {
+  const response = await getGame(state.gameId);
+  if (response.ok) { state.game = response.data.state; startDraft(); render(); }
+}
+
+export async function endTurn() {
+  if (!yourTurn()) return;
+  const { draft, game } = state;
+  const table = codes(draft.table);
+  let answer;
+  if (game.discard_rule) {
+    const pick = [...state.selected].map(findTile).filter((f) => f && f.where === draft.rack);
+    if (pick.length !== 1) {
+      say("Under the discard rule a turn ends with a discard: select one tile of your rack, then End turn.", "bad");
+      return;
+    }
+    const tile = pick[0].tile.code;
+    if (draftChanged()) answer = await act("play", { table, discard: tile });
+    else if (game.draw_from !== null) answer = await act("discard", { tile });
+    else { say("Draw (from the pool or the discard pile) or change the table before you discard.", "bad"); return; }
+  } else {
+    if (!draftChanged()) {
+      say("The table is as your turn began: put tiles on it first, or Draw.", "bad");
+      return;
+    }
+    answer = await act("play", { table });
+  }
+  if (!answer) return;
+  if (answer.legal === false) {
+    state.badMelds = new Map();
+    for (const reason of answer.reasons) {
+      if (reason.meld === null || reason.meld === undefined) continue;
+      if (!state.badMelds.has(reason.meld)) state.badMelds.set(reason.meld, []);
+      state.badMelds.get(reason.meld).push(reason.message);
+    }
+    say(`Not allowed: ${answer.message}`, "bad");
+    state.selected = new Set();
+    render();
+    return;
+  }
+  say(answer.event ? `${describe(answer.event)}.` : "", "good");
+  await turnDone(answer.state);
+}
+
+/** Draw from "pool" or (under the discard rule) take the "discard". */
+export async function draw(source) {
+  if (!yourTurn()) return;
+  const answer = await act("draw", { source });
+  if (!answer) return;
+  say(`${describe(answer.event)}.`, "info");
+  if (state.game.discard_rule && answer.state.current === state.game.human) {
+    state.game = answer.state;
+    startDraft();
+    state.hintTable = null;
+    render();
+    return;
+  }
+  await turnDone(answer.state);
+}
+
+async function turnDone(next) {
+  state.game = next;
+  state.hintLevel = 0;
+  state.hintTable = null;
+  $("hint-text").classList.add("hidden");
+  $("hint-apply-row").classList.add("hidden");
+  stopTimer();
+  await runAIs();
+}
+
+/** The AIs' turns, one at a time, each shown for a moment so a person can follow it. */
+async function runAIs() {
+  state.busy = true;
+  try {
+    while (!state.game.finished && state.game.current !== state.game.human) {
+      render();
+      await wait(AI_DELAY / 3);
+      const answer = await act("advance");
+      if (!answer) break;
+      const game = (state.game = answer.state);
+      const before = answer.before || [];
+      state.lastChanged = new Set(game.table.map((m, i) => i).filter((i) => !before.some((b) => sameMeld(b, game.table[i]))));
+      $("turn").textContent = `${describe(answer.event)}`;
+      renderTable();
+      renderRack();
+      renderLog();
+      renderBar();
+      $("turn").textContent = `${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
+      await wait(AI_DELAY);
+    }
+  } finally {
+    state.busy = false;
+  }
+  startDraft();
+  render();
+  startTimer();
+}
+
+/** The next hint level (up to 3); the third has a table to lay out. */
+export async function hint() {
+  if (!yourTurn()) return;
+  state.hintLevel = Math.min(3, state.hintLevel + 1);
+  const answer = await act("hint", { level: state.hintLevel });
+  if (!answer) return;
+  const box = $("hint-text");
+  box.textContent = answer.hint.text;
+  box.classList.remove("hidden");
+  state.hintTable = answer.hint.table || null;
+  $("hint-apply-row").classList.toggle("hidden", !state.hintTable);
+  render();
+}
+
+/** Take back the human's whole last turn (practice games only). */
+export async function takeBackTurn() {
+  const answer = await act("undo");
+  if (!answer) return;
+  state.game = answer.state;
+  stopTimer();
+  startDraft();
+  say("Took back your last turn.", "info");
+  render();
+  startTimer();
+}
+
+export async function nextRound() {
+  const answer = await act("next-round");
+  if (!answer) return;
+  $("replay").classList.add("hidden");
+  say("");
+  await enterGame(state.gameId, answer.state);
+}
+
+// -- the turn timer ---------------------------------------------------------------------------------
+
+function stopTimer() {
+  if (state.timerHandle) clearInterval(state.timerHandle);
+  state.timerHandle = null;
+  $("timer").classList.add("hidden");
+}
+
+function startTimer() {
+  stopTimer();
+  const { game } = state;
+  if (!game.turn_timer || game.finished || game.current !== game.human || game.time_left === null) return;
+  const deadline = Date.now() + game.time_left * 1000;
+  const box = $("timer");
+  box.classList.remove("hidden");
+  const tick = async () => {
+    const left = Math.max(0, (deadline - Date.now()) / 1000);
+    box.textContent = `⏱ ${Math.ceil(left)} s`;
+    box.classList.toggle("low", left < 10);
+    if (left <= 0 && !state.busy) {
+      stopTimer();
+      const answer = await act("timeout");
+      if (answer && answer.event) {
+        say(`Time is up: ${describe(answer.event)}.`, "bad");
+        await turnDone(answer.state);
+      } else if (answer) {
+        state.game = answer.state;
+        startTimer();
+      }
+    }
+  };
+  tick();
+  state.timerHandle = setInterval(tick, 250);
+}
+
+// -- into a game ------------------------------------------------------------------------------------
+
+export async function enterGame(id, game) {
+  state.gameId = id;
+  state.game = game;
+  $("setup").classList.add("hidden");
+  $("game").classList.remove("hidden");
+  startDraft();
+  render();
+  document.body.dataset.ready = "true";
+  if (!game.finished && game.current !== game.human) await runAIs();
+  else startTimer();
+}

@@ -1,0 +1,182 @@
+// The view: the game as the page shows it, drawn again from the state by render().
+import { $, el, formatTiles, sortTiles, tileElement } from "./common.js";
+import { savedPath } from "./play-client.js";
+import { draftChanged, findTile, sameMeld } from "./play-draft.js";
+import { dropOnClick, onPointerDown } from "./play-drag.js";
+import { state, yourTurn } from "./play-state.js";
+
+const name = (seat) => state.game.players[seat].name;
+
+/** A log line for a game event. */
+export function describe(event) {
+  if (!event) return "";
+  const who = event.name || name(event.player);
+  const you = event.player === state.game.human;
+  if (event.type === "play") {
+    const played = event.played && event.played.length ? formatTiles(event.played) : "nothing new (rearranged the table)";
+    return `${who} ${you ? "play" : "plays"} ${played}${event.discard ? `, ${you ? "discard" : "discards"} ${event.discard}` : ""}`;
+  }
+  if (event.type === "draw") {
+    if (event.source === "discard") return `${who} ${you ? "take" : "takes"} ${event.tile} from the discard pile`;
+    if (event.tile === null && event.drew === 0) return `${who} ${you ? "pass" : "passes"} (the pool is empty)`;
+    if (event.tile === null && event.drew === undefined) return `${who} ${you ? "pass" : "passes"} (the pool is empty)`;
+    return `${who} ${you ? "draw" : "draws"}${you && event.tile ? ` ${event.tile}` : " a tile"}`;
+  }
+  if (event.type === "discard") return `${who} ${you ? "discard" : "discards"} ${event.tile}`;
+  if (event.type === "timeout") return `${who} ${you ? "run" : "runs"} out of time and ${you ? "draw" : "draws"} ${event.drew ?? (event.tiles || []).length} penalty tiles`;
+  return `${who}: ${event.type}`;
+}
+
+function focusKey(node) {
+  if (!node || node === document.body) return null;
+  if (node.dataset.id && node.dataset.id !== "0") return `[data-id="${node.dataset.id}"]`;
+  if (node.dataset.meld !== undefined) return `[data-meld="${node.dataset.meld}"]`;
+  if (node.dataset.drop === "new") return "[data-drop=new]";
+  return node.id ? `#${node.id}` : null;
+}
+
+export function render() {
+  if (!state.game) return;
+  const focused = focusKey(document.activeElement); // keyboard users keep their place
+  renderBar();
+  renderTable();
+  renderRack();
+  renderControls();
+  renderLog();
+  renderRoundOver();
+  const again = focused && document.querySelector(focused);
+  if (again && again !== document.activeElement && !again.disabled) again.focus();
+}
+
+/** A draft tile: selected by a click (or Enter), dragged by the pointer. */
+function tileButton(tile, place) {
+  const { selected } = state;
+  const button = tileElement(tile.code, state.meta, { button: true, extraClass: `${tile.fromRack && place === "table" ? "from-rack" : ""} ${selected.has(tile.id) ? "selected" : ""}` });
+  button.dataset.id = tile.id;
+  button.setAttribute("aria-pressed", selected.has(tile.id) ? "true" : "false");
+  button.disabled = !yourTurn();
+  button.addEventListener("pointerdown", onPointerDown);
+  button.addEventListener("click", (event) => {
+    event.stopPropagation();
+    if (state.suppressClick || !yourTurn()) return;
+    if (state.selected.has(tile.id)) state.selected.delete(tile.id);
+    else state.selected.add(tile.id);
+    render();
+  });
+  return button;
+}
+
+export function renderBar() {
+  const { game } = state;
+  const turnNo = game.turn + 1;
+  let text;
+  if (game.finished) text = `Round over after ${game.turn} turns`;
+  else if (game.current === game.human) text = state.busy ? `Your turn · turn ${turnNo} · …` : `Your turn · turn ${turnNo}`;
+  else text = `${name(game.current)} is playing · turn ${turnNo}`;
+  $("turn").textContent = text;
+  $("turn").classList.toggle("yours", game.current === game.human && !game.finished);
+  $("pool").textContent = `Pool: ${game.pool_size} tiles`;
+  const rounds = game.results.rounds.length;
+  $("round-info").textContent = `Round ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
+  $("practice").classList.toggle("hidden", !game.practice);
+  $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
+  $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === game.current && !game.finished ? " current" : ""}`, "data-testid": "player" },
+    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${p.rack_size} tiles${p.opened ? "" : " · not opened"}`)));
+}
+
+export function renderTable() {
+  const { game, draft, meta } = state;
+  const box = $("table");
+  box.replaceChildren();
+  const editing = yourTurn() && draft;
+  const melds = editing ? draft.table : game.table.map((m) => m.map((code) => ({ id: 0, code, fromRack: false })));
+  melds.forEach((meld, i) => {
+    const changed = editing ? !(i < game.table.length && sameMeld(meld.map((t) => t.code), game.table[i])) && meld.some(() => true) : state.lastChanged.has(i);
+    const reasons = state.badMelds.get(i);
+    const meldBox = el("div", {
+      class: `meld${changed ? " changed" : ""}${reasons ? " bad" : ""}`,
+      "data-meld": i,
+      "data-drop": "meld",
+      tabindex: editing ? 0 : null,
+      role: editing ? "button" : "group",
+      "aria-label": `meld ${i + 1}: ${formatTiles(meld.map((t) => t.code))}${reasons ? ` (not allowed: ${reasons.join("; ")})` : ""}${editing ? "; Enter puts the selected tiles here" : ""}`,
+      onclick: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
+      onkeydown: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
+    }, el("span", { class: "meld-no", "aria-hidden": "true", text: String(i + 1) }));
+    for (const tile of meld) meldBox.append(editing ? tileButton(tile, "table") : tileElement(tile.code, meta));
+    if (reasons) meldBox.append(el("span", { class: "reason", "data-testid": "meld-reason", text: reasons.join("; ") }));
+    box.append(meldBox);
+  });
+  if (editing) {
+    const zone = el("div", { class: "drop-zone", "data-drop": "new", "data-testid": "new-meld-zone", tabindex: 0, role: "button", "aria-label": "new meld: Enter puts the selected tiles in a new meld",
+      onclick: dropOnClick(() => ({ kind: "new" })), onkeydown: dropOnClick(() => ({ kind: "new" })) }, "+ new meld");
+    box.append(zone);
+  } else if (!melds.length) box.append(el("span", { class: "empty", text: "The table is empty." }));
+  $("table-note").textContent = editing && draftChanged() ? "(your new table, not played yet)" : "";
+}
+
+export function renderRack() {
+  const { game, draft, meta, order } = state;
+  const box = $("rack");
+  box.replaceChildren();
+  const editing = yourTurn() && draft;
+  box.dataset.drop = "rack";
+  if (editing) {
+    const byCode = new Map();
+    for (const tile of draft.rack) { if (!byCode.has(tile.code)) byCode.set(tile.code, []); byCode.get(tile.code).push(tile); }
+    for (const code of sortTiles(draft.rack.map((t) => t.code), order, meta)) box.append(tileButton(byCode.get(code).shift(), "rack"));
+  } else {
+    for (const code of sortTiles(game.rack, order, meta)) box.append(tileElement(code, meta));
+  }
+  if (!box.children.length) box.append(el("span", { class: "empty", text: "Your rack is empty." }));
+  $("rack-note").textContent = `(${editing ? draft.rack.length : game.rack.length} tiles)${game.discard_rule && game.discard_pile.length ? ` · discard pile top: ${game.discard_pile[game.discard_pile.length - 1]}` : ""}`;
+}
+
+export function renderControls() {
+  const { game, draft, hintLevel, order } = state;
+  const mine = yourTurn();
+  const changed = mine && draft && draftChanged();
+  const discardRule = game.discard_rule;
+  $("end-turn").disabled = !mine;
+  $("end-turn").textContent = discardRule ? "End turn (discard the selected tile)" : "End turn";
+  $("draw").disabled = !mine || (discardRule ? game.draw_from !== null || changed || game.pool_size === 0 : changed);
+  $("draw").textContent = discardRule ? "Draw from the pool" : "Draw";
+  $("draw").title = changed && !discardRule ? "Reset your edits first: drawing ends the turn" : "";
+  $("pick").classList.toggle("hidden", !discardRule);
+  $("pick").disabled = !mine || game.draw_from !== null || !game.discard_pile.length || changed;
+  $("undo").disabled = !mine || !draft || !draft.history.length;
+  $("reset").disabled = !changed;
+  $("undo-turn").classList.toggle("hidden", !game.practice); // take-back would show the pool's next tile
+  $("undo-turn").disabled = !mine || !game.can_undo_turn;
+  $("hint").disabled = !mine;
+  $("hint").textContent = hintLevel ? `Hint (level ${Math.min(3, hintLevel + 1)})` : "Hint";
+  const sel = mine ? [...state.selected].map(findTile).filter(Boolean) : [];
+  $("split").disabled = !(sel.length === 1 && sel[0].where !== draft.rack && sel[0].index > 0);
+  $("join").disabled = new Set(sel.filter((f) => f.where !== draft.rack).map((f) => f.where)).size < 2;
+  $("to-new").disabled = !sel.length;
+  $("sort-colour").setAttribute("aria-pressed", String(order === "colour"));
+  $("sort-number").setAttribute("aria-pressed", String(order === "number"));
+}
+
+export function renderLog() {
+  const log = $("log");
+  log.replaceChildren(...state.game.history.map((e) => el("li", { text: describe(e) })));
+  log.scrollTop = log.scrollHeight;
+  $("download").href = savedPath(state.gameId);
+}
+
+function renderRoundOver() {
+  const { game, meta } = state;
+  const panel = $("round-over");
+  panel.classList.toggle("hidden", !game.finished);
+  if (!game.finished) return;
+  const winner = game.winner;
+  const how = game.end_reason === "out" ? "went out" : "had the lowest rack when the pool ran out";
+  $("round-summary").textContent = `${name(winner)} ${winner === game.human ? "win" : "wins"}: ${how}.`;
+  const last = game.results.rounds[game.results.rounds.length - 1];
+  $("scores").replaceChildren(
+    el("tr", {}, el("th", { text: "Player" }), el("th", { text: "This round" }), el("th", { text: "Total" }), el("th", { text: "Rack left" })),
+    ...game.players.map((p, s) => el("tr", {}, el("td", { text: p.name }), el("td", { text: last ? String(last.scores[s]) : "" }),
+      el("td", { text: String(game.results.totals[s]) }), el("td", {}, ...(p.rack || []).map((c) => tileElement(c, meta))))),
+  );
+}
