@@ -11,10 +11,10 @@ import pytest
 from rummisolve import verify
 from rummisolve.errors import OptionError
 from rummisolve.game import Game, Play, make_player, play_game
-from rummisolve.game.ai_expert import SOLVES_PER_SECOND, ExpertPlayer, sample_world
-from rummisolve.game.ai_hard import HardPlayer
-from rummisolve.game.ai_medium import MediumPlayer
-from rummisolve.game.montecarlo import fitting_tiles_of_json_tables
+from rummisolve.game.ai.expert import SOLVES_PER_SECOND, ExpertPlayer, sample_world
+from rummisolve.game.ai.hard import HardPlayer
+from rummisolve.game.ai.medium import MediumPlayer
+from rummisolve.game.ai.montecarlo import fitting_tiles_of_json_tables
 from rummisolve.game.players import AI_LEVELS
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import parse_tiles

@@ -7,9 +7,9 @@ from collections import Counter
 
 from rummisolve import verify
 from rummisolve.game import Draw, Game, Play, play_game
-from rummisolve.game.ai_hard import HardPlayer
-from rummisolve.game.ai_medium import MediumPlayer
-from rummisolve.game.montecarlo import World, fitting_tiles, opponent_groups, single_tile_tables
+from rummisolve.game.ai.hard import HardPlayer
+from rummisolve.game.ai.medium import MediumPlayer
+from rummisolve.game.ai.montecarlo import World, fitting_tiles, opponent_groups, single_tile_tables
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles

@@ -85,8 +85,8 @@ def test_a_human_plays_the_discard_variant_in_the_terminal(monkeypatch, capsys):
 
 def test_the_human_in_the_variant_plays_then_discards():
     from rummisolve.game.actions import Discard, Draw, Play
-    from rummisolve.game.human import HumanPlayer
     from rummisolve.game.state import PlayerView
+    from rummisolve.game.terminal.human import HumanPlayer
     from rummisolve.melds import Meld
     from rummisolve.tiles import parse_tiles
 

@@ -9,10 +9,10 @@ import pytest
 
 from rummisolve import verify
 from rummisolve.game import Discard, Draw, Game, Play, make_player, play_game
-from rummisolve.game.ai_easy import EasyPlayer
-from rummisolve.game.ai_hard import HardPlayer
-from rummisolve.game.ai_medium import MediumPlayer
-from rummisolve.game.discarding import best_discard, discard_options, taken_tiles, wanted_by
+from rummisolve.game.ai.discarding import best_discard, discard_options, taken_tiles, wanted_by
+from rummisolve.game.ai.easy import EasyPlayer
+from rummisolve.game.ai.hard import HardPlayer
+from rummisolve.game.ai.medium import MediumPlayer
 from rummisolve.game.events import DiscardEvent, PlayEvent
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld

@@ -7,9 +7,10 @@ import pytest
 
 from rummisolve import verify
 from rummisolve.game.actions import Draw, Play
-from rummisolve.game.display import marked_table_text, rack_text, sorted_rack
-from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest, screen_reason
+from rummisolve.game.reasons import for_people
 from rummisolve.game.state import PlayerView
+from rummisolve.game.terminal.display import marked_table_text, rack_text, sorted_rack
+from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD
 from rummisolve.tiles import format_tiles, parse_tiles
@@ -192,10 +193,14 @@ def test_marked_table_text_with_and_without_colour():
     assert invalid == "  ! 1: R1 R2   (2 tile(s); a meld needs at least 3)"
 
 
-def test_screen_reason_counts_melds_from_one():
-    assert screen_reason("table[0] (R1 R2) is not a valid meld: too_short: 2 tile(s); table[11] too") == (
+def test_reasons_for_people_count_melds_from_one():
+    assert for_people("table[0] (R1 R2) is not a valid meld: too_short: 2 tile(s); table[11] too") == (
         "meld 1 (R1 R2) is not a valid meld: 2 tile(s); meld 12 too"
     )
+    from rummisolve.referee import Reason
+
+    reason = Reason("invalid_meld", "table[2] (K1 K2) is not a valid meld: too_short: 2 tile(s)", 2)
+    assert for_people(reason) == "meld 3 (K1 K2) is not a valid meld: 2 tile(s)"
 
 
 def test_hint_levels_at_the_terminal():

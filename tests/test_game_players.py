@@ -9,10 +9,10 @@ import pytest
 from rummisolve import verify
 from rummisolve.errors import UnknownPlayerError
 from rummisolve.game import Draw, Game, Play, make_player, play_game
-from rummisolve.game.ai_easy import EasyPlayer
-from rummisolve.game.ai_hard import HardPlayer, fewest_tiles_reaching
-from rummisolve.game.ai_medium import MediumPlayer
-from rummisolve.game.montecarlo import fitting_tiles
+from rummisolve.game.ai.easy import EasyPlayer
+from rummisolve.game.ai.hard import HardPlayer, fewest_tiles_reaching
+from rummisolve.game.ai.medium import MediumPlayer
+from rummisolve.game.ai.montecarlo import fitting_tiles
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles

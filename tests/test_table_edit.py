@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rummisolve.errors import RummisolveError, TableEditError, TileNotationError
-from rummisolve.game.edit_commands import apply_edit
 from rummisolve.game.table_edit import Draft, arrange, join, move, new_meld, place, put, split, split_at, take
+from rummisolve.game.terminal.edit_commands import apply_edit
 from rummisolve.melds import Meld
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import format_tiles, parse_tiles

@@ -7,10 +7,10 @@ import re
 from collections import Counter
 from xml.etree import ElementTree
 
-from rummisolve.game.display import meld_text, rack_text, sorted_rack, tile_text
 from rummisolve.game.engine import Game
 from rummisolve.game.scoring import round_scores
 from rummisolve.game.table_edit import place
+from rummisolve.game.terminal.display import meld_text, rack_text, sorted_rack, tile_text
 from rummisolve.position import Position
 from rummisolve.render import render_svg
 from rummisolve.rules import TWIST

@@ -18,10 +18,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from rummisolve.game import AI_LEVELS, PLAYER_KINDS, Game  # noqa: E402
-from rummisolve.game.session import Session  # noqa: E402
 from rummisolve.referee import verify  # noqa: E402
 from rummisolve.rules import PRESETS, RuleSet  # noqa: E402
 from rummisolve.server.app import STATIC, create_app  # noqa: E402
+from rummisolve.server.session import Session  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.solver import solve  # noqa: E402
 from rummisolve.tiles import Tile  # noqa: E402

@@ -25,9 +25,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from rummisolve.game.session import Session  # noqa: E402
 from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.game_cache import GameCache  # noqa: E402
+from rummisolve.server.session import Session  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.server.store import GameStore, StaleGame, hash_token  # noqa: E402
 from rummisolve.solver import solve  # noqa: E402

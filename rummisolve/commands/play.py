@@ -113,11 +113,11 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
 
     from rummisolve.errors import IllegalMoveError
     from rummisolve.game.actions import Draw, Play
-    from rummisolve.game.display import marked_table_text, meld_text, table_text
     from rummisolve.game.events import DrawEvent, PlayEvent
-    from rummisolve.game.human import HumanPlayer, QuitGame, UndoRequest
     from rummisolve.game.players import make_player
     from rummisolve.game.runner import play_turn
+    from rummisolve.game.terminal.display import marked_table_text, meld_text, table_text
+    from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
 
     names = list(game.names)
     players = [
@@ -238,8 +238,8 @@ def _tell_discard_turn(info, before, name: str, human: bool, colour: bool) -> No
     """One line for a turn under the discard rule: the draw, the play and the discard."""
     from collections import Counter
 
-    from rummisolve.game.display import meld_text
     from rummisolve.game.events import DiscardEvent, PlayEvent
+    from rummisolve.game.terminal.display import meld_text
 
     parts = []
     if info.illegal:

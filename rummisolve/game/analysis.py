@@ -261,7 +261,7 @@ def _rack_tiles_played(position: Position, table) -> tuple[Tile, ...]:
 
 
 def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
-    """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai_expert.ExpertPlayer`)."""
+    """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai.expert.ExpertPlayer`)."""
     from rummisolve.solver import solve
 
     view = turn.view
@@ -301,7 +301,7 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
 
 
 def _key(action: Action) -> tuple:
-    from rummisolve.game.ai_expert import action_key
+    from rummisolve.game.ai.expert import action_key
 
     return action_key(action)
 
@@ -317,7 +317,7 @@ def analyse_game(
 ) -> GameAnalysis:
     """Analyse ``player``'s turns in ``log`` (see :func:`turns_of_log` for the formats); the expert's
     opinion uses ``think`` seconds per turn (or ``worlds`` sampled worlds) and ``seed``."""
-    from rummisolve.game.ai_expert import DEFAULT_THINK, ExpertPlayer
+    from rummisolve.game.ai.expert import DEFAULT_THINK, ExpertPlayer
 
     seat, name, turns = turns_of_log(log, player, game)
     expert = ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think, worlds=worlds)

@@ -18,23 +18,23 @@ def make_player(kind: str, seed: int | None = None, think: float | None = None) 
     randomness; ``think``: the expert's budget per move in seconds, default 0.5)."""
     key = kind.strip().lower() if isinstance(kind, str) else kind
     if key == "easy":
-        from rummisolve.game.ai_easy import EasyPlayer
+        from rummisolve.game.ai.easy import EasyPlayer
 
         return EasyPlayer()
     if key == "medium":
-        from rummisolve.game.ai_medium import MediumPlayer
+        from rummisolve.game.ai.medium import MediumPlayer
 
         return MediumPlayer()
     if key == "hard":
-        from rummisolve.game.ai_hard import HardPlayer
+        from rummisolve.game.ai.hard import HardPlayer
 
         return HardPlayer(seed=seed)
     if key == "expert":
-        from rummisolve.game.ai_expert import DEFAULT_THINK, ExpertPlayer
+        from rummisolve.game.ai.expert import DEFAULT_THINK, ExpertPlayer
 
         return ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think)
     if key == "human":
-        from rummisolve.game.human import HumanPlayer
+        from rummisolve.game.terminal.human import HumanPlayer
 
         return HumanPlayer()
     raise UnknownPlayerError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from rummisolve.errors import RummisolveError
-from rummisolve.game.session import Session
+from rummisolve.server.session import Session
 from rummisolve.server.store import DamagedGame, GameStore
 
 __all__ = ["GameCache", "CachedGame", "NoSuchGame", "TOKEN_COOKIE", "token_of", "CACHE_SIZE"]

@@ -2,7 +2,7 @@
 
 Each game is a row: its id, its owner, when it was made and last changed, whether its current
 round is over, a short summary for the owner's list of games, and the session itself as JSON
-(:meth:`rummisolve.game.session.Session.to_json`). Owners are the clients that made games: each
+(:meth:`rummisolve.server.session.Session.to_json`). Owners are the clients that made games: each
 has a random secret token (:func:`secrets.token_urlsafe`), stored only as its SHA-256 hash, and
 every read, change and delete names the owner, so another client's game is simply not there.
 

@@ -1,6 +1,6 @@
 """The game API of the web app's play page: ``/meta``, ``/tiles``, ``/games`` and ``/games/{id}/...``.
 
-Every game is a :class:`rummisolve.game.session.Session` (one human against AIs, round after
+Every game is a :class:`rummisolve.server.session.Session` (one human against AIs, round after
 round) saved in a :class:`rummisolve.server.store.GameStore` after every action that changes it,
 so a reload or a server restart resumes it. The human's plays are judged by the engine's referee:
 an illegal one is answered 200 with ``"legal": false`` and the reasons, each naming the meld it
@@ -33,11 +33,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from rummisolve.game.session import Session
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
 from rummisolve.server.requests import BadRequest, json_object
+from rummisolve.server.session import Session
 from rummisolve.server.state import ServerState, SharedState
 
 __all__ = ["router", "ACTIONS"]

@@ -1,13 +1,12 @@
 """A human player at the terminal: reads commands, shows the view, never lets bad input crash the game.
 
-Within a turn the human edits a tentative table (:mod:`rummisolve.game.edit_commands`) and ends
+Within a turn the human edits a tentative table (:mod:`rummisolve.game.terminal.edit_commands`) and ends
 the turn with ``done``; the engine's referee judges the table then. If it is illegal the engine
 asks again, and the tentative table is still there to be fixed.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -15,14 +14,22 @@ from dataclasses import replace
 
 from rummisolve.errors import RummisolveError
 from rummisolve.game.actions import Action, Discard, Draw, Play
-from rummisolve.game.display import RACK_ORDERS, marked_table_text, meld_text, rack_text, status_text, view_text
-from rummisolve.game.edit_commands import EDIT_COMMANDS, apply_edit
+from rummisolve.game.reasons import for_people
 from rummisolve.game.state import PlayerView
 from rummisolve.game.table_edit import Draft, new_meld
-from rummisolve.melds import MELD_REASONS, Meld
+from rummisolve.game.terminal.display import (
+    RACK_ORDERS,
+    marked_table_text,
+    meld_text,
+    rack_text,
+    status_text,
+    view_text,
+)
+from rummisolve.game.terminal.edit_commands import EDIT_COMMANDS, apply_edit
+from rummisolve.melds import Meld
 from rummisolve.tiles import parse_tiles, split_melds
 
-__all__ = ["HumanPlayer", "QuitGame", "UndoRequest", "HELP_TEXT", "screen_reason"]
+__all__ = ["HumanPlayer", "QuitGame", "UndoRequest", "HELP_TEXT"]
 
 HELP_TEXT = """Melds are numbered from 1, as the table shows them; commands use those numbers.
 Build your new table step by step, then type 'done' to play it:
@@ -57,15 +64,6 @@ Under the discard rule: 'draw' (the pool) or 'pick' (the discard pile's top),
 or play without drawing; then 'discard TILE' plays your new table and ends the
 turn (discarding your last tile wins); 'done' and '+' wait for it.
 """
-
-_TABLE_INDEX = re.compile(r"table\[(\d+)\]")
-
-
-def screen_reason(message: str) -> str:
-    """A referee's reason for people: melds named as on screen (``table[1]`` is ``meld 2``), no meld reason codes."""
-    for code in MELD_REASONS:
-        message = message.replace(f": {code}: ", ": ")
-    return _TABLE_INDEX.sub(lambda m: f"meld {int(m.group(1)) + 1}", message)
 
 
 class QuitGame(Exception):
@@ -133,11 +131,11 @@ class HumanPlayer:
         """Tell the human why the engine rejected their play (each reason naming melds as on screen)."""
         reasons = tuple(reasons)
         if not reasons:
-            self._print(f"not allowed: {screen_reason(message)}")
+            self._print(f"not allowed: {for_people(message)}")
             return
         self._print("not allowed (your table is kept: fix it, or 'reset' / 'draw'):")
         for reason in reasons:
-            self._print(f"  - {screen_reason(getattr(reason, 'message', str(reason)))}")
+            self._print(f"  - {for_people(reason)}")
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -223,7 +221,7 @@ class HumanPlayer:
             self._print("under the discard rule a turn ends with 'discard TILE' (it plays your new table first)")
             return None
         if word == "best":
-            from rummisolve.game.ai_medium import MediumPlayer
+            from rummisolve.game.ai.medium import MediumPlayer
 
             return MediumPlayer().choose(view)
         if len(rest) != 1:

@@ -3,7 +3,7 @@
 Under the discard rule it plays without drawing whenever it can (the discard then sheds one more
 tile than a draw would let it keep), unless the discard pile's top lets it play at least two more
 tiles; with nothing to play it takes the top if that makes a play, else draws from the pool. It
-discards the tile whose loss keeps its rack most playable (:mod:`rummisolve.game.discarding`).
+discards the tile whose loss keeps its rack most playable (:mod:`rummisolve.game.ai.discarding`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
-from rummisolve.game.discarding import best_discard
+from rummisolve.game.ai.discarding import best_discard
 from rummisolve.game.state import PlayerView
 from rummisolve.position import Position
 

@@ -19,7 +19,7 @@ same choice is made with the rack in hand: a play is made without drawing (then 
 nothing to play it takes the discard pile's top when, holding it, it would play (the same choice
 again), or the top completes a meld of its own or is a joker, else draws from the pool; after the
 draw it plays loose tiles only (the bank stays). Before playing it checks whether taking the top first would let it go out. The discard is
-the tile whose loss keeps the rack most playable (:mod:`rummisolve.game.discarding`) among those
+the tile whose loss keeps the rack most playable (:mod:`rummisolve.game.ai.discarding`) among those
 about as good, preferring one the next player is not known to want: not near a tile they took
 from the discard pile, and, when they hold ``guard_size`` tiles or fewer, not one with which a
 sampled rack of theirs goes out on the table left (the Monte Carlo below).
@@ -28,7 +28,7 @@ Guard (the default defence): most rounds between solver players end in a long st
 which each side holds a few tiles that fit nowhere, and a player usually goes out right after
 the *other* player's move opened the table it needed. So before a play (other than going out)
 while the nearest opponent holds ``guard_size`` tiles or fewer, the AI samples that opponent's
-rack from the tiles it has not seen (Monte Carlo, :mod:`rummisolve.game.montecarlo`), weighting
+rack from the tiles it has not seen (Monte Carlo, :mod:`rummisolve.game.ai.montecarlo`), weighting
 by the public history: a tile the opponent kept after its last play, or held when it drew, most
 likely did not fit the table of that moment. Racks that could already go out on the current table
 are dropped (the opponent would have gone out). The solver then checks, for each sampled rack,
@@ -45,8 +45,8 @@ import random
 from collections import Counter
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
-from rummisolve.game.discarding import discard_options, taken_tiles, wanted_by
-from rummisolve.game.montecarlo import (
+from rummisolve.game.ai.discarding import discard_options, taken_tiles, wanted_by
+from rummisolve.game.ai.montecarlo import (
     World,
     fitting_tiles,
     fitting_tiles_of_json_tables,

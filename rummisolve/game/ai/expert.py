@@ -12,7 +12,7 @@ Each turn the expert:
    meld alone) and drawing;
 4. samples ``worlds`` guesses at the hidden tiles from its own view only: every opponent's rack
    (weighted by the public history as the hard AI's guard does,
-   :func:`rummisolve.game.montecarlo.opponent_groups`; a rack with which the last mover could have
+   :func:`rummisolve.game.ai.montecarlo.opponent_groups`; a rack with which the last mover could have
    gone out on this table is drawn again) and the pool's order, from the tiles it has not seen;
    the real hidden tiles are never looked at;
 5. plays every candidate out in every world for ``depth`` turns (default: the number of players
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 from rummisolve.errors import OptionError
 from rummisolve.game.actions import Action, Draw, Play
-from rummisolve.game.ai_hard import HardPlayer
-from rummisolve.game.montecarlo import World, fitting_tiles_of_json_tables, opponent_groups
+from rummisolve.game.ai.hard import HardPlayer
+from rummisolve.game.ai.montecarlo import World, fitting_tiles_of_json_tables, opponent_groups
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position

@@ -31,7 +31,6 @@ True
 from __future__ import annotations
 
 import random
-import re
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -41,30 +40,21 @@ from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, 
 from rummisolve.game.engine import Game
 from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
+from rummisolve.game.reasons import for_people
 from rummisolve.game.runner import play_turn
 from rummisolve.game.scoring import match_totals
 from rummisolve.jsonio import hint_to_json, rules_from_json, rules_to_json, table_to_json
-from rummisolve.melds import MELD_REASONS
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
 
-__all__ = ["Session", "SESSION_FORMAT", "seat_names", "screen_message"]
+__all__ = ["Session", "SESSION_FORMAT", "seat_names"]
 
 SESSION_FORMAT = "rummisolve-session"
 _SESSION_VERSION = 2
 """2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
 _HINT_TIME_LIMIT = 5.0
 """Seconds a hint's solve may take (the AIs have no such cap: their moves are the engine's)."""
-
-_TABLE_INDEX = re.compile(r"table\[(\d+)\]")
-
-
-def screen_message(message: str) -> str:
-    """A referee's reason for people: melds numbered from 1 as shown (``table[1]`` is ``meld 2``), no codes."""
-    for code in MELD_REASONS:
-        message = message.replace(f": {code}: ", ": ")
-    return _TABLE_INDEX.sub(lambda m: f"meld {int(m.group(1)) + 1}", message)
 
 
 def seat_names(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -156,8 +146,8 @@ class Session:
         try:
             event = self.game.play(table, discard=discard)
         except IllegalMoveError as err:
-            reasons = [{"code": r.code, "message": screen_message(r.message), "meld": r.meld} for r in err.reasons]
-            message = "; ".join(r["message"] for r in reasons) or screen_message(str(err))
+            reasons = [{"code": r.code, "message": for_people(r.message), "meld": r.meld} for r in err.reasons]
+            message = "; ".join(r["message"] for r in reasons) or for_people(str(err))
             return {"legal": False, "reasons": reasons, "message": message}
         return {"legal": True, "reasons": [], **self._turn_answer(event, before)}
 
@@ -174,7 +164,7 @@ class Session:
         try:
             event = self.game.discard(tile)
         except IllegalMoveError as err:
-            return {"legal": False, "reasons": [], "message": screen_message(str(err))}
+            return {"legal": False, "reasons": [], "message": for_people(str(err))}
         return {"legal": True, "reasons": [], **self._turn_answer(event, before)}
 
     def timeout(self) -> dict[str, Any]:
@@ -231,7 +221,7 @@ class Session:
         if info.draw is not None:
             answer["draw"] = public_event(info.draw)
         if info.illegal is not None:
-            answer["illegal"] = screen_message(info.illegal)
+            answer["illegal"] = for_people(info.illegal)
         return answer
 
     def next_round(self) -> None:
