@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import IllegalTurnError, JsonInputError, OptionError, RuleSetError, RummisolveError
@@ -38,13 +39,13 @@ from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.render import render_result, render_svg
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.solution import STATUSES
+from rummisolve.solution import STATUSES, Objective
 from rummisolve.solver_limits import check_time_limit
 
 if TYPE_CHECKING:
     from rummisolve.solver import StopSignal
 
-__all__ = ["solve_json", "verify_json", "explain_json", "render_json"]
+__all__ = ["solve_json", "verify_json", "explain_json", "render_json", "SolveRequest"]
 
 
 def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
@@ -61,98 +62,115 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     ``stop``: a :class:`~rummisolve.solver.StopSignal` that ends the search early when set (the
     HTTP service sets it when the client has gone), as if the time limit had run out.
     """
-    if isinstance(obj, dict) and "id" in obj:
-        ident = obj["id"]
-        return {"id": ident, **solve_json({k: v for k, v in obj.items() if k != "id"}, stop=stop)}
-    if isinstance(obj, dict) and "hint" in obj:
-        return _solve_hint(obj, stop)
-    if isinstance(obj, dict) and "explain" in obj:
-        return _solve_explained(obj, stop)
     start = time.perf_counter()
-    alternatives = None
     try:
-        if isinstance(obj, dict) and "alternatives" in obj:
-            alternatives = alternatives_from_json(obj["alternatives"], "position.alternatives")
-            obj = {k: v for k, v in obj.items() if k != "alternatives"}
-        position = position_from_json(obj)
-        objective = objective_from_json(obj.get("objective"), "position.objective")
-        time_limit = obj.get("time_limit")
-        try:
-            check_time_limit(time_limit)
-        except OptionError as err:
-            raise OptionError(f"position.time_limit: {err}") from None
+        request = SolveRequest.from_json(obj)
     except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
-        return {"status": "error", "error": error_message(err)}
-    parse = time.perf_counter() - start
-    from rummisolve.solver import solve
-
-    try:
-        solution = solve(position, objective, time_limit, alternatives=alternatives or 0, stop=stop)
-    except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
-        return {"status": "error", "error": f"position: {error_message(err)}"}
-    solution.timings["parse"] = parse
-    start = time.perf_counter()
-    result = solution_to_json(solution)
-    if alternatives is not None:
-        result["alternatives"] = [solution_to_json(move, timings=False) for move in solution.alternatives]
-    result["timings"]["encode"] = round(time.perf_counter() - start, 6)
-    result["timings"]["total"] = round(sum(result["timings"].values()), 6)
-    return result
+        answer = {"status": "error", "error": error_message(err)}
+    else:
+        parse = time.perf_counter() - start
+        answer = _hint_answer(request, stop) if request.hint is not None else _move_answer(request, parse, stop)
+    if isinstance(obj, dict) and "id" in obj:
+        return {"id": obj["id"], **answer}
+    return answer
 
 
-def _solve_hint(obj: dict[str, Any], stop: StopSignal | None) -> dict[str, Any]:
-    """:func:`solve_json` for a position with a ``hint`` level: ``{"status", "proven", "objective",
-    "hint": {...}}`` (:func:`rummisolve.jsonio.hint_to_json`) without the rest of the move."""
-    from rummisolve.hints import HINT_LEVELS, hint_of
-    from rummisolve.solver import solve
+_REQUEST_KEYS = ("id", "hint", "explain", "alternatives")
+"""The fields of a solve request that are not the position's (``objective`` and ``time_limit`` are)."""
 
-    level = obj["hint"]
-    if isinstance(level, bool) or level not in HINT_LEVELS:
-        return {"status": "error", "error": f"position.hint: expected 1, 2 or 3, got {level!r}"}
-    clash = sorted({"alternatives", "explain"} & set(obj))
-    if clash:
-        return {"status": "error", "error": f"position.hint: cannot be combined with {', '.join(map(repr, clash))}"}
-    try:
-        position = position_from_json({k: v for k, v in obj.items() if k != "hint"})
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """A solve request of the JSON contract, decoded once: the position and how to answer."""
+
+    position: Position
+    objective: Objective
+    time_limit: float | None
+    alternatives: int | None = None
+    """How many alternatives were asked for; ``None`` if the field was absent (no list in the answer)."""
+    explain: bool = False
+    hint: int | None = None
+
+    @classmethod
+    def from_json(cls, obj: Any) -> SolveRequest:
+        """Decode a request; a :class:`~rummisolve.errors.RummisolveError` names the first bad part
+        (the hint level and what it cannot be combined with, then ``explain``, ``alternatives``,
+        the position, ``objective``, ``time_limit``)."""
+        from rummisolve.hints import HINT_LEVELS
+
+        fields = obj if isinstance(obj, dict) else {}
+        hint = fields.get("hint")
+        if "hint" in fields:
+            if isinstance(hint, bool) or hint not in HINT_LEVELS:
+                raise OptionError(f"position.hint: expected 1, 2 or 3, got {hint!r}")
+            clash = sorted({"alternatives", "explain"} & set(fields))
+            if clash:
+                raise OptionError(f"position.hint: cannot be combined with {', '.join(map(repr, clash))}")
+        explain = fields.get("explain", False)
+        if not isinstance(explain, bool):
+            raise JsonInputError(f"position.explain: expected true or false, got {json_type_name(explain)}")
+        alternatives = None
+        if "alternatives" in fields:
+            alternatives = alternatives_from_json(fields["alternatives"], "position.alternatives")
+        if isinstance(obj, dict):
+            obj = {k: v for k, v in obj.items() if k not in _REQUEST_KEYS}
+        position = position_from_json(obj)
         objective = objective_from_json(obj.get("objective"), "position.objective")
         try:
             time_limit = check_time_limit(obj.get("time_limit"))
         except OptionError as err:
             raise OptionError(f"position.time_limit: {err}") from None
-        solution = solve(position, objective, time_limit, stop=stop)
+        return cls(position, objective, time_limit, alternatives, explain, hint)
+
+
+def _move_answer(request: SolveRequest, parse: float, stop: StopSignal | None) -> dict[str, Any]:
+    """The result of a request for the best move (with its alternatives and explanation if asked)."""
+    from rummisolve.solver import solve
+
+    try:
+        solution = solve(
+            request.position, request.objective, request.time_limit, alternatives=request.alternatives or 0, stop=stop
+        )
+    except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
+        return {"status": "error", "error": f"position: {error_message(err)}"}
+    solution.timings["parse"] = parse
+    start = time.perf_counter()
+    result = solution_to_json(solution)
+    if request.alternatives is not None:
+        result["alternatives"] = [solution_to_json(move, timings=False) for move in solution.alternatives]
+    timings = result["timings"]
+    timings["encode"] = round(time.perf_counter() - start, 6)
+    timings["total"] = round(sum(timings.values()), 6)
+    if request.explain:
+        start = time.perf_counter()
+        result.update(_explained(request.position, result))
+        if "alternatives" in result:
+            result["alternatives"] = [{**move, **_explained(request.position, move)} for move in result["alternatives"]]
+        timings["explain"] = round(time.perf_counter() - start, 6)
+        total = timings.pop("total")
+        timings["total"] = round(total + timings["explain"], 6)
+    return result
+
+
+def _hint_answer(request: SolveRequest, stop: StopSignal | None) -> dict[str, Any]:
+    """The answer to a request with a ``hint`` level: ``{"status", "proven", "objective", "hint":
+    {...}}`` (:func:`rummisolve.jsonio.hint_to_json`) without the rest of the move."""
+    from rummisolve.hints import hint_of
+    from rummisolve.solver import solve
+
+    try:
+        solution = solve(request.position, request.objective, request.time_limit, stop=stop)
     except RuleSetError as err:  # more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
-    except (RummisolveError, RecursionError) as err:  # RecursionError: absurdly nested values
+    except (RummisolveError, RecursionError) as err:
         return {"status": "error", "error": error_message(err)}
+    assert request.hint is not None
     return {
         "status": str(solution.status),
         "proven": solution.proven,
         "objective": str(solution.objective),
-        "hint": hint_to_json(hint_of(solution, level)),
+        "hint": hint_to_json(hint_of(solution, request.hint)),
     }
-
-
-def _solve_explained(obj: dict[str, Any], stop: StopSignal | None) -> dict[str, Any]:
-    """:func:`solve_json` for a position with an ``explain`` field: with ``true``, the result gains
-    ``meld_map`` and ``steps`` (for a result without a move, each old meld maps to itself and there
-    are no steps) and ``timings.explain``."""
-    flag = obj["explain"]
-    if not isinstance(flag, bool):
-        return {"status": "error", "error": f"position.explain: expected true or false, got {json_type_name(flag)}"}
-    rest = {k: v for k, v in obj.items() if k != "explain"}
-    result = solve_json(rest, stop=stop)
-    if not flag or result["status"] == "error":
-        return result
-    start = time.perf_counter()
-    position = position_from_json({k: v for k, v in rest.items() if k != "alternatives"})  # decoded fine a moment ago
-    result = {**result, **_explained(position, result)}
-    if "alternatives" in result:
-        result["alternatives"] = [{**move, **_explained(position, move)} for move in result["alternatives"]]
-    timings = result["timings"]
-    total = timings.pop("total")
-    timings["explain"] = round(time.perf_counter() - start, 6)
-    timings["total"] = round(total + timings["explain"], 6)
-    return result
 
 
 def _explained(position, result: dict[str, Any]) -> dict[str, Any]:
