@@ -109,89 +109,118 @@ def _says(name: str, human: bool, you: str, other: str) -> str:
 
 
 def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
-    from collections import Counter
+    """Play ``game`` to its end at the terminal; the exit status (1 if the last save failed)."""
+    from rummisolve.game.terminal.human import QuitGame, UndoRequest
 
-    from rummisolve.errors import IllegalMoveError
-    from rummisolve.game.actions import Draw, Play
-    from rummisolve.game.events import DrawEvent, PlayEvent
-    from rummisolve.game.players import make_player
-    from rummisolve.game.runner import play_turn
-    from rummisolve.game.terminal.display import marked_table_text, meld_text, table_text
-    from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
-
-    names = list(game.names)
-    players = [
-        HumanPlayer(colour=colour, names=tuple(names))
-        if kind == "human"
-        else make_player(kind, seed=(game.deal.seed or 0) + seat, think=args.think)
-        for seat, kind in enumerate(kinds)
-    ]
-    humans = [p for p in players if isinstance(p, HumanPlayer)]
-    discard_rule = game.rules.discard
-    print(
-        f"rummisolve play: {', '.join(names)}; seed {game.deal.seed}"
-        + ("; discard rule" if discard_rule else "")
-        + (": end every turn with 'discard TILE'" if discard_rule and not args.watch else "")
-        + ("" if args.watch else "; type 'help' for commands")
-    )
-    unsaved: str | None = None  # why the last save failed
-
-    def save() -> None:
-        nonlocal unsaved
-        if args.save:
-            problem = _save(game, args.save)
-            if problem is not None and problem != unsaved:
-                print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
-            unsaved = problem
-
-    def saved_note() -> str:
-        if not args.save:
-            return ""
-        return f"; saved to {args.save}" if unsaved is None else f"; NOT saved ({unsaved})"
-
+    table = _Terminal(game, kinds, args, colour)
+    table.announce()
     while not game.finished:
         seat = game.current
-        player = players[seat]
-        name = names[seat]
-        human = isinstance(player, HumanPlayer)
         before = game.state
         try:
-            if discard_rule:  # a turn of one or two actions, ending with a discard
-                info = play_turn(game, player, name)
+            if table.discard_rule:  # a turn of one or two actions, ending with a discard
+                table.after_discard_turn(seat, before, table.play_discard_turn(seat))
             else:
-                action = player.choose(game.view(seat))
+                table.after_turn(seat, before, table.players[seat].choose(game.view(seat)))
         except QuitGame as why:
-            save()
-            print(f"\nleaving the game ({why}){saved_note()}")
-            return 0 if unsaved is None else 1
+            table.save()
+            print(f"\nleaving the game ({why}){table.saved_note()}")
+            return 0 if table.unsaved is None else 1
         except UndoRequest:
-            if not any(e.player == seat for e in game.events):
-                print("nothing to undo: you have not played a turn yet")
-                continue
-            while game.can_undo:
-                undone = game.undo()
-                if undone.player == seat and not (discard_rule and isinstance(undone, DrawEvent)):
-                    break  # a whole turn of this seat (a draw mid-turn is only its start)
-            print("took back your last turn")
-            save()
-            continue
-        if discard_rule:
-            _tell_discard_turn(info, before, name, human, colour)
-            if isinstance(info.event, PlayEvent) and not human:
-                print(marked_table_text(game.state.table, before.table, colour))
-                for other in humans:
-                    other.seen(game.state.table)
-            save()
-            if not human and args.delay > 0:
-                time.sleep(args.delay)
-            continue
+            table.undo(seat)
+    table.final_scores()
+    return 0 if table.unsaved is None else 1
+
+
+class _Terminal:
+    """A game at the terminal: its players, what is printed after each turn, and its saves."""
+
+    def __init__(self, game, kinds: list[str], args: argparse.Namespace, colour: bool) -> None:
+        from rummisolve.game.players import make_player
+        from rummisolve.game.terminal.human import HumanPlayer
+
+        self.game = game
+        self.kinds = kinds
+        self.args = args
+        self.colour = colour
+        self.names = list(game.names)
+        self.players = [
+            HumanPlayer(colour=colour, names=tuple(self.names))
+            if kind == "human"
+            else make_player(kind, seed=(game.deal.seed or 0) + seat, think=args.think)
+            for seat, kind in enumerate(kinds)
+        ]
+        self.humans = [p for p in self.players if isinstance(p, HumanPlayer)]
+        self.discard_rule = game.rules.discard
+        self.unsaved: str | None = None
+        """Why the last save failed (``None``: saved, or nothing to save to)."""
+
+    def is_human(self, seat: int) -> bool:
+        return self.kinds[seat] == "human"
+
+    def announce(self) -> None:
+        args, rule = self.args, self.discard_rule
+        print(
+            f"rummisolve play: {', '.join(self.names)}; seed {self.game.deal.seed}"
+            + ("; discard rule" if rule else "")
+            + (": end every turn with 'discard TILE'" if rule and not args.watch else "")
+            + ("" if args.watch else "; type 'help' for commands")
+        )
+
+    def save(self) -> None:
+        if self.args.save:
+            problem = _save(self.game, self.args.save)
+            if problem is not None and problem != self.unsaved:
+                print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
+            self.unsaved = problem
+
+    def saved_note(self) -> str:
+        if not self.args.save:
+            return ""
+        return f"; saved to {self.args.save}" if self.unsaved is None else f"; NOT saved ({self.unsaved})"
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last whole turn (and every turn after it)."""
+        from rummisolve.game.events import DrawEvent
+
+        game = self.game
+        if not any(e.player == seat for e in game.events):
+            print("nothing to undo: you have not played a turn yet")
+            return
+        while game.can_undo:
+            undone = game.undo()
+            if undone.player == seat and not (self.discard_rule and isinstance(undone, DrawEvent)):
+                break  # a whole turn of this seat (a draw mid-turn is only its start)
+        print("took back your last turn")
+        self.save()
+
+    def play_discard_turn(self, seat: int):
+        from rummisolve.game.runner import play_turn
+
+        return play_turn(self.game, self.players[seat], self.names[seat])
+
+    def after_discard_turn(self, seat: int, before, info) -> None:
+        from rummisolve.game.events import PlayEvent
+
+        human = self.is_human(seat)
+        _tell_discard_turn(info, before, self.names[seat], human, self.colour)
+        if isinstance(info.event, PlayEvent) and not human:
+            self.show_table(before)
+        self.end_of_turn(human)
+
+    def after_turn(self, seat: int, before, action) -> None:
+        """Apply ``action`` of ``seat`` (an illegal one: a human edits on, an AI draws) and tell it."""
+        from rummisolve.errors import IllegalMoveError
+        from rummisolve.game.actions import Draw, Play
+
+        game, name, human = self.game, self.names[seat], self.is_human(seat)
         if isinstance(action, Play):
             try:
                 event = game.play(action.table)
             except IllegalMoveError as err:
                 if human:
-                    player.illegal(str(err), err.reasons)
-                    continue
+                    self.players[seat].illegal(str(err), err.reasons)
+                    return
                 print(f"{name} tries an illegal move ({err}); it draws instead")
                 event = game.draw()
         elif isinstance(action, Draw):
@@ -199,13 +228,21 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
         else:
             print(f"{name} returned {action!r}; it draws instead")
             event = game.draw()
+        self.tell(event, before, name, human)
+        self.end_of_turn(human)
+
+    def tell(self, event, before, name: str, human: bool) -> None:
+        from collections import Counter
+
+        from rummisolve.game.events import DrawEvent, PlayEvent
+        from rummisolve.game.terminal.display import meld_text
+
+        colour = self.colour
         if isinstance(event, PlayEvent):
             played = Counter(t for m in event.table for t in m) - Counter(before.table_tiles)
             print(f"{_says(name, human, 'play', 'plays')} {meld_text(sorted(played.elements()), colour)}")
             if not human:
-                print(marked_table_text(game.state.table, before.table, colour))
-                for other in humans:
-                    other.seen(game.state.table)
+                self.show_table(before)
         elif isinstance(event, DrawEvent):
             if event.tile is None:
                 print(f"{_says(name, human, 'pass', 'passes')} (the pool is empty)")
@@ -215,23 +252,36 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
                 print(f"{_says(name, human, 'draw', 'draws')}")
         else:
             print(f"{name} ran out of time: the table is restored and {len(event.tiles)} penalty tiles drawn")
-        save()
-        if not human and args.delay > 0:
-            time.sleep(args.delay)
 
-    state = game.state
-    scores = game.scores()
-    human = kinds[state.winner] == "human"
-    if state.end_reason == "out":
-        how = "went out (discarded the last tile)" if discard_rule else "went out"
-    else:
-        how = f"{'have' if human else 'has'} the lowest rack (the pool ran out)"
-    print(f"\n{_says(names[state.winner], human, 'win', 'wins')}: {how}, after {state.turn} turns{saved_note()}")
-    print(table_text(state.table, colour))
-    for seat, name in enumerate(names):
-        rack = meld_text(state.racks[seat], colour) or "(empty)"
-        print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
-    return 0 if unsaved is None else 1
+    def show_table(self, before) -> None:
+        """The table after an AI's play, its changes marked; every human has now seen it."""
+        from rummisolve.game.terminal.display import marked_table_text
+
+        print(marked_table_text(self.game.state.table, before.table, self.colour))
+        for other in self.humans:
+            other.seen(self.game.state.table)
+
+    def end_of_turn(self, human: bool) -> None:
+        self.save()
+        if not human and self.args.delay > 0:
+            time.sleep(self.args.delay)
+
+    def final_scores(self) -> None:
+        from rummisolve.game.terminal.display import meld_text, table_text
+
+        state, colour = self.game.state, self.colour
+        scores = self.game.scores()
+        human = self.is_human(state.winner)
+        if state.end_reason == "out":
+            how = "went out (discarded the last tile)" if self.discard_rule else "went out"
+        else:
+            how = f"{'have' if human else 'has'} the lowest rack (the pool ran out)"
+        winner = _says(self.names[state.winner], human, "win", "wins")
+        print(f"\n{winner}: {how}, after {state.turn} turns{self.saved_note()}")
+        print(table_text(state.table, colour))
+        for seat, name in enumerate(self.names):
+            rack = meld_text(state.racks[seat], colour) or "(empty)"
+            print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
 
 
 def _tell_discard_turn(info, before, name: str, human: bool, colour: bool) -> None:
