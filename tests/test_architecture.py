@@ -260,3 +260,16 @@ def test_no_web_script_defines_again_what_common_js_exports():
                 if name in shared
             ]
     assert not again, "import these from common.js instead: " + ", ".join(again)
+
+
+def _module_map() -> set[str]:
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Module map", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`([\w/]+\.py)`", section))
+
+
+def test_every_module_is_in_the_module_map():
+    named = _module_map()
+    modules = {path.relative_to(PACKAGE).as_posix() for path in MODULES.values()}
+    assert not modules - named, f"add to docs/architecture.md's module map: {sorted(modules - named)}"
+    assert not named - modules, f"no such module, take off the module map: {sorted(named - modules)}"
