@@ -569,11 +569,12 @@ def test_strict_each_tile_of_the_old_meld_goes_with_one_joker_only():
     assert verify(pos(["J R4 J"], "R1 R2 R4 R6"), ["R1 R2 J R4", "R4 J R6"]).legal
     # Both jokers with the one R4 is fine.
     assert verify(pos(["J R4 J"], "R6 R7", joker_retrieval="strict"), ["J R4 J R6 R7"]).legal
-    # Two old melds, one K4 each: both jokers in K4 J J would need the one K4 there.
+    # Two old melds, one K4 each: both jokers in the group J J K4 (K4 J J would read as the run
+    # K4 K5 K6) would need the one K4 there.
     p = pos(["K4 B4 J", "K4 O4 J"], "R4", joker_retrieval="strict")
-    v = verify(p, ["K4 J J", "K4 B4 O4 R4"])
+    v = verify(p, ["J J K4", "K4 B4 O4 R4"])
     assert codes(v) == ["joker_retrieval"]
-    assert verify(pos(["K4 B4 J", "K4 O4 J"], "R4"), ["K4 J J", "K4 B4 O4 R4"]).legal
+    assert verify(pos(["K4 B4 J", "K4 O4 J"], "R4"), ["J J K4", "K4 B4 O4 R4"]).legal
     # K4 O4 J J holds K4 (the first joker's old meld's) and O4 (the second's): legal.
     assert verify(p, ["K4 O4 J J", "K4 B4 R4"]).legal
     assert verify(p, ["K4 O4 J R4", "K4 B4 J"]).legal
