@@ -448,6 +448,16 @@ def test_strict_old_meld_tiles_are_counted_as_copies():
     assert len(solved(pos(["J R4 J"], "R1 R2 R4 R6")).played) == 4
 
 
+def test_strict_jokers_of_two_groups_may_share_their_new_meld():
+    # Strict. K4 B4 J and K4 O4 J (jokers O4/R4 and B4/R4). B3 takes B4 into B3 B4 B5 B6 B7 and
+    # K5 K6 take a K4 into K4 K5 K6; both jokers then stay in K4 O4 J J, beside K4 of the first
+    # group and O4 of the second (each old tile beside one meld's jokers). Tiles 3.
+    p = pos(["K4 B4 J", "K4 O4 J", "B5 B6 B7"], "B3 K5 K6", rules=STRICT)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("B3 K5 K6"), str(s)
+    assert "K4 O4 J J" in melds(s)
+
+
 # Positions whose solve raised RefereeRejectedError (the decoded table failed the referee) when
 # these tests were written: the solver must return a refereed answer (or no_move), never raise.
 STRICT_REJECTED = [

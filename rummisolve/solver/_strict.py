@@ -34,10 +34,12 @@ def strict_jokers(
     is kept as it was (``km``), or it sits in one of its meld's *kept hosts*: designated new melds,
     as many as the meld has jokers, each a copy of a base set (``h[i,c,s]``) holding some of the
     meld's bound jokers (``hq[i,c,k]``) and a real tile of the old meld, its witness
-    (``hw[i,c,k]``): each of the old meld's tiles beside one host only (the meld has one copy), and
-    each host a copy of its own (so no copy's tile is two old melds' witness). Hosts are base sets,
-    so the witness lies within ``2m - 1`` tiles of the joker even in a long run (the referee looks
-    at the whole run: the model may miss a play it allows, never the other way round).
+    (``hw[i,c,k]``): each of the old meld's tiles beside one host only (the meld has one copy).
+    A run's hosts are its own (a base set, or a longer run of its colour as its pieces); the
+    groups of one number share theirs (:func:`_group_hosts`), a slot holding one group's joker or
+    witness. A run's host is one copy of its own, so two runs' jokers never share a base set
+    (their hosts may still join into one run); the referee allows that too, so the model may miss
+    such a play, never the other way round.
     """
     counts = built.counts
     n_sets = len(cat.sets)
@@ -154,20 +156,19 @@ def strict_jokers(
     for record in built.freed:
         for k, var in record["r"]:
             real_at.setdefault(k, []).append(var)
+    # Groups of one number may share a host (K4 B4 J and K4 O4 J become K4 O4 J J, beside K4 of
+    # the one and O4 of the other); each run has hosts of its own.
+    families: dict[tuple, list[tuple]] = {}
     for meld_index, mine in bound_jokers:
-        _kept_hosts(
-            built,
-            cat,
-            position.table[meld_index],
-            mine,
-            kept_var.get(meld_index),
-            ub,
-            anchored,
-            new_var,
-            constraints,
-            designated,
-            real_at,
-        )
+        meld = position.table[meld_index]
+        key = ("run", meld_index) if meld.kind is MeldKind.RUN else ("group", meld.represents[0].number)
+        families.setdefault(key, []).append((meld, mine, kept_var.get(meld_index)))
+    for (shape, _), family in families.items():
+        if shape == "run":
+            ((meld, mine, keep),) = family
+            _kept_hosts(built, cat, meld, mine, keep, ub, anchored, new_var, constraints, designated, real_at)
+        else:
+            _group_hosts(built, cat, family, ub, anchored, new_var, constraints, designated, real_at)
     if real_at:
         # reserved real slots of kind k + kept melds' real tiles of kind k <= table[k] + p[k]
         kept_real: dict[int, dict[int, int]] = {}
@@ -278,6 +279,91 @@ def _kept_hosts(
         column = [ws[k] for ws in host_w if k in ws]
         if len(column) > 1:
             constraints.append(linear(column, [1] * len(column), 0, 1))
+
+
+def _group_hosts(
+    built: PositionModel,
+    cat: Catalogue,
+    family: list[tuple],
+    ub: list[int],
+    anchored: dict[int, int],
+    new_var,
+    constraints: list,
+    designated: dict[int, list[int]],
+    real_at: dict[int, list[int]],
+) -> None:
+    """Kept hosts shared by the table groups of one number that hold jokers (see
+    :func:`strict_jokers`): as many hosts as their jokers, each a copy of a group base set
+    (``h[c,s]``) holding the bound jokers of some of the groups (``a[c,i]``: of group ``i``;
+    ``hq[c,i,k]``: one standing for ``k``), each with a witness of its own group
+    (``hw[c,i,k]``); a slot of kind ``k`` holds one of them. ``family``: per group, the meld,
+    its jokers (as for :func:`_kept_hosts`) and its ``km``."""
+    info = []
+    for meld, jokers, _ in family:
+        witnesses = sorted({cat.kind_of(t) for t in meld.tiles if not t.is_joker})
+        options = sorted({k for kinds, _, _ in jokers for k in kinds})
+        info.append((witnesses, options))
+    shapes = sorted(
+        {shape for (meld, _, _), (w, o) in zip(family, info) for shape in _host_shapes(cat, meld, o, w, ub)}
+    )
+    total = sum(len(jokers) for _, jokers, _ in family)
+    joker_cols: list[dict[int, list[int]]] = [{} for _ in family]  # per group: kind -> hq vars
+    witness_cols: list[dict[int, list[int]]] = [{} for _ in family]  # per group: kind -> hw vars
+    previous: list[int] | None = None
+    for _ in range(total if shapes else 0):
+        hs = [new_var() for _ in shapes]
+        for (pieces, _), var in zip(shapes, hs):
+            for piece in pieces:
+                designated.setdefault(piece, []).append(var)
+        constraints.append(linear(hs, [1] * len(hs), 0, 1))  # used = sum(h) <= 1
+        if previous is not None:  # hosts are used in order (no symmetric copies)
+            constraints.append(linear(hs + previous, [1] * len(hs) + [-1] * len(previous), -INF, 0))
+        previous = hs
+        slot_vars: dict[int, list[int]] = {}  # kind -> every hq and hw of that kind
+        a_vars = []
+        record = {"w": [(pieces[0], var) for (pieces, _), var in zip(shapes, hs)], "q": [], "r": [], "rr": []}
+        for i, ((_, jokers, _), (witnesses, options)) in enumerate(zip(family, info)):
+            a = new_var()
+            a_vars.append(a)
+            constraints.append(linear([a] + hs, [1] + [-1] * len(hs), -INF, 0))  # a <= used
+            qs = [(k, new_var()) for k in options]
+            ws = [(k, new_var()) for k in witnesses]
+            for _, var in qs + ws:  # hq, hw <= a
+                constraints.append(linear([var, a], [1, -1], -INF, 0))
+            q, w = [v for _, v in qs], [v for _, v in ws]
+            constraints.append(linear(q + [a], [1] * len(q) + [-len(jokers)], -INF, 0))
+            constraints.append(linear(q + [a], [1] * len(q) + [-1], 0, INF))  # a joker of group i
+            constraints.append(linear(w + [a], [1] * len(w) + [-1], 0, INF))  # and a witness of it
+            for k, var in qs:
+                slot_vars.setdefault(k, []).append(var)
+                joker_cols[i].setdefault(k, []).append(var)
+            for k, var in ws:
+                slot_vars.setdefault(k, []).append(var)
+                witness_cols[i].setdefault(k, []).append(var)
+                real_at.setdefault(k, []).append(var)
+            record["q"] += qs
+            record["r"] += ws
+        constraints.append(linear(hs + a_vars, [1] * len(hs) + [-1] * len(a_vars), -INF, 0))  # used <= sum(a)
+        for k, items in slot_vars.items():  # a slot of kind k: one joker or witness, in a host holding k
+            holders = [h for (_, kinds), h in zip(shapes, hs) if k in kinds]
+            constraints.append(linear(items + holders, [1] * len(items) + [-1] * len(holders), -INF, 0))
+        for (pieces, kinds), var in zip(shapes, hs):
+            if anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
+                mine = [v for k, v in record["r"] if k in kinds]
+                constraints.append(linear(mine + [var], [1] * len(mine) + [-2], 0, INF))
+        built.freed.append(record)
+    for i, (_, jokers, keep) in enumerate(family):
+        witnesses, options = info[i]
+        for k in options:  # group i's bound jokers standing for k: kept in place (km) or in hosts
+            terms = [(var, 1) for var in joker_cols[i].get(k, [])]
+            terms += [(bound[kinds.index(k)], -1) for kinds, bound, _ in jokers if k in kinds]
+            own = sum(1 for _, _, kind in jokers if kind == k)
+            if own and keep is not None:
+                terms.append((keep, own))
+            constraints.append(linear([v for v, _ in terms], [c for _, c in terms], 0, 0))
+        for column in witness_cols[i].values():  # each tile of group i: the witness of one host at most
+            if len(column) > 1:
+                constraints.append(linear(column, [1] * len(column), 0, 1))
 
 
 def _host_shapes(
