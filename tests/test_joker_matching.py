@@ -15,18 +15,46 @@ from rummisolve.referee._joker_matching import JokerMatching, _Search
 TILES = "abcde"
 
 
-def every_matching(slots, meld_tiles, played, jokers, deficit) -> bool:
-    """Reference: try every matching of old jokers to slots, kept or freed in every way, and share
-    the played tiles out among the freed jokers' melds in every way."""
+def every_matching(slots, meld_tiles, played, jokers, deficit, origins=None, origin_tiles=None) -> bool:
+    """Reference: try every matching of old jokers to slots, kept or freed in every way; with
+    ``origins``, choose every kept joker's witness in every way (a tile of its origin in its meld,
+    each meld's copy for one origin, each origin's tile in one meld); and share the played tiles
+    out among the freed jokers' melds in every way (a witness is not one of them)."""
     used = [False] * len(slots)
     left = dict(played)
     freed: list[int] = []
+    kept: list[tuple[int, int]] = []  # (joker, slot) kept in a valid meld
+    given: dict[int, list] = {}  # meld -> the witnesses it gave
+
+    def witnesses() -> bool:
+        demands = sorted({(origins[j], slots[n][0]) for j, n in kept})
+        by_origin: dict = {}
+
+        def pick(d: int) -> bool:
+            if d == len(demands):
+                return allocate(sorted({slots[j][0] for j in freed}), dict(left))
+            origin, meld = demands[d]
+            for r in sorted(origin_tiles[origin]):
+                if r in by_origin.get(origin, ()) or meld_tiles[meld].count(r) <= given.get(meld, []).count(r):
+                    continue
+                by_origin.setdefault(origin, []).append(r)
+                given.setdefault(meld, []).append(r)
+                ok = pick(d + 1)
+                given[meld].pop()
+                by_origin[origin].pop()
+                if ok:
+                    return True
+            return False
+
+        return pick(0)
 
     def allocate(melds: list[int], rest: dict) -> bool:
         if not melds:
             return True
         meld, others = melds[0], melds[1:]
-        tiles = meld_tiles[meld]
+        tiles = list(meld_tiles[meld])
+        for r in given.get(meld, []):
+            tiles.remove(r)
         rack_jokers = sum(1 for j, (m, _) in enumerate(slots) if m == meld and not used[j])
         need = max(0, 2 - rack_jokers)
 
@@ -46,14 +74,22 @@ def every_matching(slots, meld_tiles, played, jokers, deficit) -> bool:
 
     def rec(k: int, deficit: int) -> bool:
         if k == len(jokers):
+            if origins is not None:
+                return witnesses()
             return allocate(sorted({slots[j][0] for j in freed}), dict(left))
         stands = jokers[k]
         for n, (_, slot_stands) in enumerate(slots):
             if used[n]:
                 continue
             used[n] = True
-            if (slot_stands is None or stands & slot_stands) and rec(k + 1, deficit):
-                return True
+            if slot_stands is None or stands & slot_stands:
+                if slot_stands is not None:
+                    kept.append((k, n))
+                ok = rec(k + 1, deficit)
+                if slot_stands is not None:
+                    kept.pop()
+                if ok:
+                    return True
             for r in sorted(stands):
                 if left.get(r, 0) > 0:
                     left[r] -= 1
@@ -95,6 +131,40 @@ def test_agrees_with_trying_every_matching(instance):
     slots, meld_tiles, played, jokers, deficit = instance
     expected = every_matching(slots, meld_tiles, played, jokers, deficit)
     assert JokerMatching(slots, meld_tiles, played).possible(jokers, deficit) == expected
+
+
+@settings(max_examples=1500, deadline=None)
+@given(instances(), st.data())
+def test_agrees_with_trying_every_matching_with_witnesses(instance, data):
+    # A kept joker needs a tile of its old meld (its origin) in its new meld, counted as copies.
+    slots, meld_tiles, played, jokers, deficit = instance
+    n_origins = data.draw(st.integers(1, 3))
+    origins = [data.draw(st.integers(0, n_origins - 1)) for _ in jokers]
+    origin_tiles = {
+        o: data.draw(st.frozensets(st.sampled_from(TILES), min_size=1, max_size=3)) for o in range(n_origins)
+    }
+    expected = every_matching(slots, meld_tiles, played, jokers, deficit, origins, origin_tiles)
+    matching = JokerMatching(slots, meld_tiles, played, origin_tiles)
+    assert matching.possible(jokers, deficit, origins=origins) == expected
+    if expected:  # witnesses only ever take possibilities away
+        assert matching.possible(jokers, deficit)
+
+
+def test_witnesses_compete_for_copies():
+    # Two jokers of one origin (tiles a) kept in two melds that each hold an a: one copy, one meld.
+    slots = [(0, frozenset("x")), (1, frozenset("y"))]
+    meld_tiles = {0: ["a", "b"], 1: ["a", "c"]}
+    jokers = [frozenset("x"), frozenset("y")]
+    matching = JokerMatching(slots, meld_tiles, {}, {0: frozenset("a"), 1: frozenset("a")})
+    assert not matching.possible(jokers, origins=[0, 0])
+    assert matching.possible(jokers, origins=[0, 1])  # two origins: a copy each
+    # Two origins whose jokers share meld 0 with its one a.
+    slots = [(0, frozenset("x")), (0, frozenset("y"))]
+    matching = JokerMatching(slots, {0: ["a", "b"]}, {}, {0: frozenset("a"), 1: frozenset("ab")})
+    assert matching.possible(jokers, origins=[0, 1])  # b for origin 1
+    assert not JokerMatching(slots, {0: ["a", "b"]}, {}, {0: frozenset("a"), 1: frozenset("a")}).possible(
+        jokers, origins=[0, 1]
+    )
 
 
 def test_equal_melds_are_searched_once():

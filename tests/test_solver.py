@@ -406,6 +406,58 @@ def test_strict_two_freed_jokers_may_share_their_new_meld():
         assert s.status == "optimal" and primary(s) == best, str(s)
 
 
+def test_strict_kept_joker_does_not_walk_off_to_an_unrelated_meld():
+    # Strict. K4 B4 O4 J: the joker stands for R4. R2 R3 J would keep it standing for R4, but away
+    # from every tile of its old meld and not replaced by an R4: illegal. So R2 R3 stay on the
+    # rack and O8 extends O5 O6 O7: tiles 1, value 8 (with the joker move it would be 3 and 13).
+    p = pos(["K4 B4 O4 J", "O5 O6 O7"], "R2 R3 O8", rules=STRICT)
+    assert not verify(p, ["K4 B4 O4", "R2 R3 J", "O5 O6 O7 O8"]).legal
+    for objective, best in (("tiles", 1), ("value", 8)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and s.played == tiles("O8") and primary(s) == best, str(s)
+        assert "K4 B4 O4 J" in melds(s) or "K4 B4 J" in melds(s)
+    # Without the O run: no move at all.
+    assert solved(pos(["K4 B4 O4 J"], "R2 R3", rules=STRICT)).status == "no_move"
+    # Free retrieval moves the joker.
+    s = solved(pos(["K4 B4 O4 J"], "R2 R3"))
+    assert s.status == "optimal" and s.played == tiles("R2 R3")
+
+
+def test_strict_split_run_keeps_its_joker_with_its_neighbours():
+    # Strict. R2 R3 R4 J R6 R7 R8 (the joker R5) with R1 K4 B4 R9: R1 R2 R3, K4 B4 R4 and the
+    # joker staying with R6 R7 R8 in J R6 R7 R8 R9 play all four tiles (value 18).
+    p = pos(["R2 R3 R4 J R6 R7 R8"], "R1 K4 B4 R9", rules=STRICT)
+    for objective, best in (("tiles", 4), ("value", 18)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best, str(s)
+        assert "J R6 R7 R8 R9" in melds(s)
+    # docs/rules.md's example: R9 alone extends the run (or splits it), tiles 1.
+    s = solved(pos(["R2 R3 R4 J R6 R7 R8"], "R9", rules=STRICT))
+    assert s.status == "optimal" and s.played == tiles("R9")
+
+
+def test_strict_old_meld_tiles_are_counted_as_copies():
+    # Strict. J R4 J (R3 R4 R5) and R1 R2 R4 R6: R1 R2 J R4 and R4 J R6 (all four tiles) would
+    # need the old meld's one R4 beside both jokers. Legal best: R1 R2 J R4 J R6, both jokers with
+    # that R4: tiles 3 (R1 R2 R6), value 9; the second R4 stays on the rack.
+    p = pos(["J R4 J"], "R1 R2 R4 R6", rules=STRICT)
+    assert not verify(p, ["R1 R2 J R4", "R4 J R6"]).legal
+    for objective, best in (("tiles", 3), ("value", 9)):
+        s = solved(p, objective)
+        assert s.status == "optimal" and primary(s) == best and s.played == tiles("R1 R2 R6"), str(s)
+    assert len(solved(pos(["J R4 J"], "R1 R2 R4 R6")).played) == 4
+
+
+def test_strict_jokers_of_two_groups_may_share_their_new_meld():
+    # Strict. K4 B4 J and K4 O4 J (jokers O4/R4 and B4/R4). B3 takes B4 into B3 B4 B5 B6 B7 and
+    # K5 K6 take a K4 into K4 K5 K6; both jokers then stay in K4 O4 J J, beside K4 of the first
+    # group and O4 of the second (each old tile beside one meld's jokers). Tiles 3.
+    p = pos(["K4 B4 J", "K4 O4 J", "B5 B6 B7"], "B3 K5 K6", rules=STRICT)
+    s = solved(p)
+    assert s.status == "optimal" and s.played == tiles("B3 K5 K6"), str(s)
+    assert "K4 O4 J J" in melds(s)
+
+
 # Positions whose solve raised RefereeRejectedError (the decoded table failed the referee) when
 # these tests were written: the solver must return a refereed answer (or no_move), never raise.
 STRICT_REJECTED = [
@@ -909,6 +961,24 @@ def _strict_positions(count: int) -> list[Position]:
         if any(t.is_joker for t in p.table_tiles) and len(p.table_tiles) + len(p.rack) <= 7:
             out.append(p)
     return out
+
+
+# Hand-made positions where a kept joker would leave its meld (docs/rules.md, "Jokers on the table").
+STRICT_STAYS = [
+    pos(["K4 B4 O4 J"], "R2 R3", rules=STRICT),
+    pos(["K4 B4 O4 J"], "R2 R3 R4", rules=STRICT),
+    pos(["J R4 J"], "R1 R2 R4 R6", rules=STRICT),
+    pos(["K4 B4 J", "K4 O4 J"], "R4", rules=STRICT),
+    pos(["K4 B4 J"], "R2 R3 O4", rules=STRICT),
+    pos(["J R6 R7 R8"], "R4 R5 O5", rules=STRICT),
+]
+
+
+@pytest.mark.parametrize("position", STRICT_STAYS, ids=lambda p: str(p).replace("\n", " | "))
+def test_strict_kept_jokers_match_brute_force(position):
+    for objective in ("tiles", "value"):
+        s = solved(position, objective)
+        assert primary(s) == _brute_force(position, objective), repr(position)
 
 
 @pytest.mark.parametrize("position", _strict_positions(24), ids=lambda p: str(p).replace("\n", " | "))

@@ -524,6 +524,75 @@ def test_strict_played_rack_joker_is_free_to_go_anywhere():
     assert v.legal and v.played == (JOKER,)
 
 
+def test_strict_kept_joker_may_not_walk_off_to_an_unrelated_meld():
+    # K4 B4 O4 J: the joker stands for R4. Moved into R2 R3 J it still stands for R4, but it left
+    # its meld: no tile of K4 B4 O4 is with it, and no R4 replaced it. Free retrieval allows it.
+    p = pos(["K4 B4 O4 J"], "R2 R3", joker_retrieval="strict")
+    v = verify(p, ["K4 B4 O4", "R2 R3 J"])
+    (reason,) = v.reasons
+    assert reason.code == "joker_retrieval"
+    assert "R4" in reason.message and "K4 B4 O4 J" in reason.message
+    assert "none of the tiles of its old meld" in reason.message
+    assert verify(pos(["K4 B4 O4 J"], "R2 R3"), ["K4 B4 O4", "R2 R3 J"]).legal
+    # With R4 from the rack replacing it, the freed joker may go (R2 R3 are its two rack tiles).
+    p = pos(["K4 B4 O4 J"], "R2 R3 R4", joker_retrieval="strict")
+    assert verify(p, ["K4 B4 O4 R4", "R2 R3 J"]).legal
+
+
+def test_strict_split_run_keeps_its_joker_with_its_neighbours():
+    # docs/rules.md: R2 R3 R4 J R6 R7 R8 + R9 may become R2 R3 R4 and J R6 R7 R8 R9 (the joker is
+    # still R5, beside R6 R7 R8 of its old meld), or R2 R3 R4 J and R6 R7 R8 R9.
+    p = pos(["R2 R3 R4 J R6 R7 R8"], "R9", joker_retrieval="strict")
+    assert verify(p, ["R2 R3 R4", "J R6 R7 R8 R9"]).legal
+    assert verify(p, ["R2 R3 R4 J", "R6 R7 R8 R9"]).legal
+    assert verify(p, ["R2 R3 R4 J R6 R7 R8 R9"]).legal
+
+
+def test_strict_kept_joker_moves_with_any_tile_of_its_old_meld():
+    # K4 B4 J (the joker stands for O4 or R4) loses K4 to a run; J stays with B4 and R4 joins: the
+    # joker's new meld B4 J R4 holds B4 of its old meld and the joker now stands for O4.
+    p = pos(["K4 B4 J", "K5 K6 K7"], "R4", joker_retrieval="strict")
+    assert verify(p, ["K4 K5 K6 K7", "B4 J R4"]).legal
+    # Copies are interchangeable: a K4 from elsewhere standing in for the old meld's K4 is fine.
+    p = pos(["K4 B4 O4 J", "K4 K5 K6 K7"], "B4 K8", joker_retrieval="strict")
+    assert verify(p, ["K4 B4 O4", "K5 K6 K7 K8", "K4 B4 J"]).legal
+
+
+def test_strict_each_tile_of_the_old_meld_goes_with_one_joker_only():
+    # J R4 J (R3 R4 R5) holds one R4. Split into R1 R2 J R4 and R4 J R6, each joker still stands
+    # for its tile and each new meld holds an R4, but only one of them is the old meld's R4: the
+    # other joker left its meld. Counted as copies, the old meld's tiles accompany one meld each.
+    p = pos(["J R4 J"], "R1 R2 R4 R6", joker_retrieval="strict")
+    v = verify(p, ["R1 R2 J R4", "R4 J R6"])
+    assert codes(v) == ["joker_retrieval"]
+    assert "together" in v.reasons[0].message
+    assert verify(pos(["J R4 J"], "R1 R2 R4 R6"), ["R1 R2 J R4", "R4 J R6"]).legal
+    # Both jokers with the one R4 is fine.
+    assert verify(pos(["J R4 J"], "R6 R7", joker_retrieval="strict"), ["J R4 J R6 R7"]).legal
+    # Two old melds, one K4 each: both jokers in the group J J K4 (K4 J J would read as the run
+    # K4 K5 K6) would need the one K4 there.
+    p = pos(["K4 B4 J", "K4 O4 J"], "R4", joker_retrieval="strict")
+    v = verify(p, ["J J K4", "K4 B4 O4 R4"])
+    assert codes(v) == ["joker_retrieval"]
+    assert verify(pos(["K4 B4 J", "K4 O4 J"], "R4"), ["J J K4", "K4 B4 O4 R4"]).legal
+    # K4 O4 J J holds K4 (the first joker's old meld's) and O4 (the second's): legal.
+    assert verify(p, ["K4 O4 J J", "K4 B4 R4"]).legal
+    assert verify(p, ["K4 O4 J R4", "K4 B4 J"]).legal
+
+
+def test_strict_tile_beside_a_kept_joker_is_not_also_a_freed_jokers_rack_tile():
+    # J R6 R7 R8 (the joker R5) and K7 J K9 (K8). K8 frees the K joker, which goes to J R6 R7 J
+    # beside the kept R5 joker. Its meld must hold two more rack tiles, and the kept joker a tile
+    # of its old meld: R6 R7 are only two tiles, so one of them cannot be both.
+    p = pos(["J R6 R7 R8", "K7 J K9"], "K8 R6 R7", joker_retrieval="strict")
+    v = verify(p, ["K7 K8 K9", "J R6 R7 J", "R6 R7 R8"])
+    assert codes(v) == ["joker_retrieval"]
+    assert verify(pos(["J R6 R7 R8", "K7 J K9"], "K8 R6 R7"), ["K7 K8 K9", "J R6 R7 J", "R6 R7 R8"]).legal
+    # With R9 too, R6 of the old meld stays beside the kept joker and R7 R9 are the rack tiles.
+    p = pos(["J R6 R7 R8", "K7 J K9"], "K8 R6 R7 R9", joker_retrieval="strict")
+    assert verify(p, ["K7 K8 K9", "J R6 R7 J R9", "R6 R7 R8"]).legal
+
+
 def test_strict_vanished_joker_is_not_judged_twice():
     p = pos(["R4 R5 R6 J"], "R8", joker_retrieval="strict")
     v = verify(p, ["R4 R5 R6", "R8"])

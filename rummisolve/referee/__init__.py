@@ -84,17 +84,28 @@ of tiles: in a run, the one tile of its slot; in a group, any colour missing fro
 (so in a group of 3, either missing colour). Each old-table joker must be matched to a distinct
 new-table joker and either
 
-- *kept*: the new joker can stand for a tile the old one could (the two sets intersect; a joker
-  in an invalid new meld is not judged here, ``invalid_meld`` already rejects the turn); or
+- *kept*: the new joker can stand for a tile the old one could (the two sets intersect) and
+  it stays with its meld: its new meld holds one of the numbered tiles of its old meld, its
+  *witness* (a joker in an invalid new meld is not judged here, ``invalid_meld`` already rejects
+  the turn). Tiles are counted as copies: the referee sees only how many copies of a tile each
+  meld holds, so a new meld's copy of a tile may be taken to be any old copy of it, but each
+  physical tile is in one place. So a copy on the new table is the witness of at most one old
+  meld, each tile of an old meld (a meld holds one copy of each of its tiles) is the witness in
+  at most one new meld (several kept jokers of one old meld in one new meld share it), and a
+  witness, being a table tile, is not one of the two rack tiles a freed joker's meld needs.
+  E.g. ``K4 B4 O4 J`` (the joker stands for ``R4``) may not become ``K4 B4 O4`` and
+  ``R2 R3 J``; ``R2 R3 R4 J R6 R7 R8`` may become ``R2 R3 R4`` and ``J R6 R7 R8 R9``; ``J R4 J``
+  may not become ``R1 R2 J R4`` and ``R4 J R6`` (one of the jokers would be with a rack R4); or
 - *freed*: a tile it stood for was played from the rack (its exact replacement; each freed joker
   needs its own copy), and the new meld holding the joker also holds at least two further tiles
   played from the rack (not the replacement copies; a played rack joker counts).
 
 New-table jokers not matched to old ones are played rack jokers. Old jokers beyond the number
 of new jokers are already ``tile_vanished`` and are not judged again. When several jokers make
-the matching ambiguous, the turn is legal if ANY matching and choice of replacement tiles
-satisfies the rule (the interpretation most favourable to the player); the played rack tiles
-are shared out among the freed jokers' melds in every possible way (each copy counts once).
+the matching ambiguous, the turn is legal if ANY matching, choice of replacement tiles and
+choice of witnesses satisfies the rule (the interpretation most favourable to the player); the
+played rack tiles are shared out among the freed jokers' melds in every possible way (each copy
+counts once).
 Where the replacement tile ends up on the table is not checked (copies are interchangeable and the table may be rearranged).
 """
 
@@ -755,10 +766,12 @@ def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Bud
         new_jokers,
         {i: [k for k in table[i].keys if k != _JOKER_KEY] for i in {i for i, _ in new_jokers}},
         {k: n for k, n in played_counts.items() if k != _JOKER_KEY},
+        {oi: frozenset(t._key for t in position.table[oi].tiles if not t.is_joker) for oi, _, _ in old_jokers},
     )
 
-    def solve(jokers: list, deficit: int) -> bool:
-        return matching.possible([stands for _, _, stands in jokers], deficit, budget.spend)
+    def solve(jokers: list, deficit: int, beside: bool = True) -> bool:
+        origins = [oi for oi, _, _ in jokers] if beside else None
+        return matching.possible([stands for _, _, stands in jokers], deficit, budget.spend, origins)
 
     deficit = max(0, len(old_jokers) - len(new_jokers))
     if solve(old_jokers, deficit):
@@ -775,11 +788,21 @@ def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Bud
             why = f"{what} was not played from the rack to replace it"
         else:
             why = "the freed joker is not in a meld with at least two more tiles played from the rack"
+        old = position.table[oi]
+        if solve([joker], deficit, beside=False):
+            # It could keep standing for the same tile, but only away from its old meld.
+            mates = format_tiles([t for t in old.tiles if not t.is_joker])
+            how = (
+                f"on the new table it stands for it only in a meld holding none of the tiles of its old meld "
+                f"({mates}), and a joker that is not freed stays with its meld"
+            )
+        else:
+            how = "on the new table it stands for something else"
         reasons.append(
             Reason(
                 "joker_retrieval",
-                f"the joker in position.table[{oi}] ({position.table[oi]}, slot {slot}) stood for {what}; "
-                f"on the new table it stands for something else and was not freed legally: {why}",
+                f"the joker in position.table[{oi}] ({old}, slot {slot}) stood for {what}; "
+                f"{how}; it was not freed legally: {why}",
             )
         )
     if not blamed:
@@ -787,6 +810,8 @@ def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Bud
             Reason(
                 "joker_retrieval",
                 "the table jokers cannot all be accounted for together: each must keep standing for the same "
-                "tile, or be freed by its own replacement from the rack and played with at least two more rack tiles",
+                "tile in a meld with a tile of its old meld (each such tile beside one new meld's jokers, and not "
+                "also one of a freed joker's rack tiles), or be freed by its own replacement from the rack and "
+                "played with at least two more rack tiles",
             )
         )

@@ -8,7 +8,11 @@ The question: every old joker (a set of tiles it may stand for) is matched to a 
 joker slot (at most ``deficit`` old jokers may go unmatched) and is either
 
 - *kept*: the slot may stand for one of the same tiles (or its meld is invalid, which the
-  referee rejects on its own), or
+  referee rejects on its own) and, when the jokers' *origins* are given, the slot's meld holds a
+  *witness*: one of the real tiles of the joker's old meld (its origin). Counted as copies: a
+  real tile of a new meld is the witness of one origin only (it is one physical tile), each tile
+  of an origin is the witness in one new meld only (the origin holds one copy of it), and a
+  witness is not also one of a freed joker's two played tiles (it came from the table); or
 - *freed*: one played rack tile it stood for is spent as its replacement, and the slot's meld
   must then hold two more played rack tiles (an unmatched joker slot in that meld, a played
   rack joker, counts as one), each played copy counted once over all such melds.
@@ -20,6 +24,13 @@ tiles left and the melds that host freed jokers, each state visited once. Two sh
 most turns at once: if every old joker can be kept (a bipartite matching), the answer is yes;
 if no joker can be freed, it is whatever that matching says. Whether the freed jokers' melds
 can each get their two tiles is a small transport problem (augmenting paths).
+
+With origins, the first shortcut only holds when witnesses cannot compete (each origin has one
+joker and no two origins share a tile); the matching that ignores competition is still a
+necessary condition, so the second one holds as before. The search takes the jokers origin by
+origin; a meld's state also records the witnesses it has given and whether it hosts a kept joker
+of the current origin, and when an origin's last joker is placed the search chooses, in every
+way, a distinct witness of that origin for each meld hosting its kept jokers.
 """
 
 from __future__ import annotations
@@ -36,14 +47,18 @@ class JokerMatching:
 
     ``slots``: one ``(meld, stands)`` per new-table joker: the index of its meld and the tiles it
     may stand for there (``None`` in an invalid meld). ``meld_tiles``: per meld index, its real
-    tiles (keys, with repeats). ``played``: played rack tiles by key (jokers excluded)."""
+    tiles (keys, with repeats). ``played``: played rack tiles by key (jokers excluded).
+    ``origin_tiles``: per old meld (any hashable id), its real tiles (one copy of each), for
+    :meth:`possible`'s ``origins``."""
 
     def __init__(
         self,
         slots: Sequence[tuple[int, frozenset | None]],
         meld_tiles: Mapping[int, Sequence[Key]],
         played: Mapping[Key, int],
+        origin_tiles: Mapping[Hashable, frozenset] | None = None,
     ) -> None:
+        self._origin_tiles = dict(origin_tiles or {})
         classes: dict[tuple, int] = {}
         self._class_meld: list[int | None] = []
         self._class_stands: list[frozenset | None] = []
@@ -75,29 +90,68 @@ class JokerMatching:
 
     # -- the question ------------------------------------------------------------------------------
 
-    def possible(self, jokers: Sequence[frozenset], deficit: int = 0, step: Callable[[], None] | None = None) -> bool:
+    def possible(
+        self,
+        jokers: Sequence[frozenset],
+        deficit: int = 0,
+        step: Callable[[], None] | None = None,
+        origins: Sequence[Hashable] | None = None,
+    ) -> bool:
         """Whether the old jokers ``jokers`` (each the set of tiles it stood for) can all be kept
-        or legally freed, leaving at most ``deficit`` of them unmatched. ``step`` is called once
-        per search state (it may raise to stop the search)."""
-        jokers = sorted(jokers, key=sorted)  # equal jokers side by side: their states coincide
+        or legally freed, leaving at most ``deficit`` of them unmatched. ``origins``: each joker's
+        old meld (a key of ``origin_tiles``); then a kept joker needs a witness (module docstring),
+        else none. ``step`` is called once per search state (it may raise to stop the search)."""
+        if origins is None:
+            order = sorted(range(len(jokers)), key=lambda j: sorted(jokers[j]))
+        else:
+            first: dict[Hashable, int] = {}
+            for j, origin in enumerate(origins):
+                first.setdefault(origin, j)
+            # an origin's jokers side by side (its witnesses are chosen once they are all placed),
+            # equal jokers side by side: their states coincide
+            order = sorted(range(len(jokers)), key=lambda j: (first[origins[j]], sorted(jokers[j])))
+        origin_list = None if origins is None else [origins[j] for j in order]
+        jokers = [jokers[j] for j in order]
         need = len(jokers) - deficit
         if need <= 0:
             return True
-        if self._kept_matching(jokers) >= need:
+        kept = self._kept_matching(jokers, origin_list)
+        if kept >= need and (origin_list is None or self._no_competition(origin_list)):
             return True
         spare = sorted({r for stands in jokers for r in stands if r in self._played}, key=repr)
-        if not spare:
+        if kept < need and not spare:
             return False  # no joker can be freed, and they cannot all be kept
-        return _Search(self, jokers, spare, step).run(deficit)
+        return _Search(self, jokers, spare, step, origin_list).run(deficit)
 
-    def _kept_matching(self, jokers: Sequence[frozenset]) -> int:
-        """How many of ``jokers`` can be kept at once (bipartite matching into slot classes)."""
+    def _no_competition(self, origins: Sequence[Hashable]) -> bool:
+        """Whether witnesses cannot compete: one joker per origin, no tile shared by two origins."""
+        if len(set(origins)) < len(origins):
+            return False
+        seen: set = set()
+        for origin in origins:
+            tiles = self._origin_tiles.get(origin, frozenset())
+            if not seen.isdisjoint(tiles):
+                return False
+            seen |= tiles
+        return True
+
+    def _kept_matching(self, jokers: Sequence[frozenset], origins: Sequence[Hashable] | None = None) -> int:
+        """How many of ``jokers`` can be kept at once (bipartite matching into slot classes), each
+        with a witness of its origin in its slot's meld when ``origins`` are given (ignoring that
+        witnesses may compete: an upper bound then)."""
         n_classes = len(self._class_size)
         taken: list[list[int]] = [[] for _ in range(n_classes)]  # class -> jokers in it
 
         def fits(j: int, c: int) -> bool:
             stands = self._class_stands[c]
-            return stands is None or not stands.isdisjoint(jokers[j])
+            if stands is None:
+                return True
+            if stands.isdisjoint(jokers[j]):
+                return False
+            if origins is None:
+                return True
+            tiles = self._meld_tiles.get(self._class_meld[c], {})
+            return any(k in tiles for k in self._origin_tiles.get(origins[j], ()))
 
         def augment(j: int, seen: set[int]) -> bool:
             for c in range(n_classes):
@@ -134,10 +188,19 @@ class _Search:
         jokers: Sequence[frozenset],
         spare: list[Key],
         step: Callable[[], None] | None = None,
+        origins: Sequence[Hashable] | None = None,
     ) -> None:
         m = matching
         self.step = step
         self.jokers = jokers
+        # Witnesses (with origins): each joker's origin tiles, and whether it is its origin's last.
+        self.witness = origins is not None
+        self.origin_tiles = [m._origin_tiles.get(o, frozenset()) for o in origins] if origins is not None else []
+        self.last_of_origin = (
+            [j + 1 == len(origins) or origins[j + 1] != origins[j] for j in range(len(origins))]
+            if origins is not None
+            else []
+        )
         self.spare = spare
         spare_index = {r: i for i, r in enumerate(spare)}
         self.replacements = [sorted(spare_index[r] for r in stands if r in spare_index) for stands in jokers]
@@ -163,7 +226,11 @@ class _Search:
                 self.kind_slots.append(m._slots_in_meld[meld])
                 counts.append(0)
             counts[kind] += 1
-        self.start_melds = tuple(((0,) * len(self.kind_sizes[t]) + (False,),) * n for t, n in enumerate(counts))
+        # A meld's state: (slots taken per class, hosts a freed joker, witnesses given (sorted),
+        # hosts a kept joker of the current origin).
+        self.start_melds = tuple(
+            (((0,) * len(self.kind_sizes[t]), False, (), False),) * n for t, n in enumerate(counts)
+        )
         self.seen: set[tuple] = set()
 
     def run(self, deficit: int) -> bool:
@@ -174,11 +241,14 @@ class _Search:
         """Whether every meld hosting a freed joker can get its two further played tiles."""
         demand: list[tuple[int, dict]] = []
         for kind, states in enumerate(melds):
-            for state in states:
-                if state[-1]:
-                    rack_jokers = self.kind_slots[kind] - sum(state[:-1])
+            for taken, freed, given, _ in states:
+                if freed:
+                    rack_jokers = self.kind_slots[kind] - sum(taken)
                     if rack_jokers < 2:
-                        demand.append((2 - rack_jokers, self.kind_tiles[kind]))
+                        tiles = self.kind_tiles[kind]
+                        if given:  # a witness came from the table: not one of the played tiles
+                            tiles = {k: n - given.count(k) for k, n in tiles.items()}
+                        demand.append((2 - rack_jokers, tiles))
         if not demand:
             return True
         supply = dict(self.played)
@@ -196,26 +266,68 @@ class _Search:
         if k == len(self.jokers):
             return self._supplied(melds, left)
         stands = self.jokers[k]
-        if none_taken < self.none_size and self._rec(k + 1, deficit, none_taken + 1, left, melds):
+        if none_taken < self.none_size and self._next(k, deficit, none_taken + 1, left, melds):
             return True  # kept in an invalid meld (never freed there: keeping it is as good)
         for kind, states in enumerate(melds):
             for at, meld in enumerate(states):
                 if at and meld == states[at - 1]:
                     continue  # an equal meld was just tried
+                taken, hosts_freed, given, current = meld
                 for c, size in enumerate(self.kind_sizes[kind]):
-                    if meld[c] == size:
+                    if taken[c] == size:
                         continue
+                    more = taken[:c] + (taken[c] + 1,) + taken[c + 1 :]
                     for freed, fewer in self._ways(k, stands, self.kind_stands[kind][c], left):
-                        taken = meld[:c] + (meld[c] + 1,) + meld[c + 1 : -1] + (meld[-1] or freed,)
-                        changed = tuple(sorted(states[:at] + (taken,) + states[at + 1 :]))
+                        if not freed and self.witness and not self._witnesses(k, kind, given):
+                            continue  # kept, but no tile of its old meld is left to be beside it
+                        state = (more, hosts_freed or freed, given, current or (self.witness and not freed))
+                        changed = tuple(sorted(states[:at] + (state,) + states[at + 1 :]))
                         after = melds[:kind] + (changed,) + melds[kind + 1 :]
                         # Fewer tiles, more hosts and fewer rack jokers only make the melds harder
                         # to supply: once they cannot be, no later choice helps.
                         if freed and not self._supplied(after, fewer):
                             continue
-                        if self._rec(k + 1, deficit, none_taken, fewer, after):
+                        if self._next(k, deficit, none_taken, fewer, after):
                             return True
-        return deficit > 0 and self._rec(k + 1, deficit - 1, none_taken, left, melds)
+        return deficit > 0 and self._next(k, deficit - 1, none_taken, left, melds)
+
+    def _witnesses(self, k: int, kind: int, given: tuple) -> list[Key]:
+        """The tiles of joker ``k``'s origin that a meld of ``kind`` (having given ``given``) still holds."""
+        tiles = self.kind_tiles[kind]
+        return [r for r in self.origin_tiles[k] if tiles.get(r, 0) > given.count(r)]
+
+    def _next(self, k: int, deficit: int, none_taken: int, left: tuple, melds: tuple) -> bool:
+        """Go on to joker ``k + 1``; after an origin's last joker, first choose its witnesses."""
+        if not (self.witness and self.last_of_origin[k]):
+            return self._rec(k + 1, deficit, none_taken, left, melds)
+        hosts = [(kind, at) for kind, states in enumerate(melds) for at, meld in enumerate(states) if meld[3]]
+        if not hosts:
+            return self._rec(k + 1, deficit, none_taken, left, melds)
+        tried: set[tuple] = set()
+        chosen: list[Key] = []
+
+        def choose(h: int) -> bool:
+            if h == len(hosts):
+                states = [list(s) for s in melds]
+                for (kind, at), r in zip(hosts, chosen):
+                    taken, freed, given, _ = states[kind][at]
+                    states[kind][at] = (taken, freed, tuple(sorted(given + (r,), key=repr)), False)
+                after = tuple(tuple(sorted(s)) for s in states)
+                if after in tried:
+                    return False
+                tried.add(after)
+                return self._supplied(after, left) and self._rec(k + 1, deficit, none_taken, left, after)
+            kind, at = hosts[h]
+            for r in self._witnesses(k, kind, melds[kind][at][2]):
+                if r in chosen:
+                    continue  # the origin holds one copy of each tile
+                chosen.append(r)
+                if choose(h + 1):
+                    return True
+                chosen.pop()
+            return False
+
+        return choose(0)
 
     def _ways(self, k: int, stands: frozenset, slot_stands: frozenset, left: tuple):
         """How joker ``k`` can take a slot standing for ``slot_stands``: (freed?, tiles left after)."""

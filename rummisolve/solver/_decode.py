@@ -196,9 +196,12 @@ def decode(
     # Strict jokers that were freed: their new meld holds the jokers and two tiles from the rack.
     # A slot is (kind, JOKER_SLOT | REAL_SLOT | None) — None: not decided yet.
     layout: list[tuple[int, list[Slot]]] = []
+    # Kept strict jokers' hosts likewise hold the jokers and a tile of their old meld; a host
+    # longer than a base set is laid out as one run of its pieces.
     for record in built.freed:
         host = next((s for s, var in record["w"] if sol[var]), None)
-        if host is None:
+        pieces = (host,) if host is not None else next((p for p, var in record.get("long", ()) if sol[var]), None)
+        if pieces is None:
             continue
         filled = {k: JOKER_SLOT for k, var in record["q"] + record["rr"] if sol[var]}
         filled.update({k: REAL_SLOT for k, var in record["r"] if sol[var]})
@@ -207,8 +210,10 @@ def decode(
                 jokers[k] -= 1
             else:
                 real[k] -= 1
-        copies[host] -= 1
-        layout.append((host, [(k, filled.get(k)) for k in cat.sets[host].kinds]))
+        for piece in pieces:
+            copies[piece] -= 1
+        kinds = [k for piece in pieces for k in cat.sets[piece].kinds]
+        layout.append((pieces[0], [(k, filled.get(k)) for k in kinds]))
     for s, n in enumerate(copies):
         if n:
             if n < 0:

@@ -202,8 +202,9 @@ class _Search:
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
             # Tests replace _search with functions that take neither stop nor efforts.
             extra = {} if self.stop is None else {"stop": self.stop}
-            if cat.grouped:
-                extra["efforts"] = GROUPED_EFFORTS
+            efforts = search_efforts(cat, built)
+            if efforts is not None:
+                extra["efforts"] = efforts
             response = _search(built.proto, self.seed, self.deadline, eager=eager, **extra)
             status = response.status
             timings["solve"] += time.perf_counter() - start
@@ -262,6 +263,22 @@ GROUPED_EFFORTS = (0.05, 0.05, 2)
 """Quick-stage budget, target-stage budget and target steps for grouped catalogues (6-8 colours):
 their large tables need more than :data:`QUICK_EFFORT` to find a first solution, and the default
 budgets sent most of their slowest positions to the full stage (``benchmarks/RESULTS.md``)."""
+STRICT_EFFORTS = (0.05, 0.05, 1)
+"""The same for strict joker retrieval with jokers on a table that may be rearranged: its kept
+jokers' hosts (:mod:`~rummisolve.solver._strict`) make a first solution harder to find within
+:data:`QUICK_EFFORT`, and at the default budgets xp positions went to the full stage more often
+(``benchmarks/RESULTS.md``, "Strict jokers stay with their melds")."""
+
+
+def search_efforts(cat, built) -> tuple[float, float, int] | None:
+    """The staged search's budgets for a built model, when not the defaults."""
+    if cat.grouped:
+        return GROUPED_EFFORTS
+    if cat.rules.joker_retrieval == "strict" and built.counts.table_jokers and not built.kept_by_rule:
+        return STRICT_EFFORTS
+    return None
+
+
 EAGER_FALLBACK_SETS = 800
 """Up to this many candidate sets (the standard and ``xp`` sets: 185; 5 colours: 358; the grouped
 catalogues of 6-8 colours, runs only: 180-240; enumerated, 8 colours would have 2,606) the fallback

@@ -18,11 +18,11 @@ from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._model import build_model
 from rummisolve.solver._solve import (
     EAGER_FALLBACK_SETS,
-    GROUPED_EFFORTS,
     QUICK_EFFORT,
     _parameters,
     _run,
     _search,
+    search_efforts,
     solution_values,
 )
 
@@ -46,7 +46,7 @@ class Model:
     eager: bool
     """Whether the fallback search loads the whole relaxation at once (small catalogues)."""
     efforts: tuple[float, float, int] | None = None
-    """The search's budgets when not the defaults (grouped catalogues)."""
+    """The search's budgets when not the defaults (grouped catalogues, strict table jokers)."""
 
 
 def model_of(position: Position, objective: Objective | str) -> Model | None:
@@ -55,7 +55,7 @@ def model_of(position: Position, objective: Objective | str) -> Model | None:
     built = build_model(position, cat, objective)
     if built is None:
         return None
-    return Model(built.proto, len(cat.sets) <= EAGER_FALLBACK_SETS, GROUPED_EFFORTS if cat.grouped else None)
+    return Model(built.proto, len(cat.sets) <= EAGER_FALLBACK_SETS, search_efforts(cat, built))
 
 
 def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
