@@ -459,3 +459,41 @@ def test_the_setup_form_seats_and_saved_games(browser, server):
     item.get_by_role("button", name="Delete").click()
     p.wait_for_selector(f"[data-testid=saved-game][data-game='{ident}']", state="detached")
     page.close()
+
+
+def _drop_on_left_of(p, source, target) -> None:
+    """Drag ``source`` onto the left quarter of the tile ``target`` (where a drop goes before it)."""
+    source.scroll_into_view_if_needed()
+    box = source.bounding_box()
+    p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.mouse.down()
+    goal = target.bounding_box()
+    p.mouse.move(goal["x"] + goal["width"] / 4, goal["y"] + goal["height"] / 2, steps=6)
+    p.mouse.up()
+
+
+def test_a_run_keeps_number_order_wherever_a_tile_is_dropped(browser, server):
+    # Seed 22 deals the human R5 R6 R7 R8 and a joker (issue 38: R6 and R7 dropped before R5 read R6 R7 R5).
+    assert {"R5", "R6", "R7", "R8", "J"} <= {str(t) for t in Game(2, seed=22).view(0).rack}
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/play?players=human,easy&seed=22&delay=0")
+    _your_turn(p, 1)
+    rack = p.get_by_test_id("rack")
+    meld = p.get_by_test_id("table").locator("[data-meld='0']")
+    shown = lambda: meld.locator("[data-tile]").evaluate_all("ts => ts.map(t => t.dataset.tile)")  # noqa: E731
+    _drag(p, rack.locator("[data-tile='R5']").first, p.get_by_test_id("new-meld-zone"))
+    _drop_on_left_of(p, rack.locator("[data-tile='R7']").first, meld.locator("[data-tile]").first)
+    assert shown() == ["R5", "R7"]
+    _drop_on_left_of(p, rack.locator("[data-tile='R6']").first, meld.locator("[data-tile]").first)
+    assert shown() == ["R5", "R6", "R7"]
+    # A joker goes where it is dropped (here: before R5, standing for R4), and then keeps its slot.
+    _drop_on_left_of(p, rack.locator("[data-tile='J']").first, meld.locator("[data-tile]").first)
+    assert shown() == ["J", "R5", "R6", "R7"]
+    _drop_on_left_of(p, rack.locator("[data-tile='R8']").first, meld.locator("[data-tile]").first)
+    assert shown() == ["J", "R5", "R6", "R7", "R8"]
+    # 4 + 5 + 6 + 7 + 8 = 30: an initial meld the referee accepts.
+    p.get_by_test_id("end-turn").click()
+    p.wait_for_function("document.querySelector('[data-testid=log]').textContent.includes('you play')")
+    page.shoot("play-run-order")
+    page.close()

@@ -41,13 +41,55 @@ export function findTile(id) {
   return null;
 }
 
-function arrange(meld) {
-  // A run of one colour without jokers is kept in number order; anything else stays as placed.
+/** A rule option of the game being played (its rules may name a preset and change some options). */
+function ruleOption(name) {
+  const rules = state.game.rules;
+  const preset = state.meta.presets[typeof rules === "string" ? rules : rules.preset || "standard"];
+  return typeof rules === "object" && name in rules ? rules[name] : preset[name];
+}
+
+/** The numbers each plain joker of ``meld`` stands for, read from its place in a run (Map id -> number). */
+function jokerSlots(meld) {
+  const slots = new Map();
+  const first = meld.findIndex((t) => !tileParts(t.code).joker);
+  if (first < 0) return slots;
+  const base = tileParts(meld[first].code).number - first;
+  meld.forEach((t, i) => {
+    if (t.code === "J") slots.set(t.id, base + i);
+  });
+  return slots;
+}
+
+/**
+ * ``meld`` (tiles in the order they were placed) in play order. A run (two or more numbered tiles,
+ * one colour, no number twice) is kept in number order wherever a tile was dropped: its numbered
+ * tiles by number, each joker that was in the meld before at the number it stood
+ * for (``slots``, see jokerSlots; moved to an end if a tile now takes that number), a joker just
+ * dropped where it was dropped.
+ * Anything else (a group, a meld with Twist's special jokers, wraparound runs) stays as placed.
+ */
+function arrange(meld, slots = new Map()) {
   const parts = meld.map((t) => tileParts(t.code));
-  if (parts.some((p) => p.joker)) return meld;
-  const oneColour = parts.every((p) => p.colour === parts[0].colour);
-  if (!oneColour) return meld;
-  return [...meld].sort((a, b) => tileParts(a.code).number - tileParts(b.code).number);
+  const numbered = parts.filter((p) => !p.joker);
+  const special = meld.some((t, i) => parts[i].joker && t.code !== "J");
+  const oneColour = numbered.every((p) => p.colour === numbered[0]?.colour);
+  const numbers = numbered.map((p) => p.number);
+  const distinct = new Set(numbers).size === numbers.length;
+  if (numbered.length < 2 || special || !oneColour || !distinct || ruleOption("wraparound")) return meld;
+  const taken = new Set(numbers);
+  const keys = meld.map((t, i) => {
+    if (!parts[i].joker) return parts[i].number;
+    const slot = slots.get(t.id);
+    return slot !== undefined && !taken.has(slot) ? slot : null;
+  });
+  const top = Math.max(...numbers);
+  const high = ruleOption("numbers");
+  for (let i = 0; i < keys.length; i += 1) {
+    if (keys[i] !== null) continue;
+    if (slots.has(meld[i].id)) keys[i] = top < high ? top + 0.5 + i / 100 : Math.min(...numbers) - 0.5 - i / 100;
+    else keys[i] = (i > 0 ? keys[i - 1] : Math.min(...numbers) - 1) + 0.25; // just dropped: where it was dropped
+  }
+  return meld.map((t, i) => [keys[i], i, t]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]);
 }
 
 /** Move tiles (by id) to a meld (before a tile, or where they fit), a new meld, or back to the rack. */
@@ -70,13 +112,12 @@ export function moveTiles(ids, dest) {
   if (dest.kind === "rack") draft.rack.push(...moving);
   else if (dest.kind === "new") draft.table.push(arrange(moving));
   else {
+    const before = [...targetMeld];
     const at = dest.before === null || dest.before === undefined ? -1 : targetMeld.findIndex((t) => t.id === dest.before);
     if (at >= 0) targetMeld.splice(at, 0, ...moving);
-    else {
-      targetMeld.push(...moving);
-      const arranged = arrange(targetMeld);
-      targetMeld.splice(0, targetMeld.length, ...arranged);
-    }
+    else targetMeld.push(...moving);
+    const arranged = arrange(targetMeld, jokerSlots(before));
+    targetMeld.splice(0, targetMeld.length, ...arranged);
   }
   draft.table = draft.table.filter((m) => m.length);
   afterEdit();
@@ -114,7 +155,7 @@ export function joinSelected() {
   }
   draft.history.push(snapshot());
   melds.sort((a, b) => draft.table.indexOf(a) - draft.table.indexOf(b));
-  const joined = arrange(melds.flat());
+  const joined = arrange(melds.flat(), new Map(melds.flatMap((m) => [...jokerSlots(m)])));
   const first = draft.table.indexOf(melds[0]);
   draft.table = draft.table.map((m, i) => (i === first ? joined : m)).filter((m) => m === joined || !melds.includes(m));
   afterEdit();
