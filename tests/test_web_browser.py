@@ -206,6 +206,48 @@ def test_notation_and_a_shared_link_are_solved(page):
     assert p.get_by_test_id("rules-preset").input_value() == "xp"
 
 
+def test_notation_and_json_are_checked_on_apply(page):
+    # Issue 38: three R5 were accepted silently, and "hello world" became two joker-like tiles.
+    page.open("/")
+    p = page.page
+    error, panel = p.get_by_test_id("error"), p.locator("#result-panel")
+
+    def shows(text: str) -> None:
+        p.wait_for_function(
+            "t => document.querySelector('[data-testid=error]').textContent.includes(t)", arg=text, timeout=10_000
+        )
+
+    p.locator("summary", has_text="Type notation").click()
+    p.get_by_test_id("rack-notation").fill("R5 R5 R5")
+    p.get_by_test_id("apply-notation").click()
+    shows(solve_json({"rack": ["R5", "R5", "R5"]})["error"])  # the words Solve would use
+    assert panel.is_hidden()
+    p.get_by_test_id("rack-notation").fill("hello world")
+    p.get_by_test_id("apply-notation").click()
+    shows("position.rack[0]: unknown tile code 'HELLO'")
+    assert error.inner_text().count("unknown tile code") == 1 and panel.is_hidden()
+    page.shoot("analysis-bad-notation")
+    p.get_by_test_id("rack-notation").fill("R5 R6")
+    p.get_by_test_id("apply-notation").click()
+    p.wait_for_function("document.querySelector('[data-testid=error]').textContent === ''")
+    assert panel.is_visible()
+    p.locator("summary", has_text="JSON").click()
+    p.get_by_test_id("position-json").fill('{"table": [["R1", "R2"]], "rack": []}')
+    p.get_by_test_id("apply-json").click()
+    shows("position.table[0]: invalid meld 'R1 R2'")
+    assert panel.is_hidden()
+    p.get_by_test_id("position-json").fill('{"rack": "R5"')
+    p.get_by_test_id("apply-json").click()
+    shows("Not a position")
+    p.get_by_test_id("position-json").fill('{"rack": ["R5"], "id": 3, "explain": true}')
+    p.get_by_test_id("apply-json").click()
+    p.wait_for_function("document.querySelector('[data-testid=error]').textContent === ''")
+    p.get_by_test_id("solve").click()
+    assert _solved(page)["status"] == "no_move"
+    # The checks of bad positions were answered 400, which Chromium logs; nothing else may be logged.
+    page.errors = [e for e in page.errors if "the server responded with a status of 400" not in e]
+
+
 # -- the play page ------------------------------------------------------------------------------------
 
 SEED = 12

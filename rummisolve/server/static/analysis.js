@@ -1,4 +1,5 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
+import { exportLinks } from "./analysis-export.js";
 import { $, api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
 const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
@@ -14,6 +15,29 @@ function position() {
   const limit = Number($("time-limit").value);
   if ($("time-limit").value !== "" && limit > 0) out.time_limit = limit;
   return out;
+}
+
+let checks = 0;
+const SOLVE_ONLY = ["id", "explain", "alternatives", "hint"]; // fields of a solve request, not of its position
+
+/** Check the position as Solve would (the server decodes it the same way) and show what is wrong at
+ * once, or nothing; while it is wrong, the result panel is hidden. */
+async function checkPosition(given = position()) {
+  const mine = ++checks;
+  const body = Object.fromEntries(Object.entries(given).filter(([key]) => !SOLVE_ONLY.includes(key)));
+  let problem = "";
+  try {
+    const response = await fetch("/render", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!response.ok) problem = (await response.json()).error || `HTTP ${response.status}`;
+  } catch (err) {
+    problem = `cannot check the position: ${err.message}`;
+  }
+  if (mine === checks) showPositionError(problem);
+}
+
+function showPositionError(problem) {
+  showMessage($("position-error"), problem, "bad");
+  $("result-panel").classList.toggle("hidden", Boolean(problem));
 }
 
 function used() {
@@ -103,6 +127,10 @@ function changed(syncText = true) {
   renderEditor();
   renderPicker();
   if (syncText) syncFields();
+  // Applied notation or JSON is checked at once (see the buttons); after that, while an error shows,
+  // every edit checks again, so the error goes as soon as the position is fixed. Entering a meld
+  // tile by tile is not nagged about its first tiles.
+  if ($("position-error").textContent) checkPosition();
 }
 
 function syncFields() {
@@ -121,6 +149,7 @@ async function rulesChanged() {
   }
   renderPicker();
   syncFields();
+  if ($("position-error").textContent) checkPosition();
 }
 
 function loadPosition(obj) {
@@ -205,7 +234,7 @@ function showResult(move, main) {
   if (main) renderAlternatives();
   const timings = state.result.timings || {};
   $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${(v * 1000).toFixed(1)} ms` }))));
-  exportLinks(move);
+  exportLinks(move, state.position);
 }
 
 function renderResultTable(move) {
@@ -298,31 +327,6 @@ function renderAlternatives() {
   if (!alternatives.length) list.append(el("li", { class: "muted", text: "No other move plays a different set of tiles." }));
 }
 
-async function exportLinks(move) {
-  const svgLink = $("export-svg");
-  const pngLink = $("export-png");
-  const body = { status: move.status, table: move.table, played: move.played, value: move.value, kept: move.kept, objective: move.objective, position: { ...state.position, time_limit: undefined }, steps: move.steps };
-  delete body.position.time_limit;
-  const response = await fetch("/render", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  if (!response.ok) return;
-  const svg = await response.text();
-  if (svgLink.dataset.url) URL.revokeObjectURL(svgLink.dataset.url);
-  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-  svgLink.href = svgLink.dataset.url = url;
-  const image = new Image();
-  image.onload = () => {
-    const canvas = document.createElement("canvas");
-    canvas.width = image.naturalWidth * 2;
-    canvas.height = image.naturalHeight * 2;
-    const ctx = canvas.getContext("2d");
-    ctx.fillStyle = "#fff";
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-    pngLink.href = canvas.toDataURL("image/png");
-  };
-  image.src = url;
-}
-
 // -- start ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -336,17 +340,23 @@ async function main() {
     state.table = parseTable($("table-notation").value);
     state.rack = parseTiles($("rack-notation").value);
     state.target = "rack";
+    setMessage("");
     changed();
+    checkPosition();
   });
   $("apply-json").addEventListener("click", async () => {
+    let obj;
     try {
-      loadPosition(JSON.parse($("position-json").value));
-      await rulesChanged();
-      changed();
-      setMessage("");
+      obj = JSON.parse($("position-json").value);
+      loadPosition(obj);
     } catch (err) {
-      setMessage(`Not a position: ${err.message}`, "bad");
+      showPositionError(`Not a position: ${err.message}`);
+      return;
     }
+    await rulesChanged();
+    setMessage("");
+    changed();
+    await checkPosition(obj); // as given: a part the board cannot show is named too
   });
   for (const id of ["opened", "objective", "time-limit"]) $(id).addEventListener("change", syncFields);
   $("solve").addEventListener("click", solve);

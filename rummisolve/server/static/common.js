@@ -74,6 +74,8 @@ export function tileLabel(code, meta) {
   return `${colour ? colour.name : parts.colour} ${parts.number}`;
 }
 
+const JOKER_CODES = ["J", "JD", "JC", "JM"]; // the joker and Twist's special jokers
+
 /** A tile element: the number in its colour's ink over its colour's mark (so colour is not the only cue). */
 export function tileElement(code, meta, { button = false, extraClass = "", attrs = {} } = {}) {
   const parts = tileParts(code);
@@ -85,7 +87,11 @@ export function tileElement(code, meta, { button = false, extraClass = "", attrs
     ...(button ? { type: "button" } : {}),
     ...attrs,
   });
-  if (parts.joker) {
+  if (parts.joker && !JOKER_CODES.includes(code)) {
+    node.classList.add("unknown"); // not a tile at all (a typo): shown as such, the error names it
+    node.setAttribute("aria-label", `not a tile: ${code}`);
+    node.append(el("span", { "aria-hidden": "true", text: "?" }));
+  } else if (parts.joker) {
     node.classList.add("joker");
     node.style.setProperty("--ink-colour", meta.joker_ink);
     node.append(el("span", { class: "face", "aria-hidden": "true", text: "☺" }));
