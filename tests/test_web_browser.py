@@ -450,7 +450,11 @@ def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server)
     page.open(f"/play?players=human,easy&seed={SEED}&rules={rules}&delay=0")
     _your_turn(p, 1)
     start = _rack(p)
-    p.wait_for_function("document.querySelector('[data-testid=timer]').textContent.startsWith('⏱ ')")
+    p.wait_for_function("/^\\d+ s$/.test(document.querySelector('[data-testid=timer]').textContent)")
+    # The clock is drawn (CSS), so it shows without an emoji font.
+    assert (
+        p.evaluate("getComputedStyle(document.querySelector('[data-testid=timer]'), '::before').borderRadius") == "50%"
+    )
     assert p.get_by_test_id("timer").is_visible()
     assert p.get_by_test_id("pick").is_visible()
     assert p.get_by_test_id("draw").inner_text() == "Draw from the pool"
@@ -468,6 +472,9 @@ def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server)
     log = p.get_by_test_id("log").inner_text()
     assert f"You discard {discard}" in log or f"discard {discard}" in log, log
     assert len(_rack(p)) == len(start)
+    # The discard pile's top (the AI's discard, the last line of the log) is drawn as a tile.
+    last = p.get_by_test_id("log").locator("li").last.inner_text()
+    assert last.endswith(f"discards {p.get_by_test_id('discard-top').get_attribute('data-tile')}"), last
     page.shoot("play-discard")
     page.close()
 

@@ -115,6 +115,8 @@ export function parseTable(text) {
   return text.split(/[|\n;]+/).map(parseTiles).filter((m) => m.length);
 }
 export const formatTiles = (tiles) => tiles.join(" ");
+/** "1 tile", "2 tiles": a count and its noun. */
+export const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 export const formatTable = (melds) => melds.map(formatTiles).join(" | ");
 
 /** Sort codes by colour then number (jokers last), or by number then colour. */

@@ -1,5 +1,5 @@
 // The replay of the round, turn by turn: its table and racks (the human's, and any the game shows).
-import { $, el, sortTiles, tileElement } from "./common.js";
+import { $, count, el, sortTiles, tileElement } from "./common.js";
 import { getReplay } from "./play-client.js";
 import { say, state } from "./play-state.js";
 import { describe } from "./play-view.js";
@@ -30,5 +30,5 @@ function showFrame(i, names) {
   $("replay-table").replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
   if (!frame.table.length) $("replay-table").append(el("span", { class: "empty", text: "The table is empty." }));
   $("replay-racks").replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
-    rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: `${frame.rack_sizes[s]} tiles (hidden)` }))));
+    rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: `${count(frame.rack_sizes[s], "tile")} (hidden)` }))));
 }

@@ -175,7 +175,7 @@ function startTimer() {
   box.classList.remove("hidden");
   const tick = async () => {
     const left = Math.max(0, (deadline - Date.now()) / 1000);
-    box.textContent = `⏱ ${Math.ceil(left)} s`;
+    box.textContent = `${Math.ceil(left)} s`; // the clock before it is drawn by CSS: no emoji font needed
     box.classList.toggle("low", left < 10);
     if (left <= 0 && !state.busy) {
       stopTimer();

@@ -1,5 +1,5 @@
 // The view: the game as the page shows it, drawn again from the state by render().
-import { $, el, formatTiles, sortTiles, tileElement } from "./common.js";
+import { $, count, el, formatTiles, sortTiles, tileElement } from "./common.js";
 import { savedPath } from "./play-client.js";
 import { draftChanged, findTile, sameMeld } from "./play-draft.js";
 import { dropOnClick, onPointerDown } from "./play-drag.js";
@@ -23,7 +23,7 @@ export function describe(event) {
     return `${who} ${you ? "draw" : "draws"}${you && event.tile ? ` ${event.tile}` : " a tile"}`;
   }
   if (event.type === "discard") return `${who} ${you ? "discard" : "discards"} ${event.tile}`;
-  if (event.type === "timeout") return `${who} ${you ? "run" : "runs"} out of time and ${you ? "draw" : "draws"} ${event.drew ?? (event.tiles || []).length} penalty tiles`;
+  if (event.type === "timeout") return `${who} ${you ? "run" : "runs"} out of time and ${you ? "draw" : "draws"} ${count(event.drew ?? (event.tiles || []).length, "penalty tile")}`;
   return `${who}: ${event.type}`;
 }
 
@@ -75,13 +75,13 @@ export function renderBar() {
   else text = `${name(game.current)} is playing · turn ${turnNo}`;
   $("turn").textContent = text;
   $("turn").classList.toggle("yours", game.current === game.human && !game.finished);
-  $("pool").textContent = `Pool: ${game.pool_size} tiles`;
+  $("pool").textContent = `Pool: ${count(game.pool_size, "tile")}`;
   const rounds = game.results.rounds.length;
   $("round-info").textContent = `Round ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
   $("practice").classList.toggle("hidden", !game.practice);
   $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
   $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === game.current && !game.finished ? " current" : ""}`, "data-testid": "player" },
-    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${p.rack_size} tiles${p.opened ? "" : " · not opened"}`)));
+    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${count(p.rack_size, "tile")}${p.opened ? "" : " · not opened"}`)));
 }
 
 export function renderTable() {
@@ -129,7 +129,12 @@ export function renderRack() {
     for (const code of sortTiles(game.rack, order, meta)) box.append(tileElement(code, meta));
   }
   if (!box.children.length) box.append(el("span", { class: "empty", text: "Your rack is empty." }));
-  $("rack-note").textContent = `(${editing ? draft.rack.length : game.rack.length} tiles)${game.discard_rule && game.discard_pile.length ? ` · discard pile top: ${game.discard_pile[game.discard_pile.length - 1]}` : ""}`;
+  const note = [`(${count(editing ? draft.rack.length : game.rack.length, "tile")})`];
+  if (game.discard_rule && game.discard_pile.length) {
+    const top = game.discard_pile[game.discard_pile.length - 1];
+    note.push(" · discard pile: ", tileElement(top, meta, { extraClass: "small", attrs: { "data-testid": "discard-top" } }));
+  }
+  $("rack-note").replaceChildren(...note);
 }
 
 export function renderControls() {
