@@ -546,3 +546,38 @@ def test_a_run_keeps_number_order_wherever_a_tile_is_dropped(browser, server):
     p.wait_for_function("document.querySelector('[data-testid=log]').textContent.includes('you play')")
     page.shoot("play-run-order")
     page.close()
+
+
+def test_the_others_moves_and_the_drawn_tile_are_marked_and_ai_turns_can_be_skipped(browser, server):
+    # Issue 38: when the human's turn came, nothing showed what the others had changed.
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open(f"/play?players=human,medium&seed={SEED}&delay=0")
+    _your_turn(p, 1)
+    table = p.get_by_test_id("table")
+    assert table.locator("[data-changed]").count() == 0 and p.get_by_test_id("changed-legend").is_hidden()
+    p.get_by_test_id("draw").click()
+    _your_turn(p, 3)
+    drew = p.get_by_test_id("log").locator("li").first.inner_text().split()[-1]  # "you draw O12"
+    changed = table.locator("[data-meld]").count()
+    assert changed >= 1  # the medium AI opened: every meld on the table is new since the human's turn
+    assert table.locator("[data-changed=true]").count() == changed
+    assert p.get_by_test_id("rack").locator("[data-drawn=true]").get_attribute("data-tile") == drew
+    legend = p.get_by_test_id("changed-legend")
+    assert legend.is_visible() and "changed by the other players" in legend.inner_text()
+    page.shoot("play-changed-since")
+    # An edit of a changed meld is the human's own change now: its mark goes.
+    _drag(p, p.get_by_test_id("rack").locator("[data-tile]").first, table.locator("[data-meld='0']"))
+    assert table.locator("[data-meld='0'][data-changed]").count() == 0
+    p.get_by_test_id("undo").click()
+    # At the slowest speed an AI turn would stay a minute on screen; Skip brings the human's turn now.
+    p.get_by_test_id("ai-speed").select_option("1800")
+    p.evaluate("document.getElementById('ai-speed').add(new Option('a minute', '60000'))")
+    p.get_by_test_id("ai-speed").select_option("60000")
+    assert "delay=60000" in p.url
+    p.get_by_test_id("draw").click()
+    p.get_by_test_id("skip").wait_for(state="visible")
+    p.get_by_test_id("skip").click()
+    _your_turn(p, 5)
+    assert p.get_by_test_id("skip").is_hidden()
+    page.close()

@@ -19,6 +19,12 @@ export const state = {
   pending: 0, // requests on their way
   badMelds: new Map(), // meld index -> reasons, after an illegal end of turn
   lastChanged: new Set(), // melds an AI turn changed, shown until the human edits
+  aiDelay: AI_DELAY, // ms each AI turn stays on screen (the speed the player chose)
+  skip: false, // the player skipped ahead: the AIs' turns until theirs go by at once
+  wake: null, // ends the pause under way early (Skip)
+  tableAtMyEnd: null, // the table as the human's last turn left it (codes)
+  sinceMine: new Set(), // on the human's turn: melds the others changed since then
+  drawn: null, // the tile the human just drew (marked on the rack)
   timerHandle: null, // the turn timer's interval
   drag: null, // the drag under way: {id, ids, x, y, active, ghost, source}
   suppressClick: false, // the click that ends a drag selects nothing

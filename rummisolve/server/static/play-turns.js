@@ -1,9 +1,9 @@
 // The game's course: the human's actions sent to the server, the AIs' turns shown one at a time,
 // the turn timer, and the way into a game.
-import { $, wait } from "./common.js";
+import { $ } from "./common.js";
 import { getGame, postAction } from "./play-client.js";
 import { codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
-import { AI_DELAY, say, state, yourTurn } from "./play-state.js";
+import { say, state, yourTurn } from "./play-state.js";
 import { describe, render, renderBar, renderControls, renderLog, renderRack, renderTable } from "./play-view.js";
 
 /** POST an action of this game: its answer, or null (said on the page; a 409 reloads the game). */
@@ -76,18 +76,22 @@ export async function draw(source) {
   const answer = await act("draw", { source });
   if (!answer) return;
   say(`${describe(answer.event)}.`, "info");
+  const drawn = answer.event && answer.event.tile ? answer.event.tile : null;
   if (state.game.discard_rule && answer.state.current === state.game.human) {
     state.game = answer.state;
+    state.drawn = drawn;
     startDraft();
     state.hintTable = null;
     render();
     return;
   }
-  await turnDone(answer.state);
+  await turnDone(answer.state, drawn);
 }
 
-async function turnDone(next) {
+async function turnDone(next, drawn = null) {
   state.game = next;
+  state.tableAtMyEnd = next.table.map((meld) => [...meld]);
+  state.drawn = drawn;
   state.hintLevel = 0;
   state.hintTable = null;
   $("hint-text").classList.add("hidden");
@@ -99,10 +103,11 @@ async function turnDone(next) {
 /** The AIs' turns, one at a time, each shown for a moment so a person can follow it. */
 async function runAIs() {
   state.busy = true;
+  state.skip = false;
   try {
     while (!state.game.finished && state.game.current !== state.game.human) {
       render();
-      await wait(AI_DELAY / 3);
+      await pause(state.aiDelay / 3);
       const answer = await act("advance");
       if (!answer) break;
       const game = (state.game = answer.state);
@@ -114,14 +119,45 @@ async function runAIs() {
       renderLog();
       renderBar();
       $("turn").textContent = `${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
-      await wait(AI_DELAY);
+      await pause(state.aiDelay);
     }
   } finally {
     state.busy = false;
+    state.skip = false;
   }
+  state.sinceMine = changedSince(state.tableAtMyEnd, state.game.table);
   startDraft();
   render();
   startTimer();
+}
+
+/** Wait ``ms`` (an AI turn on screen), or less if the player skips ahead. */
+function pause(ms) {
+  if (state.skip || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    state.wake = () => { clearTimeout(timer); resolve(); };
+  });
+}
+
+/** Skip ahead: the rest of the AIs' turns go by at once (each still in the log). */
+export function skipAhead() {
+  state.skip = true;
+  if (state.wake) state.wake();
+}
+
+/** The indices of ``now``'s melds that ``then`` (a table of codes, or null: nothing to compare) does not hold. */
+export function changedSince(then, now) {
+  if (!then) return new Set();
+  const left = new Map();
+  for (const meld of then) left.set(meld.join(" "), (left.get(meld.join(" ")) || 0) + 1);
+  const changed = new Set();
+  now.forEach((meld, i) => {
+    const key = meld.join(" ");
+    if (left.get(key)) left.set(key, left.get(key) - 1);
+    else changed.add(i);
+  });
+  return changed;
 }
 
 /** The next hint level (up to 3); the third has a table to lay out. */

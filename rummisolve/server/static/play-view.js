@@ -44,8 +44,18 @@ export function render() {
   renderControls();
   renderLog();
   renderRoundOver();
+  renderLegend();
   const again = focused && document.querySelector(focused);
   if (again && again !== document.activeElement && !again.disabled) again.focus();
+}
+
+/** The legend of the marks shown: melds the others changed, the tile just drawn. */
+function renderLegend() {
+  const changed = Boolean($("table").querySelector("[data-changed]"));
+  const drawn = Boolean($("rack").querySelector("[data-drawn]"));
+  $("changed-legend").classList.toggle("hidden", !changed && !drawn);
+  $("legend-changed").classList.toggle("hidden", !changed);
+  $("legend-drawn").classList.toggle("hidden", !drawn);
 }
 
 /** A draft tile: selected by a click (or Enter), dragged by the pointer. */
@@ -75,6 +85,7 @@ export function renderBar() {
   else text = `${name(game.current)} is playing · turn ${turnNo}`;
   $("turn").textContent = text;
   $("turn").classList.toggle("yours", game.current === game.human && !game.finished);
+  $("skip").classList.toggle("hidden", !state.busy);
   $("pool").textContent = `Pool: ${count(game.pool_size, "tile")}`;
   const rounds = game.results.rounds.length;
   $("round-info").textContent = `Round ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
@@ -91,11 +102,14 @@ export function renderTable() {
   const editing = yourTurn() && draft;
   const melds = editing ? draft.table : game.table.map((m) => m.map((code) => ({ id: 0, code, fromRack: false })));
   melds.forEach((meld, i) => {
-    const changed = editing ? !(i < game.table.length && sameMeld(meld.map((t) => t.code), game.table[i])) && meld.some(() => true) : state.lastChanged.has(i);
+    const asDealt = editing && i < game.table.length && sameMeld(meld.map((t) => t.code), game.table[i]);
+    const changed = editing ? !asDealt && meld.some(() => true) : state.lastChanged.has(i);
+    const byOthers = asDealt && state.sinceMine.has(i); // changed by the others since the human's last turn
     const reasons = state.badMelds.get(i);
     const meldBox = el("div", {
-      class: `meld${changed ? " changed" : ""}${reasons ? " bad" : ""}`,
+      class: `meld${changed ? " changed" : ""}${byOthers ? " by-others" : ""}${reasons ? " bad" : ""}`,
       "data-meld": i,
+      "data-changed": byOthers ? "true" : null,
       "data-drop": "meld",
       tabindex: editing ? 0 : null,
       role: editing ? "button" : "group",
@@ -127,6 +141,12 @@ export function renderRack() {
     for (const code of sortTiles(draft.rack.map((t) => t.code), order, meta)) box.append(tileButton(byCode.get(code).shift(), "rack"));
   } else {
     for (const code of sortTiles(game.rack, order, meta)) box.append(tileElement(code, meta));
+  }
+  const drawn = state.drawn && box.querySelector(`[data-tile="${state.drawn}"]`);
+  if (drawn) {
+    drawn.classList.add("drawn");
+    drawn.dataset.drawn = "true";
+    drawn.setAttribute("aria-label", `${drawn.getAttribute("aria-label")} (just drawn)`);
   }
   if (!box.children.length) box.append(el("span", { class: "empty", text: "Your rack is empty." }));
   const note = [`(${count(editing ? draft.rack.length : game.rack.length, "tile")})`];

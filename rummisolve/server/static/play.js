@@ -9,7 +9,7 @@ import { applyHint, joinSelected, moveTiles, resetTurn, splitSelected, undoEdit 
 import { closeReplay, openReplay } from "./play-replay.js";
 import { createGame, fitSeats, listSaved, renderSeats, wireSetup } from "./play-setup.js";
 import { params, setRender, state } from "./play-state.js";
-import { draw, endTurn, enterGame, hint, nextRound, takeBackTurn } from "./play-turns.js";
+import { draw, endTurn, enterGame, hint, nextRound, skipAhead, takeBackTurn } from "./play-turns.js";
 import { render } from "./play-view.js";
 
 function parseRulesParam(text) {
@@ -35,6 +35,16 @@ function wireGame() {
   $("next-round").addEventListener("click", nextRound);
   $("replay-open").addEventListener("click", openReplay);
   $("replay-close").addEventListener("click", closeReplay);
+  $("skip").addEventListener("click", skipAhead);
+  const speed = $("ai-speed");
+  if (![...speed.options].some((o) => Number(o.value) === state.aiDelay)) speed.append(new Option(`${state.aiDelay} ms`, state.aiDelay));
+  speed.value = String(state.aiDelay);
+  speed.addEventListener("change", () => {
+    state.aiDelay = Number(speed.value);
+    const url = new URL(location.href);
+    url.searchParams.set("delay", speed.value);
+    history.replaceState(null, "", url);
+  });
 }
 
 async function main() {
