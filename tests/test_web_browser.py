@@ -581,3 +581,26 @@ def test_the_others_moves_and_the_drawn_tile_are_marked_and_ai_turns_can_be_skip
     _your_turn(p, 5)
     assert p.get_by_test_id("skip").is_hidden()
     page.close()
+
+
+def test_the_setup_form_sets_the_humans_seat_and_the_ai_speed(browser, server):
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/play")
+    p.get_by_test_id("add-ai").click()
+    p.get_by_test_id("human-seat").select_option("3")
+    labels = p.locator("#seats .row").evaluate_all(
+        "rows => rows.map(r => r.firstChild.textContent + r.childNodes[1].textContent)"
+    )
+    assert labels[2] == "Seat 3: you" and labels[0].startswith("Seat 1: AI") and labels[1].startswith("Seat 2: AI")
+    p.get_by_test_id("ai-level").nth(0).select_option("easy")
+    p.get_by_test_id("ai-level").nth(1).select_option("easy")
+    p.get_by_test_id("setup-ai-speed").select_option("0")
+    p.get_by_test_id("seed").fill("5")
+    p.get_by_test_id("start").click()
+    p.wait_for_selector("#game:not(.hidden)")
+    _your_turn(p, 3)  # both AIs moved first, at once
+    players = p.get_by_test_id("player").all_inner_texts()
+    assert [name.split(":")[0] for name in players] == ["easy#1 (easy)", "easy#2 (easy)", "you"]
+    assert "delay=0" in p.url and p.get_by_test_id("ai-speed").input_value() == "0"
+    page.close()

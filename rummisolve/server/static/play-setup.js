@@ -1,23 +1,34 @@
 // The start page: a new game's seats, rules and seed, and this browser's saved games.
 import { $, el, showMessage } from "./common.js";
 import { deleteGame, listGames, newGame } from "./play-client.js";
-import { AI_DELAY, state } from "./play-state.js";
+import { state } from "./play-state.js";
 import { enterGame } from "./play-turns.js";
 
-const aiCount = () => $("seats").querySelectorAll("select").length;
+const aiSelects = () => [...$("seats").querySelectorAll("select[data-testid=ai-level]")];
+const aiCount = () => aiSelects().length;
 
-/** Seat 1 (you) and `count` AIs, each keeping the level it had. */
+/** You (in the seat chosen, the first by default) and `count` AIs, each keeping the level it had. */
 export function renderSeats(count) {
   const { meta } = state;
   const seats = $("seats");
-  const levels = [...seats.querySelectorAll("select")].map((s) => s.value);
-  seats.replaceChildren(el("div", { class: "row" }, el("strong", { text: "Seat 1:" }), " you"));
-  for (let i = 0; i < count; i++) {
-    const id = `ai-${i}`;
+  const levels = aiSelects().map((s) => s.value);
+  const chosen = Math.min(Number($("human-seat").value || 1), count + 1);
+  const seatSelect = $("human-seat");
+  seatSelect.replaceChildren(...Array.from({ length: count + 1 }, (_, i) => new Option(`seat ${i + 1}${i === 0 ? " (moves first)" : ""}`, i + 1)));
+  seatSelect.value = String(chosen);
+  seats.replaceChildren();
+  let ai = 0;
+  for (let seat = 1; seat <= count + 1; seat++) {
+    if (seat === chosen) {
+      seats.append(el("div", { class: "row" }, el("strong", { text: `Seat ${seat}:` }), " you"));
+      continue;
+    }
+    const id = `ai-${ai}`;
     const select = el("select", { id, "data-testid": "ai-level" });
     for (const level of meta.ai_levels) select.append(el("option", { value: level, text: level }));
-    select.value = levels[i] || meta.ai_levels[Math.min(1, meta.ai_levels.length - 1)];
-    seats.append(el("div", { class: "row" }, el("label", { for: id }, `Seat ${i + 2}: AI`), select));
+    select.value = levels[ai] || meta.ai_levels[Math.min(1, meta.ai_levels.length - 1)];
+    seats.append(el("div", { class: "row" }, el("label", { for: id }, `Seat ${seat}: AI`), select));
+    ai += 1;
   }
   $("remove-ai").disabled = count <= 1;
   $("add-ai").disabled = count >= maxAIs();
@@ -36,8 +47,13 @@ export const fitSeats = () => renderSeats(Math.min(aiCount(), maxAIs()));
 export function wireSetup() {
   $("add-ai").addEventListener("click", () => renderSeats(aiCount() + 1));
   $("remove-ai").addEventListener("click", () => renderSeats(aiCount() - 1));
+  $("human-seat").addEventListener("change", () => renderSeats(aiCount()));
+  $("setup-ai-speed").value = String(state.aiDelay);
+  $("setup-ai-speed").addEventListener("change", () => { state.aiDelay = Number($("setup-ai-speed").value); });
   $("start").addEventListener("click", () => {
-    const players = ["human", ...[...$("seats").querySelectorAll("select")].map((s) => s.value)].join(",");
+    const kinds = aiSelects().map((s) => s.value);
+    kinds.splice(Number($("human-seat").value) - 1, 0, "human");
+    const players = kinds.join(",");
     const seed = $("seed").value === "" ? undefined : Number($("seed").value);
     createGame({ players, rules: state.rulesForm.value(), ...(seed === undefined ? {} : { seed }) });
   });
@@ -68,6 +84,7 @@ export async function createGame(body) {
     showMessage($("setup-message"), response.data.error, "bad");
     return;
   }
-  history.replaceState(null, "", `/play?game=${encodeURIComponent(response.data.id)}${AI_DELAY !== 900 ? `&delay=${AI_DELAY}` : ""}`);
+  history.replaceState(null, "", `/play?game=${encodeURIComponent(response.data.id)}${state.aiDelay !== 900 ? `&delay=${state.aiDelay}` : ""}`);
+  $("ai-speed").value = String(state.aiDelay);
   await enterGame(response.data.id, response.data.state);
 }
