@@ -604,3 +604,26 @@ def test_the_setup_form_sets_the_humans_seat_and_the_ai_speed(browser, server):
     assert [name.split(":")[0] for name in players] == ["easy#1 (easy)", "easy#2 (easy)", "you"]
     assert "delay=0" in p.url and p.get_by_test_id("ai-speed").input_value() == "0"
     page.close()
+
+
+def test_a_second_tab_of_a_game_is_told_it_is_stale(browser, server):
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open(f"/play?players=human,easy&seed={SEED}&delay=0")
+    _your_turn(p, 1)
+    other = page.context.new_page()  # a second tab of the same browser (same cookie)
+    other.on("pageerror", lambda e: page.errors.append(f"page error (second tab): {e}"))
+    other.goto(p.url)
+    other.wait_for_selector("body[data-ready=true]")
+    _your_turn(other, 1)
+    p.get_by_test_id("draw").click()
+    _your_turn(p, 3)
+    other.get_by_test_id("draw").click()  # this tab still shows turn 1
+    other.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('out of date')")
+    _your_turn(other, 3)  # and it has reloaded the game as it is
+    assert _rack(other) == _rack(p)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    other.screenshot(path=str(SCREENSHOTS / "play-stale-tab.png"), full_page=True)
+    # The refused request (409) is logged by the browser; nothing else may be.
+    page.errors = [e for e in page.errors if "status of 409" not in e]
+    page.close()

@@ -343,6 +343,26 @@ def test_a_save_from_an_older_copy_is_refused(tmp_path):
     assert Session.from_json(store.load(ident, owner)[1]).game.state.turn == 1
 
 
+def test_an_action_from_a_stale_tab_is_refused(app):
+    """Two tabs of one game (one owner): the tab that saw an older version is told so; nothing changes."""
+    with TestClient(app, base_url=f"http://{HOST}") as one, TestClient(app, base_url=f"http://{HOST}") as two:
+        created = new_game(one, seed=4)
+        ident, token = created["id"], created["token"]
+        two.cookies.set("rummisolve_token", token)
+        assert created["version"] == 1
+        seen = two.get(f"/games/{ident}").json()
+        assert seen["version"] == 1
+        drew = one.post(f"/games/{ident}/draw", json={"version": 1})
+        assert drew.status_code == 200 and drew.json()["version"] == 2
+        turn = drew.json()["state"]["turn"]
+        stale = two.post(f"/games/{ident}/draw", json={"version": seen["version"]})
+        assert stale.status_code == 409 and "out of date" in stale.json()["error"]
+        again = two.get(f"/games/{ident}").json()
+        assert again["version"] == 2 and again["state"]["turn"] == turn  # the stale draw did nothing
+        assert two.post(f"/games/{ident}/advance", json={"version": "2"}).status_code == 400
+        assert two.post(f"/games/{ident}/advance").status_code == 200  # no version: the game as it is
+
+
 # -- 5. failed writes ---------------------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ from rummisolve.server.meta import meta, tile_set
 from rummisolve.server.requests import BadRequest, json_object
 from rummisolve.server.session import Session
 from rummisolve.server.state import ServerState, SharedState
+from rummisolve.server.store import StaleGame
 
 __all__ = ["router", "ACTIONS"]
 
@@ -113,7 +114,7 @@ async def new_game(request: Request, state: SharedState) -> Response:
         return state.games.create(session, owner), token, session.view()
 
     ident, token, view = await _in_game_thread(state, work)
-    response = JSONResponse({"id": ident, "token": token, "state": view}, status_code=201)
+    response = JSONResponse({"id": ident, "token": token, "version": 1, "state": view}, status_code=201)
     response.set_cookie(
         TOKEN_COOKIE,
         token,
@@ -131,7 +132,8 @@ async def get_game(ident: str, request: Request, state: SharedState) -> Response
     def work() -> dict[str, Any]:
         owner = _owner_of(state, request)
         with state.games.hold(ident):
-            return {"id": ident, "state": state.games.get(ident, owner).session.view()}
+            cached = state.games.get(ident, owner)
+            return {"id": ident, "version": cached.version, "state": cached.session.view()}
 
     return await _answer(state, work)
 
@@ -232,21 +234,32 @@ ACTIONS: dict[str, tuple[Action, tuple[str, ...], str]] = {
 
 
 async def _act(request: Request, state: ServerState, ident: str, name: str) -> Response:
-    """Run action ``name`` on game ``ident`` holding it, commit, answer with the state."""
+    """Run action ``name`` on game ``ident`` holding it, commit, answer with the state and its version.
+
+    A body's ``version`` (every action takes one) is the version of the game its page last saw: if
+    the game has moved on since (another tab or window played it), the action is refused (409)."""
     action, fields, _ = ACTIONS[name]
-    body = await json_object(request, state.settings.max_body_bytes, fields, f"the {name} action")
+    body = await json_object(request, state.settings.max_body_bytes, (*fields, "version"), f"the {name} action")
+    seen = body.pop("version", None)
+    if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int)):
+        raise BadRequest(400, f"version: expected the game's version (a whole number), got {json_type_name(seen)}")
 
     def work() -> dict[str, Any]:
         owner = _owner_of(state, request)
         with state.games.hold(ident):
             cached = state.games.get(ident, owner)
+            if seen is not None and seen != cached.version:
+                raise StaleGame(
+                    f"this page's copy of the game is out of date (version {seen}; the game is at version "
+                    f"{cached.version}): it was played in another tab or window"
+                )
             try:
                 answer = action(cached.session, body) or {}
             except BaseException:
                 state.games.forget(ident)  # it may have changed the copy in memory: the store has the game
                 raise
             state.games.commit(ident, cached)
-            return {"id": ident, **answer, "state": cached.session.view()}
+            return {"id": ident, **answer, "version": cached.version, "state": cached.session.view()}
 
     return await _answer(state, work)
 

@@ -86,5 +86,6 @@ export async function createGame(body) {
   }
   history.replaceState(null, "", `/play?game=${encodeURIComponent(response.data.id)}${state.aiDelay !== 900 ? `&delay=${state.aiDelay}` : ""}`);
   $("ai-speed").value = String(state.aiDelay);
+  state.version = response.data.version;
   await enterGame(response.data.id, response.data.state);
 }

@@ -9,6 +9,7 @@ export const state = {
   rulesForm: null, // the new game's rules
   gameId: null,
   game: null, // the server's view of the game
+  version: null, // the game's version when the server last answered (sent with every action)
   draft: null, // {table: [[tile]], rack: [tile], start, history}; a tile is {id, code, fromRack}
   nextId: 1, // the next draft tile's id
   selected: new Set(), // ids of the selected draft tiles

@@ -13,22 +13,27 @@ async function act(path, body) {
   if (state.game) renderControls();
   let response;
   try {
-    response = await postAction(state.gameId, path, body);
+    // The version this page last saw: a game played on meanwhile (another tab) refuses it (409).
+    response = await postAction(state.gameId, path, { ...(body ?? {}), ...(state.version ? { version: state.version } : {}) });
   } finally {
     state.pending--;
     if (!state.pending) delete document.body.dataset.pending;
   }
   if (!response.ok) {
-    say(response.data.error || `HTTP ${response.status}`, "bad");
-    if (response.status === 409) await reload();
+    const error = response.data.error || `HTTP ${response.status}`;
+    if (response.status === 409) { // not your turn, the round is over, or played elsewhere: the game as it is
+      await reload();
+      say(`${error.replace(/: reload the game; nothing was changed$/, "")}. Nothing was changed: this is the game as it is now.`, "bad");
+    } else say(error, "bad");
     return null;
   }
+  if (response.data.version !== undefined) state.version = response.data.version;
   return response.data;
 }
 
 async function reload() {
   const response = await getGame(state.gameId);
-  if (response.ok) { state.game = response.data.state; startDraft(); render(); }
+  if (response.ok) { state.game = response.data.state; state.version = response.data.version; startDraft(); render(); }
 }
 
 export async function endTurn() {

@@ -58,7 +58,10 @@ async function main() {
   const id = params.get("game");
   if (id) {
     const response = await getGame(encodeURIComponent(id));
-    if (response.ok) return enterGame(id, response.data.state);
+    if (response.ok) {
+      state.version = response.data.version;
+      return enterGame(id, response.data.state);
+    }
     showMessage($("setup-message"), response.data.error || "That game is not here.", "bad");
   } else if (params.get("players")) {
     const seed = params.get("seed");
