@@ -627,3 +627,29 @@ def test_a_second_tab_of_a_game_is_told_it_is_stale(browser, server):
     # The refused request (409) is logged by the browser; nothing else may be.
     page.errors = [e for e in page.errors if "status of 409" not in e]
     page.close()
+
+
+def test_help_names_every_rule_option_and_the_board_shows_those_of_a_position(page):
+    meta = json.loads(urllib.request.urlopen(f"{page.base}/meta").read())
+    page.open("/")
+    p = page.page
+    p.get_by_role("link", name="Help").click()
+    p.wait_for_selector("body[data-ready=true]")
+    assert p.url.endswith("/help")
+    shown = p.get_by_test_id("option-list").locator("dt").evaluate_all("ds => ds.map(d => d.dataset.option)")
+    assert shown == [o["name"] for o in meta["options"]]
+    for option in meta["options"]:
+        assert option["help"] in p.get_by_test_id("option-list").inner_text()
+    page.shoot("help")
+    # The analysis board shows only the options that change a position's moves, each with its line.
+    page.open("/")
+    p.locator("summary", has_text="Rule options").click()
+    rows = p.locator("[data-option-row]").evaluate_all("rs => rs.map(r => r.dataset.optionRow)")
+    assert rows == [o["name"] for o in meta["options"] if o["affects_position"]]
+    first = meta["options"][0]
+    assert p.locator(f"[data-option-row={first['name']}] .option-help").inner_text() == first["help"]
+    # A position whose rules change a game-only option keeps it (it is not shown, not lost).
+    position = {"rules": {"preset": "standard", "rack_size": 16}, "table": [], "rack": ["R1"]}
+    page.open("/?position=" + urllib.parse.quote(json.dumps(position)))
+    shown = json.loads(p.get_by_test_id("position-json").input_value())
+    assert shown["rules"] == {"preset": "standard", "rack_size": 16}

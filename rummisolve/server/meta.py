@@ -25,10 +25,64 @@ _STATUS_WORDS = {
 }
 
 
+OPTION_HELP: dict[str, str] = {
+    "colours": "How many tile colours the set has (4 in the box: black, blue, orange, red).",
+    "numbers": "The highest number on a tile (13 in the box): tiles go from 1 to this.",
+    "copies": "How many copies of each tile the set holds (2 in the box, 3 in the XP edition).",
+    "jokers": "How many regular jokers the set holds; a joker stands for any tile of its meld.",
+    "double_jokers": "Twist's double jokers (JD): each stands for two tiles at once, side by side in a run or two colours of a group.",
+    "colour_change_jokers": "Twist's colour-change jokers (JC): in a run, one number where the run changes colour.",
+    "mirror_jokers": "Twist's mirror jokers (JM): the meld reads the same both ways around it, as in R1 R2 JM R2 R1.",
+    "rack_size": "How many tiles each player is dealt.",
+    "min_meld_length": "The fewest tiles a run or a group may have.",
+    "initial_threshold": "The points a player's first melds must be worth, from their own rack only (0: no threshold).",
+    "wraparound": "Runs may go round the top: 1 may follow 13 (R12 R13 R1), though not both ways in one run.",
+    "open_then_manipulate": "On the turn of the first melds, the player may go on to rearrange the table (by the box rules, only from the next turn).",
+    "joker_in_initial_meld": "Whether a joker may be part of a player's first melds.",
+    "joker_retrieval": "free: a joker on the table moves like any tile. strict: it is freed only by the tile it stands for from the rack, then played at once with two more rack tiles; else it stays with its meld.",
+    "joker_penalty": "What a joker left on a rack costs at the end of a round (and is worth when you shed it).",
+    "min_players": "The fewest players the rules seat.",
+    "max_players": "The most players the rules seat.",
+    "turn_timer": "Seconds a turn may take (empty: no timer); past it the table goes back and the player draws the penalty.",
+    "timer_penalty": "Tiles drawn when the turn timer runs out.",
+    "empty_pool_scoring": "When the pool is empty and nobody can go out: difference scores each loser the gap to the winner's rack, full the whole rack.",
+    "discard": "The discard variant: a turn ends with a discard (draw from the pool or take the top discard first, or play), and a player goes out by discarding their last tile.",
+}
+"""Each rule option in plain words (the pages show it beside the option, and /help lists them all)."""
+
+AFFECTS_POSITION = frozenset(
+    {
+        "colours",
+        "numbers",
+        "copies",
+        "jokers",
+        "double_jokers",
+        "colour_change_jokers",
+        "mirror_jokers",
+        "min_meld_length",
+        "initial_threshold",
+        "wraparound",
+        "open_then_manipulate",
+        "joker_in_initial_meld",
+        "joker_retrieval",
+        "joker_penalty",
+        "discard",
+    }
+)
+"""The options that change which moves a position has, or what they are worth: the analysis
+board shows only these (the rest are about dealing, seating, timing and scoring a game)."""
+
+
 def _option(field: dataclasses.Field, default: Any) -> dict[str, Any]:
-    """One rule option: its name, kind (integer, boolean, choice, seconds), range or choices, default, help."""
+    """One rule option: its name, kind (integer, boolean, choice, seconds), range or choices,
+    default, one line of help, and whether it affects a position."""
     name = field.name
-    out: dict[str, Any] = {"name": name, "default": default}
+    out: dict[str, Any] = {
+        "name": name,
+        "default": default,
+        "help": OPTION_HELP[name],
+        "affects_position": name in AFFECTS_POSITION,
+    }
     bounds = rules_module.INTEGER_OPTION_BOUNDS.get(name)
     choices = {
         "joker_retrieval": rules_module.JOKER_RETRIEVAL_MODES,

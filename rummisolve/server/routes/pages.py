@@ -1,4 +1,4 @@
-"""The web app's two pages: analysis at ``/``, play at ``/play`` (their scripts and styles are
+"""The web app's pages: analysis at ``/``, play at ``/play``, help at ``/help`` (their scripts and styles are
 served under ``/static`` by :func:`rummisolve.server.app.create_app`)."""
 
 from __future__ import annotations
@@ -24,3 +24,8 @@ async def analysis_page() -> FileResponse:
 @router.get("/play")
 async def play_page() -> FileResponse:
     return FileResponse(STATIC / "play.html")
+
+
+@router.get("/help")
+async def help_page() -> FileResponse:
+    return FileResponse(STATIC / "help.html")

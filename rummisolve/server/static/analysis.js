@@ -331,7 +331,7 @@ function renderAlternatives() {
 
 async function main() {
   meta = await loadMeta();
-  rulesForm = new RulesForm($("rules"), meta, rulesChanged);
+  rulesForm = new RulesForm($("rules"), meta, rulesChanged, { positionOnly: true });
   for (const objective of meta.objectives) $("objective").append(el("option", { value: objective, text: objective }));
   $("new-meld").addEventListener("click", () => { state.table.push([]); state.target = state.table.length - 1; changed(); });
   $("to-rack").addEventListener("click", () => { state.target = "rack"; changed(false); });

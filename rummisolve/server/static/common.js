@@ -139,7 +139,9 @@ export function sortTiles(codes, order, meta) {
  * value(): a preset name, or {"preset": ..., option: value} for the options changed from the preset.
  */
 export class RulesForm {
-  constructor(container, meta, onChange) {
+  /** ``positionOnly``: show only the options that change a position's moves (the analysis board);
+   * the others keep their preset's values. */
+  constructor(container, meta, onChange, { positionOnly = false } = {}) {
     this.meta = meta;
     this.onChange = onChange || (() => {});
     this.inputs = new Map();
@@ -162,11 +164,17 @@ export class RulesForm {
       input.dataset.option = option.name;
       input.addEventListener("change", () => this.onChange());
       this.inputs.set(option.name, { input, option });
-      grid.append(el("label", { for: inputId }, option.name.replaceAll("_", " "), input));
+      if (positionOnly && !option.affects_position) continue;
+      const helpId = `${inputId}-help`;
+      input.setAttribute("aria-describedby", helpId);
+      grid.append(el("div", { class: "option", "data-option-row": option.name },
+        el("label", { for: inputId }, option.name.replaceAll("_", " "), input),
+        el("small", { class: "option-help", id: helpId, text: option.help })));
     }
     container.append(
       el("div", { class: "row" }, el("label", { for: this.preset.id }, "Rules "), this.preset),
-      el("details", {}, el("summary", { text: "Rule options" }), grid),
+      el("details", {}, el("summary", { text: "Rule options" }), grid,
+        el("p", { class: "muted" }, "Every option in words: ", el("a", { href: "/help#options" }, "Help"), positionOnly ? " (only the options that change a position's moves are here)." : ".")),
     );
     this.fromPreset(true);
   }
