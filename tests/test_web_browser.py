@@ -653,3 +653,35 @@ def test_help_names_every_rule_option_and_the_board_shows_those_of_a_position(pa
     page.open("/?position=" + urllib.parse.quote(json.dumps(position)))
     shown = json.loads(p.get_by_test_id("position-json").input_value())
     assert shown["rules"] == {"preset": "standard", "rack_size": 16}
+
+
+def test_on_a_phone_the_answer_comes_into_view_and_the_rack_stays_in_reach(browser, server):
+    page = Page(browser, server, PHONE)
+    p = page.page
+    page.open("/")
+    p.locator("summary", has_text="Type notation").click()
+    p.get_by_test_id("table-notation").fill("R10 R11 R12 | K7 O7 B7")
+    p.get_by_test_id("rack-notation").fill("R13 J B2")
+    p.get_by_test_id("apply-notation").click()
+    p.get_by_test_id("solve").click()
+    _solved(page)
+    top = p.evaluate("document.getElementById('result-panel').getBoundingClientRect().top")
+    assert 0 <= top < PHONE["height"] / 2, top  # Solve brought the answer up
+    # The play page: the rack stays on screen at the top of the page, and a drag from it reaches the table.
+    page.open(f"/play?players=human,medium&seed={SEED}&delay=0")
+    _your_turn(p, 1)
+    p.get_by_test_id("draw").click()
+    _your_turn(p, 3)
+    p.evaluate("window.scrollTo(0, 0)")
+    rack = p.get_by_test_id("rack").bounding_box()
+    assert rack["y"] + rack["height"] <= PHONE["height"], rack
+    meld = p.get_by_test_id("table").locator("[data-meld='0']")
+    tile = p.get_by_test_id("rack").locator("[data-tile]").first
+    box, goal = tile.bounding_box(), meld.bounding_box()
+    p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.mouse.down()
+    p.mouse.move(goal["x"] + goal["width"] - 4, goal["y"] + goal["height"] / 2, steps=6)
+    p.mouse.up()
+    assert meld.locator("[data-tile]").count() == 5  # the AI's four tiles and the one dragged, no scrolling
+    page.shoot("play-phone-drag")
+    page.close()

@@ -183,6 +183,8 @@ async function solve() {
     }
     setMessage("");
     showResult(result, true);
+    // On a narrow screen the answer is below the editor: bring it into view.
+    if (window.matchMedia("(max-width: 900px)").matches) $("result-panel").scrollIntoView({ block: "start" });
   } finally {
     $("solve").disabled = false;
   }
