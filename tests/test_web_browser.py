@@ -685,3 +685,33 @@ def test_on_a_phone_the_answer_comes_into_view_and_the_rack_stays_in_reach(brows
     assert meld.locator("[data-tile]").count() == 5  # the AI's four tiles and the one dragged, no scrolling
     page.shoot("play-phone-drag")
     page.close()
+
+
+def test_each_step_shows_the_table_as_it_is_then(page):
+    # Issue 38: the steps were an outline in the final table only.
+    table = [["R3", "R4", "R5", "R6"], ["K9", "B9", "O9", "R9"]]
+    rack = ["R7", "O7", "O8", "J", "K2"]
+    expected = solve_json({"table": table, "rack": rack, "explain": True})
+    position = {"table": table, "rack": rack}
+    page.open("/?position=" + urllib.parse.quote(json.dumps(position)))
+    p = page.page
+    _solved(page)
+    assert p.get_by_test_id("step-table").is_hidden()
+    steps = expected["steps"]
+    old_tiles = sum(len(m) for m in table)
+    for k, step in enumerate(steps):
+        p.get_by_test_id("step").nth(k).click()
+        melds = p.get_by_test_id("step-meld").evaluate_all(
+            "ms => ms.map(m => ({label: m.querySelector('.meld-label').textContent,"
+            " tiles: [...m.querySelectorAll('[data-tile]')].map(t => t.dataset.tile),"
+            " moving: m.querySelectorAll('.moving').length}))"
+        )
+        from_rack = sum(1 for s in steps[: k + 1] if s["from"] == "rack")
+        assert sum(len(m["tiles"]) for m in melds) == old_tiles + from_rack  # no tile lost or doubled
+        assert sum(m["moving"] for m in melds) == 1
+        mover = next(m for m in melds if m["moving"])
+        assert mover["label"].startswith(f"new meld {step['to'] + 1} ") and step["tile"] in mover["tiles"]
+    # After the last step the table is the move's new table, meld by meld.
+    final = {m["label"].split(" (")[0]: m["tiles"] for m in melds}
+    assert final == {f"new meld {j + 1}": meld for j, meld in enumerate(expected["table"])}
+    page.shoot("analysis-steps")

@@ -1,5 +1,6 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
 import { exportLinks } from "./analysis-export.js";
+import { renderStepTable } from "./analysis-steps.js";
 import { $, api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
 const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
@@ -278,9 +279,9 @@ function renderSteps(move) {
   const steps = move.steps || [];
   let lastText = null;
   steps.forEach((step, i) => {
-    const from = step.from === "rack" ? "from your rack" : `from meld ${step.from + 1} of the old table`;
+    const from = step.from === "rack" ? "from your rack" : `from old meld ${step.from + 1}`;
     const item = el("li", { "data-testid": "step", "data-step": i },
-      el("strong", { text: step.tile }), ` ${from} to meld ${step.to + 1}`,
+      el("strong", { text: step.tile }), ` ${from} to new meld ${step.to + 1}`,
       step.text !== lastText ? el("div", { class: "muted", text: step.text }) : null);
     lastText = step.text;
     item.addEventListener("click", () => goToStep(i));
@@ -297,6 +298,7 @@ function goToStep(i) {
   (state.stepTiles || []).forEach((tile, k) => tile && tile.classList.toggle("stepping", k === state.step));
   const current = document.querySelector("#steps li.current");
   if (current) current.setAttribute("aria-current", "step");
+  renderStepTable($("step-table"), state.position.table, state.shown, state.step, meta);
 }
 
 async function playSteps() {
