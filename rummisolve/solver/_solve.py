@@ -16,11 +16,12 @@ from rummisolve.referee import verify
 from rummisolve.solution import Objective, Solution, Status
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
-from rummisolve.solver._exclude import exclude_played
+from rummisolve.solver._exclude import exclude_layout, exclude_played, layout_of
 from rummisolve.solver._layout import TableCounts
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
+from rummisolve.solver._strict import may_miss
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
@@ -102,7 +103,8 @@ def solve_checked(
     if unsupported is not None:
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
-    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
+    kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
+    search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
     best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
     if best is None:
         best = search.next()
@@ -162,9 +164,17 @@ class _Search:
         deadline: float | None,
         stop: StopSignal | None = None,
         table: TableCounts | None = None,
+        kept_hosts: bool = True,
     ) -> None:
         self.position = position
         self.table = table
+        self.kept_hosts = kept_hosts
+        self.found: tuple[int, bool] = (0, False)
+        """The last move's objective value (CP-SAT's, minimised) and whether the search proved it."""
+        self.layouts: list[list[tuple[int, int]]] = []
+        self.last: list[tuple[int, int]] = []
+        """The last solution's final layer (see :meth:`forbid`)."""
+        self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         self.stop = stop
         self.cat = cat
         self.objective = objective
@@ -181,17 +191,28 @@ class _Search:
         if not self.stale and self.built is not None:
             exclude_played(self.built, self.cat, played)
 
-    def next(self) -> Solution:
-        """The best move not excluded (refereed), or a :class:`Solution` without a move."""
+    def forbid(self, layout: list[tuple[int, int]]) -> None:
+        """Forbid the next searches the final layer ``layout`` ((variable, value) pairs)."""
+        self.layouts.append(layout)
+        if not self.stale and self.built is not None:
+            exclude_layout(self.built, self.cat, layout)
+
+    def next(self, lenient: bool = False) -> Solution | None:
+        """The best move not excluded (refereed), or a :class:`Solution` without a move.
+
+        ``lenient``: a move of a relaxed model (``kept_hosts=False``) that the referee rejects
+        is answered ``None`` (its timings stay in :attr:`timings`), not raised."""
         position, cat, objective = self.position, self.cat, self.objective
-        timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
+        timings = self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         while True:
             if self.stale:
                 start = time.perf_counter()
-                self.built = build_model(position, cat, objective, self.anchored, self.table)
+                self.built = build_model(position, cat, objective, self.anchored, self.table, self.kept_hosts)
                 if self.built is not None:
                     for played in self.excluded:
                         exclude_played(self.built, cat, played)
+                    for layout in self.layouts:
+                        exclude_layout(self.built, self.cat, layout)
                 self.stale = False
                 timings["build"] += time.perf_counter() - start
             built = self.built
@@ -231,8 +252,12 @@ class _Search:
             break
 
         start = time.perf_counter()
-        _referee(position, table)
+        self.found = (round(response.objective_value), status == _OPTIMAL)
+        self.last = layout_of(built, sol)
+        accepted = _referee(position, table, rejected_ok=lenient and built.relaxed)
         timings["verify"] = time.perf_counter() - start
+        if not accepted:
+            return None
         return Solution(
             status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
             played=played,
@@ -243,6 +268,98 @@ class _Search:
             kept=kept,
             timings=timings,
         )
+
+
+RETRIES = 3
+"""How many times :class:`_StrictSearch` searches the relaxed model again, its rejected layouts
+forbidden, when the restricted model's move falls short of the relaxed bound."""
+
+
+class _StrictSearch:
+    """:class:`_Search` under strict joker retrieval (docs/rules.md, "Jokers on the table").
+
+    With jokers on a table that may be rearranged, the model's kept hosts
+    (:mod:`~rummisolve.solver._strict`) restrict the rule: on rare tables they miss a legal play.
+    Without them the model relaxes it (a kept joker need only stand for the same tile). So the
+    relaxed model is searched first; a move of it that the referee accepts is as good as any
+    legal move: it is the answer, proven if that search proved it. Else the restricted model's
+    move is the answer, ``optimal`` only if the relaxed model's proven optimum matches it; if not,
+    up to :data:`RETRIES` further searches of the relaxed model, each forbidding the layouts
+    rejected so far, look for a legal move that does; failing that, the best legal move found is
+    answered ``feasible`` (or, when there is none, ``unknown``): never a proof the rule does not
+    give. Elsewhere (no table jokers, an official opening) the first model is the rule's own."""
+
+    def __init__(self, *args) -> None:
+        self.args = args
+        self.relaxed = _Search(*args, kept_hosts=False)
+        self.restricted: _Search | None = None
+        self.excluded: list[tuple[Tile, ...]] = []
+
+    def exclude(self, played: tuple[Tile, ...]) -> None:
+        """Forbid the next searches to play exactly ``played``."""
+        self.excluded.append(played)
+        for search in (self.relaxed, self.restricted):
+            if search is not None:
+                search.exclude(played)
+
+    def next(self) -> Solution:
+        """The best move not excluded, its status honest (see the class docstring)."""
+        first = self.relaxed.next(lenient=True)
+        if first is not None:
+            return first
+        spent = [self.relaxed.timings]
+        bound, proven = self.relaxed.found
+        rejected = self.relaxed.last
+        if self.restricted is None:
+            self.restricted = self._fresh(kept_hosts=True)
+        best = self.restricted.next()
+        spent.append(self.restricted.timings)
+        if not self._may_miss():
+            status = best.status  # the restricted model is the rule's own here
+        else:
+            value = self.restricted.found[0] if best else None
+            if proven and value != bound:
+                found = self._retry(rejected, value, spent)
+                if found is not None:
+                    best, value = found
+            exact = proven and value == bound
+            status = best.status if not best else Status.OPTIMAL if exact else Status.FEASIBLE
+            if best.status == Status.NO_MOVE:
+                status = Status.UNKNOWN  # the relaxed model's move shows none was proven impossible
+        timings = {key: sum(t[key] for t in spent) for key in best.timings}
+        return dataclasses.replace(best, status=status, timings=timings)
+
+    def _may_miss(self) -> bool:
+        """Whether the restricted model may have missed a legal play (:func:`~rummisolve.solver._strict.may_miss`)."""
+        built = self.restricted.built
+        return may_miss(self.args[0]) or built is None or built.doubled_hosts
+
+    def _fresh(self, kept_hosts: bool) -> _Search:
+        search = _Search(*self.args, kept_hosts=kept_hosts)
+        for played in self.excluded:
+            search.exclude(played)
+        return search
+
+    def _retry(
+        self, rejected: list[tuple[int, int]], value: int | None, spent: list[dict[str, float]]
+    ) -> tuple[Solution, int] | None:
+        """A legal move of the relaxed model without its rejected layouts that beats ``value``
+        (the restricted model's objective; ``None``: no move), and its objective; or ``None``."""
+        probe = self._fresh(kept_hosts=False)
+        deadline, stop = self.args[4], self.args[5]
+        for _ in range(RETRIES):
+            if _expired(deadline, stop):
+                return None
+            probe.forbid(rejected)
+            move = probe.next(lenient=True)
+            spent.append(probe.timings)
+            found, proven = probe.found
+            if move is not None:
+                return (move, found) if move and (value is None or found < value) else None
+            if not proven or (value is not None and found >= value):
+                return None  # nothing better than the restricted move is left to find
+            rejected = probe.last
+        return None
 
 
 _OPTIMAL = cmh.CpSolverStatus.OPTIMAL
@@ -447,10 +564,15 @@ def _no_move(position: Position, objective: Objective, timings: dict[str, float]
     return Solution(status, (), position.table, 0, objective, position, kept, timings)
 
 
-def _referee(position: Position, table) -> None:
+def _referee(position: Position, table, rejected_ok: bool = False) -> bool:
+    """Whether the referee accepts ``table``; if it does not, ``False`` when ``rejected_ok``, else
+    :class:`RefereeRejectedError`."""
     verdict = verify(position, table)
-    if not verdict.legal:
-        reasons = "; ".join(r.message for r in verdict.reasons)
-        raise RefereeRejectedError(
-            f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
-        )
+    if verdict.legal:
+        return True
+    if rejected_ok:
+        return False
+    reasons = "; ".join(r.message for r in verdict.reasons)
+    raise RefereeRejectedError(
+        f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
+    )
