@@ -131,4 +131,3 @@ def exclude_layout(built: PositionModel, cat: Catalogue, layout: list[tuple[int,
     proto.variables.extend([domain] * len(literals))
     rows.append(linear(literals, [1] * len(literals), 1, INF))
     proto.constraints.extend(rows)
-

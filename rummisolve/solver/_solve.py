@@ -21,8 +21,8 @@ from rummisolve.solver._layout import TableCounts
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
-from rummisolve.solver._strict import may_miss
 from rummisolve.solver._stop import StopSignal
+from rummisolve.solver._strict import may_miss
 from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
