@@ -7,10 +7,6 @@ where the rack allows it), with at least one of them true. Where the table may b
 ``q[k]`` is the final layer's ``p[k]`` and the jokers played are the layer's jokers less the
 table's; in an official opening (the layer holds the new melds only) ``q[k]`` is the layer's
 slots of kind ``k`` less its jokers standing for ``k``, and every joker of the layer is played.
-
-A *layout* (:func:`layout_of`, :func:`exclude_layout`) is the final layer's variables (copies of
-each base set, jokers per kind, a grouped catalogue's group block): forbidding it makes the next
-search answer another arrangement (the strict search's retries, :mod:`~rummisolve.solver._solve`).
 """
 
 from __future__ import annotations
@@ -28,7 +24,7 @@ from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER, Ti
 
 SPECIAL_ORDER = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)
 
-__all__ = ["exclude_layout", "exclude_played", "layout_of"]
+__all__ = ["exclude_played"]
 
 
 def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...]) -> None:
@@ -97,35 +93,6 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
             literal = len(proto.variables) + len(literals)
             literals.append(literal)
             row = linear(variables, coeffs, lo, hi)
-            row.enforcement_literal.append(literal)
-            rows.append(row)
-    proto.variables.extend([domain] * len(literals))
-    rows.append(linear(literals, [1] * len(literals), 1, INF))
-    proto.constraints.extend(rows)
-
-
-def layout_of(built: PositionModel, sol: list[int]) -> list[tuple[int, int]]:
-    """The final layer of solution ``sol``, as (variable, value) pairs."""
-    start = built.final_offset
-    return [(var, sol[var]) for var in range(start, start + built.layer_size)]
-
-
-def exclude_layout(built: PositionModel, cat: Catalogue, layout: list[tuple[int, int]]) -> None:
-    """Add to ``built.proto`` the rows that forbid the final layer ``layout`` (one Boolean per
-    variable and way to differ from its value, at least one of them true)."""
-    proto = built.proto
-    domain = protos_for(cat).domain(0, 1)
-    literals: list[int] = []
-    rows: list[cmh.ConstraintProto] = []
-    for var, value in layout:
-        bounds = proto.variables[var].domain
-        least, most = bounds[0], bounds[-1]
-        for lo, hi in ((-INF, value - 1), (value + 1, INF)):
-            if hi < least or lo > most:  # the variable cannot differ this way
-                continue
-            literal = len(proto.variables) + len(literals)
-            literals.append(literal)
-            row = linear([var], [1], lo, hi)
             row.enforcement_literal.append(literal)
             rows.append(row)
     proto.variables.extend([domain] * len(literals))

@@ -16,7 +16,7 @@ from rummisolve.referee import verify
 from rummisolve.solution import Objective, Solution, Status
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
-from rummisolve.solver._exclude import exclude_layout, exclude_played, layout_of
+from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._layout import TableCounts
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
@@ -39,6 +39,10 @@ def solve(
     stop: StopSignal | None = None,
 ) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
+
+    (Under strict joker retrieval on rare tables the model may miss a legal play: the answer is
+    then ``feasible`` or ``unknown`` even without a time limit, never an unproven ``optimal`` or
+    ``no_move``; see :class:`_StrictSearch` and docs/rules.md, "Jokers on the table".)
 
     ``objective``: ``"tiles"`` (most rack tiles played) or ``"value"`` (most points shed, a joker
     counting its rack penalty). Among equally good turns the one that keeps the most table melds
@@ -171,9 +175,6 @@ class _Search:
         self.kept_hosts = kept_hosts
         self.found: tuple[int, bool] = (0, False)
         """The last move's objective value (CP-SAT's, minimised) and whether the search proved it."""
-        self.layouts: list[list[tuple[int, int]]] = []
-        self.last: list[tuple[int, int]] = []
-        """The last solution's final layer (see :meth:`forbid`)."""
         self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         self.stop = stop
         self.cat = cat
@@ -191,12 +192,6 @@ class _Search:
         if not self.stale and self.built is not None:
             exclude_played(self.built, self.cat, played)
 
-    def forbid(self, layout: list[tuple[int, int]]) -> None:
-        """Forbid the next searches the final layer ``layout`` ((variable, value) pairs)."""
-        self.layouts.append(layout)
-        if not self.stale and self.built is not None:
-            exclude_layout(self.built, self.cat, layout)
-
     def next(self, lenient: bool = False) -> Solution | None:
         """The best move not excluded (refereed), or a :class:`Solution` without a move.
 
@@ -211,8 +206,6 @@ class _Search:
                 if self.built is not None:
                     for played in self.excluded:
                         exclude_played(self.built, cat, played)
-                    for layout in self.layouts:
-                        exclude_layout(self.built, self.cat, layout)
                 self.stale = False
                 timings["build"] += time.perf_counter() - start
             built = self.built
@@ -253,7 +246,6 @@ class _Search:
 
         start = time.perf_counter()
         self.found = (round(response.objective_value), status == _OPTIMAL)
-        self.last = layout_of(built, sol)
         accepted = _referee(position, table, rejected_ok=lenient and built.relaxed)
         timings["verify"] = time.perf_counter() - start
         if not accepted:
@@ -270,11 +262,6 @@ class _Search:
         )
 
 
-RETRIES = 3
-"""How many times :class:`_StrictSearch` searches the relaxed model again, its rejected layouts
-forbidden, when the restricted model's move falls short of the relaxed bound."""
-
-
 class _StrictSearch:
     """:class:`_Search` under strict joker retrieval (docs/rules.md, "Jokers on the table").
 
@@ -283,11 +270,12 @@ class _StrictSearch:
     Without them the model relaxes it (a kept joker need only stand for the same tile). So the
     relaxed model is searched first; a move of it that the referee accepts is as good as any
     legal move: it is the answer, proven if that search proved it. Else the restricted model's
-    move is the answer, ``optimal`` only if the relaxed model's proven optimum matches it; if not,
-    up to :data:`RETRIES` further searches of the relaxed model, each forbidding the layouts
-    rejected so far, look for a legal move that does; failing that, the best legal move found is
-    answered ``feasible`` (or, when there is none, ``unknown``): never a proof the rule does not
-    give. Elsewhere (no table jokers, an official opening) the first model is the rule's own."""
+    move is the answer: proven as the search proved it where the kept hosts miss no play
+    (:func:`~rummisolve.solver._strict.may_miss`), else ``optimal`` only if it meets the relaxed
+    model's proven optimum, ``feasible`` if not, and ``unknown`` if it found no move: never a
+    proof the rule does not give. (Searching the relaxed model again with its rejected layouts
+    forbidden found no better move on the benchmark and test positions: not done.) Elsewhere (no
+    table jokers, an official opening) the first model is the rule's own."""
 
     def __init__(self, *args) -> None:
         self.args = args
@@ -309,20 +297,16 @@ class _StrictSearch:
             return first
         spent = [self.relaxed.timings]
         bound, proven = self.relaxed.found
-        rejected = self.relaxed.last
         if self.restricted is None:
-            self.restricted = self._fresh(kept_hosts=True)
+            self.restricted = _Search(*self.args)
+            for played in self.excluded:
+                self.restricted.exclude(played)
         best = self.restricted.next()
         spent.append(self.restricted.timings)
         if not self._may_miss():
             status = best.status  # the restricted model is the rule's own here
         else:
-            value = self.restricted.found[0] if best else None
-            if proven and value != bound:
-                found = self._retry(rejected, value, spent)
-                if found is not None:
-                    best, value = found
-            exact = proven and value == bound
+            exact = proven and bool(best) and self.restricted.found[0] == bound
             status = best.status if not best else Status.OPTIMAL if exact else Status.FEASIBLE
             if best.status == Status.NO_MOVE:
                 status = Status.UNKNOWN  # the relaxed model's move shows none was proven impossible
@@ -333,33 +317,6 @@ class _StrictSearch:
         """Whether the restricted model may have missed a legal play (:func:`~rummisolve.solver._strict.may_miss`)."""
         built = self.restricted.built
         return may_miss(self.args[0]) or built is None or built.doubled_hosts
-
-    def _fresh(self, kept_hosts: bool) -> _Search:
-        search = _Search(*self.args, kept_hosts=kept_hosts)
-        for played in self.excluded:
-            search.exclude(played)
-        return search
-
-    def _retry(
-        self, rejected: list[tuple[int, int]], value: int | None, spent: list[dict[str, float]]
-    ) -> tuple[Solution, int] | None:
-        """A legal move of the relaxed model without its rejected layouts that beats ``value``
-        (the restricted model's objective; ``None``: no move), and its objective; or ``None``."""
-        probe = self._fresh(kept_hosts=False)
-        deadline, stop = self.args[4], self.args[5]
-        for _ in range(RETRIES):
-            if _expired(deadline, stop):
-                return None
-            probe.forbid(rejected)
-            move = probe.next(lenient=True)
-            spent.append(probe.timings)
-            found, proven = probe.found
-            if move is not None:
-                return (move, found) if move and (value is None or found < value) else None
-            if not proven or (value is not None and found >= value):
-                return None  # nothing better than the restricted move is left to find
-            rejected = probe.last
-        return None
 
 
 _OPTIMAL = cmh.CpSolverStatus.OPTIMAL
