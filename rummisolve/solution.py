@@ -30,11 +30,13 @@ class Status(enum.StrEnum):
     OPTIMAL = "optimal"
     """The move is proven best."""
     FEASIBLE = "feasible"
-    """The time limit cut the proof short: the move is legal and the best found."""
+    """The time limit cut the proof short (or, under strict joker retrieval on rare tables, no
+    proof exists: docs/rules.md): the move is legal and the best found."""
     NO_MOVE = "no_move"
     """Proven: no legal move exists (the player must draw)."""
     UNKNOWN = "unknown"
-    """The time limit ran out before any move was found: *not* a proof that none exists."""
+    """The time limit ran out before any move was found (or, under strict joker retrieval on rare
+    tables, none was found: docs/rules.md): *not* a proof that none exists."""
 
     def __repr__(self) -> str:
         return f"Status.{self.name}"

@@ -88,6 +88,12 @@ class PositionModel:
     """Table groups of a grouped catalogue (kept, if at all, outside the group block)."""
     group_keep: list = field(default_factory=list)
     """Their keep variables by shape (:class:`rummisolve.solver._groups.GroupKeep`)."""
+    relaxed: bool = False
+    """Strict joker retrieval built without its kept hosts (:mod:`~rummisolve.solver._strict`): a
+    relaxation of the rule, whose answers the referee must confirm."""
+    doubled_hosts: bool = False
+    """Strict joker retrieval: a kept host must hold two tiles of its old meld (one that would
+    otherwise read as another meld), which may miss a legal play (docs/rules.md)."""
     substituted: bool = False
     """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
     (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""

@@ -66,13 +66,16 @@ def build_model(
     objective: str,
     anchored: dict[int, int] | None = None,
     table: TableCounts | None = None,
+    kept_hosts: bool = True,
 ) -> PositionModel | None:
     """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
 
     ``anchored``: base set -> how many real tiles each of its copies must hold (1: not jokers only;
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
     solution actually needed them for (see :func:`rummisolve.solver._decode.decode`). ``table``:
-    the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made."""
+    the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made.
+    ``kept_hosts=False``: strict retrieval's kept jokers without their kept hosts
+    (:func:`~rummisolve.solver._strict.strict_jokers`), a relaxation of the rule."""
     anchored = anchored or {}
     rules = position.rules
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
@@ -172,7 +175,7 @@ def build_model(
         if twist:
             add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
         if rules.joker_retrieval == "strict" and counts.table_jokers:
-            strict_jokers(built, cat, position, ub, anchored, variables, constraints)
+            strict_jokers(built, cat, position, ub, anchored, variables, constraints, kept_hosts)
         if anchored:
             anchor_copies(built, cat, 0, available, anchored, variables, constraints)
 

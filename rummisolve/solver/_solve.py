@@ -22,6 +22,7 @@ from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
+from rummisolve.solver._strict import may_miss
 from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
@@ -38,6 +39,10 @@ def solve(
     stop: StopSignal | None = None,
 ) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
+
+    (Under strict joker retrieval on rare tables the model may miss a legal play: the answer is
+    then ``feasible`` or ``unknown`` even without a time limit, never an unproven ``optimal`` or
+    ``no_move``; see :class:`_StrictSearch` and docs/rules.md, "Jokers on the table".)
 
     ``objective``: ``"tiles"`` (most rack tiles played) or ``"value"`` (most points shed, a joker
     counting its rack penalty). Among equally good turns the one that keeps the most table melds
@@ -102,7 +107,8 @@ def solve_checked(
     if unsupported is not None:
         raise RuleSetError(unsupported)
     deadline = None if limit is None else time.perf_counter() + limit
-    search = _Search(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
+    kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
+    search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
     best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
     if best is None:
         best = search.next()
@@ -162,9 +168,14 @@ class _Search:
         deadline: float | None,
         stop: StopSignal | None = None,
         table: TableCounts | None = None,
+        kept_hosts: bool = True,
     ) -> None:
         self.position = position
         self.table = table
+        self.kept_hosts = kept_hosts
+        self.found: tuple[int, bool] = (0, False)
+        """The last move's objective value (CP-SAT's, minimised) and whether the search proved it."""
+        self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         self.stop = stop
         self.cat = cat
         self.objective = objective
@@ -181,14 +192,17 @@ class _Search:
         if not self.stale and self.built is not None:
             exclude_played(self.built, self.cat, played)
 
-    def next(self) -> Solution:
-        """The best move not excluded (refereed), or a :class:`Solution` without a move."""
+    def next(self, lenient: bool = False) -> Solution | None:
+        """The best move not excluded (refereed), or a :class:`Solution` without a move.
+
+        ``lenient``: a move of a relaxed model (``kept_hosts=False``) that the referee rejects
+        is answered ``None`` (its timings stay in :attr:`timings`), not raised."""
         position, cat, objective = self.position, self.cat, self.objective
-        timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
+        timings = self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         while True:
             if self.stale:
                 start = time.perf_counter()
-                self.built = build_model(position, cat, objective, self.anchored, self.table)
+                self.built = build_model(position, cat, objective, self.anchored, self.table, self.kept_hosts)
                 if self.built is not None:
                     for played in self.excluded:
                         exclude_played(self.built, cat, played)
@@ -231,8 +245,11 @@ class _Search:
             break
 
         start = time.perf_counter()
-        _referee(position, table)
+        self.found = (round(response.objective_value), status == _OPTIMAL)
+        accepted = _referee(position, table, rejected_ok=lenient and built.relaxed)
         timings["verify"] = time.perf_counter() - start
+        if not accepted:
+            return None
         return Solution(
             status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
             played=played,
@@ -243,6 +260,63 @@ class _Search:
             kept=kept,
             timings=timings,
         )
+
+
+class _StrictSearch:
+    """:class:`_Search` under strict joker retrieval (docs/rules.md, "Jokers on the table").
+
+    With jokers on a table that may be rearranged, the model's kept hosts
+    (:mod:`~rummisolve.solver._strict`) restrict the rule: on rare tables they miss a legal play.
+    Without them the model relaxes it (a kept joker need only stand for the same tile). So the
+    relaxed model is searched first; a move of it that the referee accepts is as good as any
+    legal move: it is the answer, proven if that search proved it. Else the restricted model's
+    move is the answer: proven as the search proved it where the kept hosts miss no play
+    (:func:`~rummisolve.solver._strict.may_miss`), else ``optimal`` only if it meets the relaxed
+    model's proven optimum, ``feasible`` if not, and ``unknown`` if it found no move: never a
+    proof the rule does not give. (Searching the relaxed model again with its rejected layouts
+    forbidden found no better move on the benchmark and test positions: not done.) Elsewhere (no
+    table jokers, an official opening) the first model is the rule's own."""
+
+    def __init__(self, *args) -> None:
+        self.args = args
+        self.relaxed = _Search(*args, kept_hosts=False)
+        self.restricted: _Search | None = None
+        self.excluded: list[tuple[Tile, ...]] = []
+
+    def exclude(self, played: tuple[Tile, ...]) -> None:
+        """Forbid the next searches to play exactly ``played``."""
+        self.excluded.append(played)
+        for search in (self.relaxed, self.restricted):
+            if search is not None:
+                search.exclude(played)
+
+    def next(self) -> Solution:
+        """The best move not excluded, its status honest (see the class docstring)."""
+        first = self.relaxed.next(lenient=True)
+        if first is not None:
+            return first
+        spent = [self.relaxed.timings]
+        bound, proven = self.relaxed.found
+        if self.restricted is None:
+            self.restricted = _Search(*self.args)
+            for played in self.excluded:
+                self.restricted.exclude(played)
+        best = self.restricted.next()
+        spent.append(self.restricted.timings)
+        if not self._may_miss():
+            status = best.status  # the restricted model is the rule's own here
+        else:
+            exact = proven and bool(best) and self.restricted.found[0] == bound
+            status = best.status if not best else Status.OPTIMAL if exact else Status.FEASIBLE
+            if best.status == Status.NO_MOVE:
+                status = Status.UNKNOWN  # the relaxed model's move shows none was proven impossible
+        timings = {key: sum(t[key] for t in spent) for key in best.timings}
+        return dataclasses.replace(best, status=status, timings=timings)
+
+    def _may_miss(self) -> bool:
+        """Whether the restricted model may have missed a legal play (:func:`~rummisolve.solver._strict.may_miss`)."""
+        built = self.restricted.built
+        return may_miss(self.args[0]) or built is None or built.doubled_hosts
 
 
 _OPTIMAL = cmh.CpSolverStatus.OPTIMAL
@@ -447,10 +521,15 @@ def _no_move(position: Position, objective: Objective, timings: dict[str, float]
     return Solution(status, (), position.table, 0, objective, position, kept, timings)
 
 
-def _referee(position: Position, table) -> None:
+def _referee(position: Position, table, rejected_ok: bool = False) -> bool:
+    """Whether the referee accepts ``table``; if it does not, ``False`` when ``rejected_ok``, else
+    :class:`RefereeRejectedError`."""
     verdict = verify(position, table)
-    if not verdict.legal:
-        reasons = "; ".join(r.message for r in verdict.reasons)
-        raise RefereeRejectedError(
-            f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
-        )
+    if verdict.legal:
+        return True
+    if rejected_ok:
+        return False
+    reasons = "; ".join(r.message for r in verdict.reasons)
+    raise RefereeRejectedError(
+        f"the referee rejected the solver's answer ({reasons}) for position {position!r}: please report this bug"
+    )

@@ -9,7 +9,7 @@ from rummisolve.solver._layout import PositionModel
 from rummisolve.solver._pieces import INF, linear
 from rummisolve.solver._pieces import protos as protos_for
 
-__all__ = ["strict_jokers"]
+__all__ = ["may_miss", "strict_jokers"]
 
 
 def strict_jokers(
@@ -20,6 +20,7 @@ def strict_jokers(
     anchored: dict[int, int],
     variables: list,
     constraints: list,
+    kept_hosts: bool = True,
 ) -> None:
     """Strict joker retrieval on the final layer.
 
@@ -40,6 +41,11 @@ def strict_jokers(
     witness. A run's host is one copy of its own, so two runs' jokers never share a base set
     (their hosts may still join into one run); the referee allows that too, so the model may miss
     such a play, never the other way round.
+
+    ``kept_hosts=False`` leaves the kept hosts out (``built.relaxed``): a bound joker then only
+    stands for a tile it could stand for before, wherever it sits (the rule before kept jokers had
+    to stay with their melds), a relaxation of the rule: every legal play is a solution, and a
+    solution the referee accepts is as good as any legal play can be.
     """
     counts = built.counts
     n_sets = len(cat.sets)
@@ -159,7 +165,8 @@ def strict_jokers(
     # Groups of one number may share a host (K4 B4 J and K4 O4 J become K4 O4 J J, beside K4 of
     # the one and O4 of the other); each run has hosts of its own.
     families: dict[tuple, list[tuple]] = {}
-    for meld_index, mine in bound_jokers:
+    built.relaxed = not kept_hosts
+    for meld_index, mine in bound_jokers if kept_hosts else ():
         meld = position.table[meld_index]
         key = ("run", meld_index) if meld.kind is MeldKind.RUN else ("group", meld.represents[0].number)
         families.setdefault(key, []).append((meld, mine, kept_var.get(meld_index)))
@@ -206,6 +213,21 @@ def strict_jokers(
         )
 
 
+def may_miss(position: Position) -> bool:
+    """Whether the kept hosts may miss a legal play of ``position`` other than through a host that
+    must hold two tiles of its old meld (``built.doubled_hosts``): when two table runs of one
+    colour hold jokers, which may end in one new run that cannot be cut into runs each holding one
+    of them with a tile of its own old run (docs/rules.md, "Jokers on the table")."""
+    seen: set = set()
+    for meld in position.table:
+        if meld.kind is MeldKind.RUN and any(t.is_joker for t in meld.tiles):
+            colours = {t.colour for t in meld.tiles if t.colour is not None}
+            if not seen.isdisjoint(colours):
+                return True
+            seen |= colours
+    return False
+
+
 def _kept_hosts(
     built: PositionModel,
     cat: Catalogue,
@@ -248,6 +270,7 @@ def _kept_hosts(
         constraints.append(linear(w + hs, [1] * len(w) + [-1] * len(hs), 0, INF))
         for (pieces, kinds), var in zip(shapes, hs):
             if len(pieces) == 1 and anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
+                built.doubled_hosts = True
                 mine = [ws[k] for k in kinds if k in ws]
                 constraints.append(linear(mine + [var], [1] * len(mine) + [-2], 0, INF))
         if previous is not None:  # hosts are used in order (no symmetric copies)
@@ -349,6 +372,7 @@ def _group_hosts(
             constraints.append(linear(items + holders, [1] * len(items) + [-1] * len(holders), -INF, 0))
         for (pieces, kinds), var in zip(shapes, hs):
             if anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
+                built.doubled_hosts = True
                 mine = [v for k, v in record["r"] if k in kinds]
                 constraints.append(linear(mine + [var], [1] * len(mine) + [-2], 0, INF))
         built.freed.append(record)
