@@ -53,9 +53,9 @@ _PROVEN = frozenset((Status.OPTIMAL, Status.NO_MOVE))
 class Solution:
     """The best turn found for a position; every Solution has passed the referee.
 
-    ``status`` is a :class:`Status`: ``optimal`` (proven best), ``feasible`` (the time limit cut
-    the proof short: the best move found), ``no_move`` (proven: nothing legal to play, draw) or
-    ``unknown`` (the time limit ran out before any move was found). ``bool(solution)`` says
+    ``status`` is a :class:`Status`: ``optimal`` (proven best), ``feasible`` (the best move found,
+    not proven best), ``no_move`` (proven: nothing legal to play, draw) or ``unknown`` (no move
+    found, which proves nothing); :class:`Status` says when the last two occur. ``bool(solution)`` says
     whether there is a move to play; ``proven`` whether the answer is proven (``optimal`` or
     ``no_move``). Without a move, ``table`` is the old table and ``played`` is empty.
     """

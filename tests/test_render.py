@@ -512,7 +512,7 @@ def test_the_title_says_what_the_points_count_and_the_objective():
         (
             "feasible",
             "tiles",
-            "Best found (the time limit cut the proof short): 1 tile played, worth 4 points",
+            "Best found (not proven best): 1 tile played, worth 4 points",
             "Objective: the most tiles played",
         ),
         ("optimal", None, "Optimal: 1 tile played, worth 4 points", None),

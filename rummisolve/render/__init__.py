@@ -190,7 +190,7 @@ def _solution_title(status: str, played: tuple[Tile, ...], value: Any, rules: Ru
         return "No move (proven): draw a tile"
     if status == "unknown":
         return "Unknown: no move found before the time limit (not a proof that there is none)"
-    head = {"optimal": "Optimal", "feasible": "Best found (the time limit cut the proof short)"}.get(
+    head = {"optimal": "Optimal", "feasible": "Best found (not proven best)"}.get(
         status, status.capitalize() or "Solution"
     )
     points = ""

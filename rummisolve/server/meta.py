@@ -18,9 +18,9 @@ __all__ = ["meta", "tile_set"]
 
 _STATUS_WORDS = {
     "optimal": "The best move, proven best.",
-    "feasible": "A good move; the time limit cut the proof that it is the best short.",
+    "feasible": "A good move, not proven best (the time limit cut the proof short, or rarely, under strict joker retrieval, no proof was found).",
     "no_move": "No legal move: draw a tile.",
-    "unknown": "No move found in time (this is not a proof that there is none).",
+    "unknown": "No move found (in time, or rarely under strict joker retrieval): this is not a proof that there is none.",
     "error": "Bad input.",
 }
 

@@ -154,9 +154,10 @@ class SolveResult(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     status: Literal["optimal", "feasible", "no_move", "unknown"] = Field(
-        description="'optimal': proven best; 'feasible': the time limit cut the proof short (the best move found); "
-        "'no_move': proven that no legal move exists (draw a tile); 'unknown': the time limit ran out before any "
-        "move was found (not a proof that there is none: do not treat it as 'draw')."
+        description="'optimal': proven best; 'feasible': the best move found, not proven best (the time limit cut "
+        "the proof short, or on rare tables under strict joker retrieval no proof was found); 'no_move': proven "
+        "that no legal move exists (draw a tile); 'unknown': no move found (the time limit ran out first, or on "
+        "rare strict tables the search found none): not a proof that there is none, do not treat it as 'draw'."
     )
     proven: bool = Field(description="True exactly for 'optimal' and 'no_move': the answer is proven.")
     played: list[str] = Field(description="Rack tiles the move plays, sorted.")
