@@ -715,3 +715,21 @@ def test_each_step_shows_the_table_as_it_is_then(page):
     final = {m["label"].split(" (")[0]: m["tiles"] for m in melds}
     assert final == {f"new meld {j + 1}": meld for j, meld in enumerate(expected["table"])}
     page.shoot("analysis-steps")
+
+
+def test_the_header_and_the_highlight_name_the_same_player(browser, server):
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open(f"/play?players=human,easy&seed={SEED}&delay=6000")  # each AI turn stays 6 s on screen
+    _your_turn(p, 1)
+    highlighted = lambda: p.locator("[data-testid=player].current").inner_text()  # noqa: E731
+    assert highlighted().startswith("you")
+    p.get_by_test_id("draw").click()
+    p.wait_for_function("document.querySelector('[data-testid=turn]').textContent.startsWith('easy ')")
+    header = p.get_by_test_id("turn").inner_text()
+    p.wait_for_function("document.querySelector('[data-testid=log]').children.length >= 2")  # the AI has moved
+    assert p.get_by_test_id("turn").inner_text().startswith("easy ") and highlighted().startswith("easy"), header
+    p.get_by_test_id("skip").click()
+    _your_turn(p, 3)
+    assert highlighted().startswith("you")
+    page.close()

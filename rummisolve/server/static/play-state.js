@@ -26,6 +26,7 @@ export const state = {
   tableAtMyEnd: null, // the table as the human's last turn left it (codes)
   sinceMine: new Set(), // on the human's turn: melds the others changed since then
   drawn: null, // the tile the human just drew (marked on the rack)
+  showing: null, // the seat whose AI turn is on screen (the header names it, its chip is highlighted)
   timerHandle: null, // the turn timer's interval
   drag: null, // the drag under way: {id, ids, x, y, active, ghost, source}
   suppressClick: false, // the click that ends a drag selects nothing

@@ -118,17 +118,19 @@ async function runAIs() {
       const game = (state.game = answer.state);
       const before = answer.before || [];
       state.lastChanged = new Set(game.table.map((m, i) => i).filter((i) => !before.some((b) => sameMeld(b, game.table[i]))));
-      $("turn").textContent = `${describe(answer.event)}`;
+      state.showing = answer.event ? answer.event.player : null; // the header and the highlight: who just moved
       renderTable();
       renderRack();
       renderLog();
       renderBar();
       $("turn").textContent = `${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
       await pause(state.aiDelay);
+      state.showing = null;
     }
   } finally {
     state.busy = false;
     state.skip = false;
+    state.showing = null;
   }
   state.sinceMine = changedSince(state.tableAtMyEnd, state.game.table);
   startDraft();

@@ -91,7 +91,8 @@ export function renderBar() {
   $("round-info").textContent = `Round ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
   $("practice").classList.toggle("hidden", !game.practice);
   $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
-  $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === game.current && !game.finished ? " current" : ""}`, "data-testid": "player" },
+  const highlighted = state.showing ?? (game.finished ? null : game.current);
+  $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === highlighted ? " current" : ""}`, "data-testid": "player" },
     `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${count(p.rack_size, "tile")}${p.opened ? "" : " · not opened"}`)));
 }
 
