@@ -7,18 +7,22 @@ loads OR-Tools once and then takes position after position. Answers are the same
 The worker model: the workers never import the caller's ``__main__`` (unlike
 :mod:`multiprocessing`, which re-imports the calling script in every worker), so a script read
 from standard input, ``python -c``, a notebook and a script without the
-``if __name__ == "__main__":`` guard all work. A pool is one fresh interpreter, started as
-``python -I -c ...`` with the caller's ``sys.path``, that imports the solver once and then forks
-the workers from itself (on Windows, which has no ``fork``, each worker is such an interpreter).
-Each worker talks to the caller over a pair of pipes: length-prefixed pickles of
-``(function, items)`` one way and of the results the other. The pool runs in a session of its own,
-so a Ctrl-C at the terminal reaches only the caller, which kills the whole pool at once (and so
-does any other early end: an exception, or a caller that stops reading the results).
+``if __name__ == "__main__":`` guard all work. The first pool of a process starts a fork server:
+a fresh interpreter (``python -I -c ...`` with the caller's ``sys.path``) that imports the solver
+once, runs in a session of its own and stays for the caller's later pools (which then start in
+milliseconds). It forks each pool's workers from itself (with the caller's ``sys.path`` and
+working directory of the moment); each worker talks to the caller over a pair of pipes:
+length-prefixed pickles of ``(function, items)`` one way and of the results the other. A Ctrl-C
+at the terminal reaches only the caller, whose pool then has the server kill its workers at
+once (so does any other early end: an exception, or a caller that stops reading the results);
+when the caller exits, the server kills what is left and exits too. On Windows, which has no
+``fork``, each worker is such a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import os
 import pickle
@@ -30,7 +34,7 @@ import sys
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from itertools import islice
 from pathlib import Path
@@ -168,24 +172,20 @@ class _Pool:
     def __init__(self, workers: int) -> None:
         if not sys.executable:
             raise UnavailableError("the worker processes could not start: no Python executable (sys.executable)")
-        path = list(sys.path)
-        root = str(Path(__file__).resolve().parent.parent)
-        if root not in path:
-            path.append(root)
-        config: dict[str, Any] = {"path": path, "preload": list(PRELOAD)}
-        command = [sys.executable, "-I", "-c", _BOOT]
-        self._processes: list[subprocess.Popen] = []
+        self._processes: list[subprocess.Popen] = []  # Windows: the workers themselves
+        self._server: _Server | None = None
+        self._id = next(_POOL_IDS)
         self._jobs: list[BinaryIO] = []
         self._results: list[BinaryIO] = []
         self._closed = False
         try:
             if _FORK:
-                self._start_forking(workers, command, config)
+                self._start_forking(workers)
             else:  # pragma: no cover (Windows)
                 flags = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
                 for _ in range(workers):
                     process = subprocess.Popen(
-                        [*command, json.dumps(config)],
+                        [*_command(), json.dumps(_config())],
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
                         bufsize=0,
@@ -201,30 +201,22 @@ class _Pool:
             self.kill()
             raise
 
-    def _start_forking(self, workers: int, command: list[str], config: dict[str, Any]) -> None:
+    def _start_forking(self, workers: int) -> None:
         ends = []
-        for _ in range(workers):
-            job_read, job_write = _pipe()
-            result_read, result_write = _pipe()
-            ends.append((job_read, result_write))
-            # unbuffered: select() in ready() then sees every byte not yet read
-            self._jobs.append(open(job_write, "wb", buffering=0))  # noqa: SIM115 (closed by close() or kill())
-            self._results.append(open(result_read, "rb", buffering=0))  # noqa: SIM115
-        config["workers"] = ends
         try:
-            self._processes.append(
-                subprocess.Popen(
-                    [*command, json.dumps(config)],
-                    pass_fds=[fd for pair in ends for fd in pair],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    start_new_session=True,  # a Ctrl-C at the terminal is for the caller alone
-                )
-            )
+            for _ in range(workers):
+                job_read, job_write = _pipe()
+                result_read, result_write = _pipe()
+                ends += [job_read, result_write]
+                # unbuffered: select() in ready() then sees every byte not yet read
+                self._jobs.append(open(job_write, "wb", buffering=0))  # noqa: SIM115 (closed by kill())
+                self._results.append(open(result_read, "rb", buffering=0))  # noqa: SIM115
+            self._server = _Server.get()
+            request = {"op": "start", "pool": self._id, "path": _config()["path"], "cwd": _cwd()}
+            self._server.request(request, ends)
         finally:
-            for pair in ends:
-                for fd in pair:
-                    os.close(fd)
+            for fd in ends:
+                os.close(fd)
 
     def send(self, worker: int, function: Callable[[Any], Any], batch: list[Any]) -> None:
         data = pickle.dumps((function, batch), pickle.HIGHEST_PROTOCOL)
@@ -252,42 +244,164 @@ class _Pool:
         raise error
 
     def _failure(self) -> str:
-        for process in self._processes:
+        processes = [*self._processes, *([self._server.process] if self._server else [])]
+        for process in processes:
             with suppress(subprocess.TimeoutExpired):
-                process.wait(0.5)
-        codes = [process.returncode for process in self._processes if process.returncode]
+                process.wait(0.2)
+        codes = [process.returncode for process in processes if process.returncode]
         if codes:
             return f"the worker processes could not start or stopped (exit status {codes[0]}; see the messages above)"
         return "a worker process stopped unexpectedly (killed, or out of memory?)"
 
     def close(self) -> None:
-        """End the workers once every answer is in: they exit when their job pipe closes."""
-        for stream in self._jobs:
-            with suppress(OSError):
-                stream.close()
-        for process in self._processes:
-            with suppress(subprocess.TimeoutExpired):
-                process.wait(5)
+        """End the workers once every answer is in."""
         self.kill()
 
     def kill(self) -> None:
-        """Kill every worker now (a no-op once they are gone)."""
+        """Kill every worker now, and wait until they are gone (a no-op the second time)."""
         if self._closed:
             return
         self._closed = True
-        for process in self._processes:
-            if process.returncode is None:
-                with suppress(OSError):
-                    if _FORK:
-                        os.killpg(process.pid, signal.SIGKILL)  # the pool's process and its workers
-                    else:  # pragma: no cover
-                        process.kill()
-        for process in self._processes:
-            with suppress(OSError, subprocess.TimeoutExpired):
-                process.wait(5)
-        for stream in (*self._jobs, *self._results):
+        for stream in self._jobs:  # a worker also ends by itself when its job pipe closes
             with suppress(OSError):
                 stream.close()
+        if self._server is not None:
+            self._server.request({"op": "kill", "pool": self._id}, quiet=True)
+        for process in self._processes:  # pragma: no cover (Windows)
+            with suppress(OSError):
+                process.kill()
+        for process in self._processes:  # pragma: no cover
+            with suppress(OSError, subprocess.TimeoutExpired):
+                process.wait(5)
+        for stream in self._results:
+            with suppress(OSError):
+                stream.close()
+
+
+_POOL_IDS = itertools.count()
+
+
+def _config() -> dict[str, Any]:
+    """What a fresh interpreter needs to import what this one does: its ``sys.path``."""
+    path = list(sys.path)
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in path:
+        path.append(root)
+    return {"path": path, "preload": list(PRELOAD)}
+
+
+def _command() -> list[str]:
+    return [sys.executable, "-I", "-c", _BOOT]
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+class _Server:
+    """The fork server of this process: started with the first pool and kept (as
+    :mod:`multiprocessing`'s forkserver is), so that a pool after the first starts in
+    milliseconds. It forks the workers of each pool from itself, kills them when asked, and when
+    this process goes away (its socket closes) kills whatever is left and exits."""
+
+    _lock = threading.Lock()
+    _current: _Server | None = None
+
+    def __init__(self) -> None:
+        import socket
+
+        mine, theirs = socket.socketpair()
+        try:
+            config = {**_config(), "socket": theirs.fileno()}
+            self.process = subprocess.Popen(
+                [*_command(), json.dumps(config)],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C at the terminal is for the caller alone
+            )
+        except BaseException:
+            mine.close()
+            raise
+        finally:
+            theirs.close()
+        self.socket = mine
+        self.owner = os.getpid()
+
+    @classmethod
+    def get(cls) -> _Server:
+        with cls._lock:
+            server = cls._current
+            if server is None or server.owner != os.getpid() or server.process.poll() is not None:
+                server = cls._current = _Server()
+                if server.owner == os.getpid() and not getattr(cls, "_exit_hook", False):
+                    import atexit
+
+                    atexit.register(cls._stop)
+                    cls._exit_hook = True
+            return server
+
+    @classmethod
+    def _stop(cls) -> None:
+        server = cls._current
+        if server is not None and server.owner == os.getpid():
+            server._drop()
+            with suppress(subprocess.TimeoutExpired):
+                server.process.wait(2)
+
+    def request(self, message: dict[str, Any], fds: Sequence[int] = (), quiet: bool = False) -> None:
+        """Send ``message`` (and ``fds``) and wait for the answer. A server that cannot be
+        reached is dropped (it then kills its workers itself); ``quiet``: say nothing of it."""
+        import socket
+
+        data = json.dumps(message).encode()
+        with self._lock:
+            try:
+                socket.send_fds(self.socket, [_FRAME.pack(len(data)) + data], list(fds))
+                answer = _receive_frame(self.socket)
+            except BaseException:
+                self._drop()  # a request cut short (Ctrl-C) would leave its answer for the next one
+                if quiet:
+                    return
+                raise
+            if answer is None:
+                self._drop()
+                if not quiet:
+                    raise UnavailableError(
+                        "the worker processes could not start: the pool's process stopped "
+                        f"(exit status {self.process.poll()}; see the messages above)"
+                    )
+
+    def _drop(self) -> None:
+        with suppress(OSError):
+            self.socket.close()
+        if _Server._current is self:
+            _Server._current = None
+
+
+def _receive_frame(sock, with_fds: bool = False):
+    """One length-prefixed frame from a socket (and the descriptors that came with it), or
+    ``None`` at its end."""
+    import socket
+
+    fds: list[int] = []
+    data = b""
+    while len(data) < _FRAME.size or len(data) < _FRAME.size + _FRAME.unpack(data[: _FRAME.size])[0]:
+        if with_fds:
+            part, more, _, _ = socket.recv_fds(sock, 1 << 16, 256)
+            fds += more
+        else:
+            part = sock.recv(1 << 16)
+        if not part:
+            for fd in fds:
+                os.close(fd)
+            return None
+        data += part
+    frame = data[_FRAME.size :]
+    return (frame, fds) if with_fds else frame
 
 
 def _pipe() -> tuple[int, int]:
@@ -336,39 +450,65 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
 
 
 def _serve(config: dict[str, Any]) -> None:
-    """The pool's process: load the solver once, then fork one worker per pipe pair and wait for
-    them (or, without ``fork``, be the one worker on standard input and output)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller decides when the pool stops
+    """The fork server: load the solver once, then fork workers as asked over its socket (or,
+    without ``fork``, be one worker on standard input and output)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller decides when workers stop
     for name in config["preload"]:
         with suppress(Exception):  # a job that needs it reports why it cannot be loaded
             importlib.import_module(name)
-    if "workers" not in config:  # pragma: no cover (Windows)
+    if "socket" not in config:  # pragma: no cover (Windows)
         jobs = os.fdopen(os.dup(0), "rb")
         results = os.fdopen(os.dup(1), "wb")
         os.dup2(2, 1)  # stray prints go to standard error, not into the answers
         _work(jobs, results)
         return
-    ends = [tuple(pair) for pair in config["workers"]]
-    children = []
-    for job_read, result_write in ends:
-        pid = os.fork()
-        if pid == 0:  # a worker
-            code = 0
-            try:
-                for pair in ends:
-                    for fd in pair:
-                        if fd not in (job_read, result_write):
-                            with suppress(OSError):
-                                os.close(fd)
-                _work(open(job_read, "rb"), open(result_write, "wb"))
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(job_read)
-        os.close(result_write)
-        children.append(pid)
-    for pid in children:
+    import socket
+
+    sock = socket.socket(fileno=config["socket"])
+    pools: dict[int, list[int]] = {}
+    while True:
+        received = _receive_frame(sock, with_fds=True)
+        if received is None:  # the caller is gone
+            break
+        data, fds = received
+        message = json.loads(data)
+        if message["op"] == "start":
+            pools[message["pool"]] = [_fork_worker(sock, message, fds, index) for index in range(0, len(fds), 2)]
+            for fd in fds:
+                os.close(fd)
+        elif message["op"] == "kill":
+            _kill(pools.pop(message["pool"], []))
+        sock.sendall(_FRAME.pack(2) + b"ok")
+    for pids in pools.values():
+        _kill(pids)
+
+
+def _fork_worker(sock, message: dict[str, Any], fds: list[int], index: int) -> int:
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 0  # the worker
+    try:
+        sock.close()
+        for fd in fds[:index] + fds[index + 2 :]:
+            os.close(fd)
+        sys.path[:] = message["path"]
+        if message.get("cwd"):
+            with suppress(OSError):
+                os.chdir(message["cwd"])
+        _work(open(fds[index], "rb"), open(fds[index + 1], "wb"))
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _kill(pids: list[int]) -> None:
+    """Kill and reap workers of this server (unreaped children: their ids cannot have been reused)."""
+    for pid in pids:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    for pid in pids:
         with suppress(ChildProcessError):
             os.waitpid(pid, 0)
 
