@@ -100,7 +100,9 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int, ch
     ``function`` must be importable by name (a module-level function of a module, not of the
     ``__main__`` script: the workers never import that), and so must the items' and results'
     types. An exception in ``function`` is raised here (the remote traceback as its cause), and
-    the pool is torn down; so it is when the caller stops early (``close()``, Ctrl-C)."""
+    the pool is torn down; so it is when the caller stops early (``close()``, Ctrl-C). The
+    workers get this process's ``sys.path`` and working directory of the moment, but the
+    environment variables of the first pool's start (they are forks of the fork server)."""
     if workers <= 1:
         yield from map(function, items)
         return
