@@ -7,6 +7,7 @@ the path of the offending part, e.g. ``position.table[1][2]: unknown tile code '
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_ALTERNATIVES",
     "read_documents",
     "stream_documents",
+    "OverlongLine",
     "solution_to_json",
     "joker_to_json",
     "verdict_to_json",
@@ -250,30 +252,67 @@ def read_documents(text: str) -> Iterator[Any]:
             yield _line_document(number, line)
 
 
-def stream_documents(lines: Iterable[str]) -> Iterator[Any]:
+class OverlongLine(str):
+    """Stands in, among the lines given to :func:`stream_documents`, for a line that was too long
+    to keep (the reader skipped it): it is answered with an error naming the line and ``reason``."""
+
+    reason: str
+
+    def __new__(cls, reason: str) -> OverlongLine:
+        line = super().__new__(cls, "(a line too long to read)\n")
+        line.reason = reason
+        return line
+
+
+def stream_documents(lines: Iterable[str], max_bytes: int | None = None) -> Iterator[Any]:
     """:func:`read_documents` over lines as they arrive (each with its line break).
 
     Unless the first non-blank line is the start of a JSON value spread over lines (a value
     that is incomplete, not broken), the input is JSON Lines: each line is decoded as soon as it
     has been read, so a program that writes one position and waits for its answer gets it, bad
     lines included. A value spread over lines is read to the end of the input and decoded as
-    :func:`read_documents` does."""
+    :func:`read_documents` does; with ``max_bytes``, one of more than that many bytes (UTF-8) is
+    an error instead, and is not kept. An :class:`OverlongLine` is an error naming its line."""
     lines = iter(lines)
     consumed: list[str] = []
     for line in lines:
-        consumed.append(line.removeprefix("\ufeff") if not consumed else line)
+        consumed.append(line.removeprefix("\ufeff") if not consumed and not isinstance(line, OverlongLine) else line)
         if line.strip():
             break
     else:
         return
     first = consumed[-1].rstrip("\r\n")
-    if _incomplete(first):
+    if not isinstance(consumed[-1], OverlongLine) and _incomplete(first):
+        yield from _spread_value(consumed, lines, max_bytes)
+        return
+    yield _line_document(len(consumed), consumed[-1] if isinstance(consumed[-1], OverlongLine) else first)
+    for number, line in enumerate(lines, start=len(consumed) + 1):
+        if isinstance(line, OverlongLine):
+            yield _line_document(number, line)
+        elif line.strip():
+            yield _line_document(number, line.rstrip("\r\n"))
+
+
+def _spread_value(consumed: list[str], lines: Iterator[str], max_bytes: int | None) -> Iterator[Any]:
+    """The documents of a JSON value spread over lines (``consumed`` and the rest of ``lines``)."""
+    if max_bytes is None:
         yield from read_documents("".join(consumed) + "".join(lines))
         return
-    yield _line_document(len(consumed), first)
-    for number, line in enumerate(lines, start=len(consumed) + 1):
-        if line.strip():
-            yield _line_document(number, line.rstrip("\r\n"))
+    first = len(consumed)
+    kept: list[str] = []
+    size = 0
+    for line in itertools.chain(consumed, lines):
+        size += max_bytes + 1 if isinstance(line, OverlongLine) else len(line.encode("utf-8", "surrogateescape"))
+        if size > max_bytes:
+            for _ in lines:  # the rest of the input belongs to the same value: skip it, unkept
+                pass
+            yield JsonInputError(
+                f"line {first}: a JSON value spread over lines, more than {max_bytes} bytes in all "
+                "(the limit for one line or value)"
+            )
+            return
+        kept.append(line)
+    yield from read_documents("".join(kept))
 
 
 def _incomplete(line: str) -> bool:
@@ -307,6 +346,8 @@ def _has_bad_bytes(text: str) -> bool:
 
 def _line_document(number: int, line: str) -> Any:
     """One line's JSON value, or a :class:`JsonInputError` naming the line."""
+    if isinstance(line, OverlongLine):
+        return JsonInputError(f"line {number}: {line.reason}")
     bad = _BAD_BYTE.search(line)
     if bad is not None:
         byte = ord(bad.group()) - 0xDC00

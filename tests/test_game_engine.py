@@ -315,22 +315,75 @@ def test_random_action_sequences_conserve_tiles_and_replay(seed, players, ops):
     assert Game.from_json(json.loads(json.dumps(game.to_json())), referee=fake_referee).state == game.state
 
 
-def test_run_tournament_without_a_main_guard_fails_fast_with_the_reason(tmp_path):
-    # Each worker process imports the calling script; without the guard it would call
-    # run_tournament again, and the pool used to respawn failing workers forever.
+def _script_env():
+    import os
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def test_run_tournament_with_workers_needs_no_main_guard(tmp_path):
+    # The worker processes never import the calling script (they used to, so a script without
+    # the guard failed, and so did one read from standard input even with it).
+    import subprocess
+    import sys
+
+    body = (
+        "from rummisolve.game.tournament import run_tournament\n"
+        "summary = run_tournament(['medium', 'easy'], 4, seed=1, workers=2)\n"
+        "print(summary['games'])\n"
+    )
+    script = tmp_path / "no_guard.py"
+    script.write_text(body)
+    for command, stdin in (([sys.executable, str(script)], None), ([sys.executable, "-"], body)):
+        done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=300, env=_script_env())
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "4"
+
+
+def test_a_save_killed_before_its_rename_leaves_nothing_after_the_next_save(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.json"
+    killed = (
+        "import os, signal, sys\n"
+        "from rummisolve.game.engine import Game\n"
+        "game = Game(players=2, seed=1)\n"
+        "os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "game.save(sys.argv[1])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", killed, str(path)], capture_output=True, text=True, timeout=120, env=_script_env()
+    )
+    assert done.returncode == -9, done.stderr[-2000:]
+    left = [p.name for p in tmp_path.iterdir()]
+    assert len(left) == 1 and left[0].startswith(".game.json.") and left[0].endswith(".tmp")  # what the bug left
+    game = new_game(players=2, deck=stacked_deck())
+    game.save(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    assert Game.load(path, referee=fake_referee).state == game.state
+
+
+def test_a_save_keeps_the_temporaries_of_saves_still_running(tmp_path):
+    # Another process that is saving the same file right now keeps its temporary; one an hour old goes.
     import os
     import subprocess
     import sys
-    from pathlib import Path
+    import time
 
-    script = tmp_path / "no_guard.py"
-    script.write_text(
-        "from rummisolve.game.tournament import run_tournament\n"
-        "run_tournament(['medium', 'easy'], 4, seed=1, workers=2)\n"
-    )
-    root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
-    assert done.returncode != 0
-    assert "if __name__ ==" in done.stderr and "UnavailableError" in done.stderr
-    assert len(done.stderr.splitlines()) < 40, done.stderr[-2000:]
+    path = tmp_path / "game.json"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        running = tmp_path / f".game.json.{other.pid}.abcd1234.tmp"
+        running.write_text("{")
+        ancient = tmp_path / ".game.json.zz9_xyq1.tmp"  # the old naming, no process id
+        ancient.write_text("{")
+        hour_ago = time.time() - 3700
+        os.utime(ancient, (hour_ago, hour_ago))
+        new_game(players=2, deck=stacked_deck()).save(path)
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["game.json", running.name])
+    finally:
+        other.kill()
+        other.wait()

@@ -25,44 +25,75 @@ class UnreadableInput(Exception):
     """Reading the input failed (a missing file, bytes that are not UTF-8, ...); the message says so."""
 
 
-def input_lines(path: str) -> Iterator[str]:
+MAX_LINE_BYTES = 1_000_000
+"""The default ``--max-line-bytes``: 1 MB (10^6 bytes), some hundred times the largest position."""
+
+_CHUNK = 1 << 16
+"""How much of an over-long line is read at a time while skipping it."""
+
+
+def input_lines(path: str, max_line_bytes: int | None = MAX_LINE_BYTES) -> Iterator[str]:
     """The lines of a file, or of standard input for ``-``, each as soon as it has been read.
 
     Decoded as UTF-8 line by line, bytes that are not UTF-8 kept as lone surrogates
     (``surrogateescape``): :func:`rummisolve.jsonio.stream_documents` reports such a line as an
-    error of its own and answers the others. Raises :class:`UnreadableInput` (naming the input)
-    if opening or reading fails, so that a caller can tell it from errors of its own output."""
+    error of its own and answers the others. A line of more than ``max_line_bytes`` bytes (its
+    line break not counted) is read in bounded chunks and dropped, and an
+    :class:`~rummisolve.jsonio.OverlongLine` stands in its place, which ``stream_documents``
+    answers as that line's error. Raises :class:`UnreadableInput` (naming the input) if opening
+    or reading fails, so that a caller can tell it from errors of its own output."""
     if path == "-":
         stdin = sys.stdin
         if stdin is None:
             raise UnreadableInput("cannot read standard input: it is closed")
         raw = getattr(stdin, "buffer", None)
         if raw is None:  # a text stream standing in for stdin (tests, embedding)
-            yield from _lines("standard input", stdin.readline, lambda line: line)
+            yield from _lines("standard input", stdin.readline, lambda line: line, max_line_bytes)
         else:
-            yield from _lines("standard input", raw.readline, _decode)
+            yield from _lines("standard input", raw.readline, _decode, max_line_bytes)
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError as err:
         raise UnreadableInput(f"cannot read {path}: {err}") from None
     with handle:
-        yield from _lines(path, handle.readline, _decode)
+        yield from _lines(path, handle.readline, _decode, max_line_bytes)
 
 
 def _decode(line: bytes) -> str:
     return line.decode("utf-8", "surrogateescape")
 
 
-def _lines(name: str, readline, decode) -> Iterator[str]:
+def _lines(name: str, readline, decode, limit: int | None) -> Iterator[str]:
     while True:
         try:
-            line = decode(readline())
+            line = _read_line(readline, limit)
+            if not isinstance(line, str):
+                line = decode(line)
         except (OSError, ValueError) as err:  # ValueError: reading a closed stream
             raise UnreadableInput(f"cannot read {name}: {err}") from None
         if not line:
             return
         yield line
+
+
+def _read_line(readline, limit: int | None):
+    """One line (bytes, or str from a text stream), or an OverlongLine for one longer than ``limit``."""
+    if limit is None:
+        return readline()
+    line = readline(limit + 2)  # room for the line break, \r\n at most
+    breaks = b"\r\n" if isinstance(line, bytes) else "\r\n"
+    if len(line) <= limit or len(line.rstrip(breaks)) <= limit:
+        return line
+    from rummisolve.jsonio import OverlongLine
+
+    size = len(line.rstrip(breaks))
+    while not line.endswith(breaks[-1:]):
+        line = readline(_CHUNK)
+        if not line:
+            break
+        size += len(line.rstrip(breaks))
+    return OverlongLine(f"{size} bytes long, more than the limit of {limit} (--max-line-bytes)")
 
 
 def rules_option(text: str):
@@ -106,6 +137,22 @@ def number_option(kind: type, what: str, low: float, high: float, inclusive_low:
 
 THINK = number_option(float, "a number of seconds", 0, 60, inclusive_low=False)
 """A ``--think`` value: the expert AI's budget per move, more than 0 and at most 60 seconds."""
+
+
+MAX_LINE = number_option(int, "a number of bytes", 1, float("inf"))
+"""A ``--max-line-bytes`` value: a whole number of at least 1."""
+
+
+def add_max_line_bytes(parser: argparse.ArgumentParser) -> None:
+    """The ``--max-line-bytes`` option of the commands that read JSON Lines."""
+    parser.add_argument(
+        "--max-line-bytes",
+        type=MAX_LINE,
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help=f"a longer input line (or value spread over lines) is an error line, read without keeping it "
+        f"(default {MAX_LINE_BYTES}, 1 MB)",
+    )
 
 
 def json_line(obj: Any) -> str:

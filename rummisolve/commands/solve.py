@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import closing
 
-from rummisolve.commands._io import UnreadableInput, input_lines, json_line, number_option
+from rummisolve.commands._io import UnreadableInput, add_max_line_bytes, input_lines, json_line, number_option
 from rummisolve.jsonio import MAX_ALTERNATIVES
 
 HELP = "Find the best move for each position (JSON or JSON Lines) and prove it optimal."
@@ -33,8 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=_workers,
         default=1,
         metavar="N",
-        help="solve in N processes (default 1); answers stay in input order, some dozens of lines behind the input",
+        help="solve in N processes (default 1); answers stay in input order, at most a few dozen lines behind the input",
     )
+    add_max_line_bytes(parser)
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -51,7 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
         '"objective": "tiles"}. Prints one result line per position, in order; a bad position gets '
-        '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0.'
+        '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0; '
+        "1 with a message on stderr if standard output cannot be written, 141 (quietly) if it is a closed pipe, "
+        "130 on Ctrl-C."
     )
 
 
@@ -80,12 +84,15 @@ def run(args: argparse.Namespace) -> int:
         if value is not None
     }
     status = 0
+    documents = stream_documents(input_lines(args.file, args.max_line_bytes), args.max_line_bytes)
+    jobs = (_job(document, overrides) for document in documents)
     try:
-        jobs = (_job(document, overrides) for document in stream_documents(input_lines(args.file)))
-        for result in ordered_map(answer, jobs, args.workers):
-            if result["status"] == "error":
-                status = 1
-            print(_text(result) if args.text else json_line(result), flush=True)
+        # closing: an early end (Ctrl-C, a failing output) kills the workers before it is reported
+        with closing(ordered_map(answer, jobs, args.workers)) as results:
+            for result in results:
+                if result["status"] == "error":
+                    status = 1
+                print(_text(result) if args.text else json_line(result), flush=True)
     except UnreadableInput as err:
         print(json_line({"status": "error", "error": str(err)}), flush=True)
         return 1

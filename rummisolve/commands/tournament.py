@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if games != args.games:
         print(f"note: playing {games} games (whole rotations of {len(kinds)} seats)", file=sys.stderr)
 
-    from rummisolve.errors import RayUnavailableError
+    from rummisolve.errors import UnavailableError
     from rummisolve.game.tournament import format_summary, run_tournament
 
     log_file = None
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             log=bool(log_file),
             think=args.think,
         )
-    except (RayUnavailableError, RummisolveError) as err:  # e.g. rules whose racks the set cannot fill
+    except (UnavailableError, RummisolveError) as err:  # no Ray or no worker processes; rules the set cannot deal
         return _fail(str(err))
     finally:
         if bar is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rummisolve.commands._io import UnreadableInput, input_lines, json_line
+from rummisolve.commands._io import UnreadableInput, add_max_line_bytes, input_lines, json_line
 
 HELP = "Referee turns: is each {position, table} (JSON or JSON Lines) a legal move, and if not, why."
 
@@ -16,6 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="-",
         help='JSON object or JSON Lines, each {"position": {...}, "table": [[...], ...]} (default: - for stdin)',
     )
+    add_max_line_bytes(parser)
     parser.epilog = (
         'Prints one line per input, in order: {"legal": true|false, "reasons": [...], "played": [...]} '
         'or {"error": "..."}. Exit status 1 if any input was an error (not for illegal moves), else 0.'
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
     status = 0
     try:
-        for document in stream_documents(input_lines(args.file)):
+        for document in stream_documents(input_lines(args.file, args.max_line_bytes), args.max_line_bytes):
             if isinstance(document, Exception):
                 result = {"error": error_message(document)}
             else:

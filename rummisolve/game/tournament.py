@@ -11,9 +11,10 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing
 from typing import Any
 
-from rummisolve.batch import process_pool
+from rummisolve.batch import ordered_map
 from rummisolve.game.deals import DealTask, contestant_names, deal_seed, run_deal
 from rummisolve.jsonio import rules_to_json
 from rummisolve.rules import STANDARD, RuleSet
@@ -150,11 +151,10 @@ def _local(tasks: list[DealTask], workers: int) -> Iterator[list[dict[str, Any]]
         for task in tasks:
             yield run_deal(task)
         return
-    from concurrent.futures import as_completed
-
-    with process_pool(workers) as pool:
-        for future in as_completed([pool.submit(run_deal, task) for task in tasks]):
-            yield future.result()
+    # one deal at a time per worker: deals are long, and a chunk of several would leave the
+    # other workers idle at the end
+    with closing(ordered_map(run_deal, tasks, workers, chunk=1)) as results:
+        yield from results
 
 
 def run_tournament(
