@@ -261,3 +261,38 @@ def test_play_save_failing_mid_game_is_never_claimed_saved(monkeypatch, capsys, 
     captured = capsys.readouterr()
     assert captured.err.count(f"error: the game is not saved: cannot write {str(target)!r}: No space left") == 1
     assert "saved to" not in captured.out and "leaving the game (quit); NOT saved (cannot write" in captured.out
+
+
+def _web_download(practice: bool) -> dict:
+    """A web app game whose first round is over and whose second the human is playing."""
+    from rummisolve.server.session import Session
+
+    session = Session.new(["human", "easy"], seed=4)
+    while not session.game.finished:
+        session.draw() if session.game.current == session.human else session.advance()
+    session.next_round()
+    while session.game.current != session.human:
+        session.advance()
+    session.practice = practice
+    return session.record()
+
+
+def test_analyse_and_play_load_read_a_game_downloaded_from_the_web(tmp_path, capsys, monkeypatch):
+    whole = tmp_path / "practice.json"
+    whole.write_text(json.dumps(_web_download(practice=True)))
+    assert main(["analyse", str(whole), "--round", "0", "--worlds", "2", "--json"]) == 0
+    analysis = json.loads(capsys.readouterr().out)
+    assert analysis["player"] == "you" and analysis["turns"]  # the human's seat, found in the download
+    # play --load resumes the last round (the second), the human on the move.
+    monkeypatch.setattr("sys.stdin", io.StringIO("d\nq\n"))
+    assert main(["play", "--load", str(whole), "--colour", "never"]) == 0
+    assert "you draw" in capsys.readouterr().out
+    # A record (a game that is not practice): its finished round analysed; resuming it refused, said why.
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(_web_download(practice=False)))
+    assert main(["analyse", str(record), "--worlds", "2"]) == 0
+    assert "analysis of you" in capsys.readouterr().out
+    assert main(["play", "--load", str(record)]) == 2
+    assert "can be replayed and its finished rounds analysed, but not resumed" in capsys.readouterr().err
+    assert main(["analyse", str(record), "--round", "3"]) == 2
+    assert "rounds 0 to 0" in capsys.readouterr().err

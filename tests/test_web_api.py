@@ -199,3 +199,60 @@ def test_the_pages_ship_as_package_data_and_load_nothing_from_other_hosts():
     for path in STATIC.iterdir():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), path.name  # no CDN, no other host
+
+
+# -- saved games: one format family for the CLI and the web (issue 38 point 3) -------------------
+
+
+def _played_round(seed: int = 4) -> Session:
+    """A practice session whose first round is over and whose second is under way."""
+    session = Session.new(["human", "easy"], seed=seed)
+    while not session.game.finished:
+        if session.game.current == session.human:
+            session.draw()
+        else:
+            session.advance()
+    session.next_round()
+    while session.game.current != session.human:
+        session.advance()
+    session.draw()
+    return session
+
+
+def test_a_cli_save_opens_as_a_replay_with_its_analysis(api):
+    from rummisolve.game.players import make_player
+    from rummisolve.game.runner import play_game
+
+    game, _ = play_game([make_player("medium", seed=1), make_player("easy", seed=2)], seed=3, names=["medium", "you"])
+    response = api.post("/replays", json=game.to_json())
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["names"] == ["medium", "you"] and body["seat"] == 1 and body["current"] is None
+    (only,) = body["rounds"]
+    assert only["finished"] and len(only["frames"]) == len(game.states)
+    assert only["frames"][-1]["table"] == [[str(t) for t in m] for m in game.state.table]
+    analysis = only["analysis"]
+    assert analysis["seat"] == 1 and len(analysis["turns"]) == sum(1 for e in game.events if e.player == 1)
+    assert all(t["expert"] is None for t in analysis["turns"])  # quick: no expert on the server
+
+
+def test_a_web_download_opens_as_a_replay_and_a_record_keeps_its_running_round_as_seen(api):
+    session = _played_round()
+    whole = api.post("/replays", json=session.to_json()).json()
+    assert [r["finished"] for r in whole["rounds"]] == [True, False] and whole["current"] is None
+    session.practice = False  # the same game's record: finished rounds whole, the running one as seen
+    record = session.record()
+    assert record["record"] is True and len(record["rounds"]) == 1
+    seen = api.post("/replays", json=record).json()
+    assert len(seen["rounds"]) == 1 and seen["current"]["frames"] == record["current"]["frames"]
+
+
+def test_a_bad_saved_game_is_named(api):
+    for body, words in (
+        ({"format": "other"}, "expected a download of the web app"),
+        ({"format": "rummisolve-session", "rounds": "x"}, "saved game.rounds"),
+        ({"format": "rummisolve-game", "log": [{"type": "deal"}]}, "log[0].players"),
+    ):
+        response = api.post("/replays", json=body)
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert api.post("/replays", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415

@@ -733,3 +733,34 @@ def test_the_header_and_the_highlight_name_the_same_player(browser, server):
     _your_turn(p, 3)
     assert highlighted().startswith("you")
     page.close()
+
+
+def test_a_saved_game_opens_from_a_file_as_a_replay_with_its_analysis(browser, server, tmp_path):
+    # Issue 38: the browser had no upload, and the CLI's saves and the web's could not be read across.
+    from rummisolve.game.players import make_player
+    from rummisolve.game.runner import play_game
+
+    game, _ = play_game([make_player("easy", seed=1), make_player("medium", seed=2)], seed=8, names=["you", "medium"])
+    saved = tmp_path / "cli-save.json"
+    saved.write_text(json.dumps(game.to_json()))
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/play")
+    p.get_by_test_id("upload").set_input_files(str(saved))
+    p.get_by_test_id("opened").wait_for(state="visible")
+    assert p.get_by_test_id("opened-round").locator("option").all_inner_texts() == ["round 1"]
+    turns = p.get_by_test_id("analysis-turn")
+    assert turns.count() == sum(1 for e in game.events if e.player == 0)
+    p.locator("#opened-slider").fill(str(len(game.states) - 1))
+    last = p.locator("#opened-table .meld").evaluate_all(
+        "ms => ms.map(m => [...m.querySelectorAll('[data-tile]')].map(t => t.dataset.tile))"
+    )
+    assert last == [[str(t) for t in m] for m in game.state.table]
+    page.shoot("play-opened-file")
+    # A file that is no saved game is named, and nothing else happens.
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"hello": 1}')
+    p.get_by_test_id("upload").set_input_files(str(bad))
+    p.wait_for_function("document.getElementById('upload-message').textContent.includes('notes.json')")
+    page.errors = [e for e in page.errors if "status of 400" not in e]
+    page.close()

@@ -15,9 +15,19 @@ _WORLDS = number_option(int, "a whole number of worlds", 1, 10_000)
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "log", metavar="GAME_LOG", help="a saved game (play --save), an engine log, or a tournament --log file"
+        "log",
+        metavar="GAME_LOG",
+        help="a saved game (play --save, or a game downloaded from the web app), an engine log, or a tournament --log file",
     )
-    parser.add_argument("--player", default=None, help="the seat number or name to analyse (default: seat 0)")
+    parser.add_argument(
+        "--player", default=None, help="the seat number or name to analyse (default: the human's seat, else seat 0)"
+    )
+    parser.add_argument(
+        "--round",
+        type=number_option(int, "a round number", 0, 10_000),
+        default=None,
+        help="which round of a web app download (default: its last)",
+    )
     parser.add_argument(
         "--game", type=int, default=None, help="which game of a tournament --log file (default: the first)"
     )
@@ -71,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
         player = args.player
         if player is not None and player.isdigit():
             player = int(player)
-        analysis = analyse_game(log, player, game=args.game, think=args.think, worlds=args.worlds, seed=args.seed)
+        analysis = analyse_game(
+            log, player, game=args.game, think=args.think, worlds=args.worlds, seed=args.seed, round=args.round
+        )
     except RummisolveError as err:
         return _fail(str(err))
     if args.json:

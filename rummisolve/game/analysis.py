@@ -123,10 +123,21 @@ def _same(a, b) -> bool:
 # -- reading logs ------------------------------------------------------------------------------------
 
 
-def turns_of_log(log: Any, player: int | str | None = None, game: int | None = None) -> tuple[int, str, list[Turn]]:
-    """``(seat, name, turns)`` of ``player`` (a seat or a name; default seat 0) in ``log``: an engine
-    log (a list starting with the deal), a saved game, or tournament turn lines (a list of them;
-    ``game`` picks one, default the first)."""
+def turns_of_log(
+    log: Any, player: int | str | None = None, game: int | None = None, round: int | None = None
+) -> tuple[int, str, list[Turn]]:
+    """``(seat, name, turns)`` of ``player`` (a seat or a name; default the human's seat, else seat
+    0) in ``log``: an engine log (a list starting with the deal), a saved game of the CLI or of the
+    web app (``round`` picks one of its rounds, default the last; see :mod:`rummisolve.game.saves`),
+    or tournament turn lines (a list of them; ``game`` picks one, default the first)."""
+    from rummisolve.game.saves import human_seat, is_session, round_of
+
+    if is_session(log) or round is not None:
+        if player is None:
+            player = human_seat(log)
+        log = round_of(log, round)
+    elif player is None and isinstance(log, dict):
+        player = human_seat(log)
     if isinstance(log, dict) or (
         isinstance(log, list) and log and isinstance(log[0], dict) and log[0].get("type") == "deal"
     ):
@@ -261,7 +272,8 @@ def _rack_tiles_played(position: Position, table) -> tuple[Tile, ...]:
 
 
 def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
-    """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai.expert.ExpertPlayer`)."""
+    """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai.expert.ExpertPlayer`,
+    or ``None``: no expert's opinion)."""
     from rummisolve.solver import solve
 
     view = turn.view
@@ -271,8 +283,8 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
     best_tiles = tuple(best.played) if best else ()
     played = None if turn.table is None else _rack_tiles_played(position, turn.table)
     action: Action = Draw() if turn.table is None else Play(turn.table)
-    choice, judged = expert.assess(view, action)
-    expert_tiles = None if isinstance(choice, Draw) else _rack_tiles_played(position, choice.table)
+    choice, judged = expert.assess(view, action) if expert is not None else (None, None)
+    expert_tiles = None if choice is None or isinstance(choice, Draw) else _rack_tiles_played(position, choice.table)
     mine = played or ()
     mistakes = []
     out_now = bool(best) and len(best_tiles) == len(view.rack)
@@ -285,7 +297,7 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
         before = solve(Position(view.table, turn.next_rack, turn.next_opened, rules), objective="tiles")
         if not (before and len(before.played) == len(turn.next_rack)):
             mistakes.append("let the next player out")
-    chosen = next((c for c in expert.last if _key(c.action) == _key(choice)), None)
+    chosen = None if expert is None else next((c for c in expert.last if _key(c.action) == _key(choice)), None)
     return TurnAnalysis(
         turn=view.turn,
         rack=view.rack,
@@ -314,14 +326,17 @@ def analyse_game(
     think: float | None = None,
     worlds: int | None = None,
     seed: int = 0,
+    round: int | None = None,
+    expert: bool = True,
 ) -> GameAnalysis:
-    """Analyse ``player``'s turns in ``log`` (see :func:`turns_of_log` for the formats); the expert's
-    opinion uses ``think`` seconds per turn (or ``worlds`` sampled worlds) and ``seed``."""
+    """Analyse ``player``'s turns in ``log`` (see :func:`turns_of_log` for the formats and
+    ``round``); the expert's opinion uses ``think`` seconds per turn (or ``worlds`` sampled worlds)
+    and ``seed``. Without the ``expert`` (quick: two solves a turn at most), its fields are ``None``."""
     from rummisolve.game.ai.expert import DEFAULT_THINK, ExpertPlayer
 
-    seat, name, turns = turns_of_log(log, player, game)
-    expert = ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think, worlds=worlds)
-    return GameAnalysis(seat, name, tuple(analyse_turn(t, expert) for t in turns))
+    seat, name, turns = turns_of_log(log, player, game, round)
+    judge = ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think, worlds=worlds) if expert else None
+    return GameAnalysis(seat, name, tuple(analyse_turn(t, judge) for t in turns))
 
 
 def _count(n: int, word: str) -> str:

@@ -35,6 +35,7 @@ from rummisolve.game.events import (
     event_from_json,
     public_event,
 )
+from rummisolve.game.saves import SAVE_FORMAT, read_save, round_of
 from rummisolve.game.scoring import blocked_winner, round_scores
 from rummisolve.game.state import GameState, PlayerView
 from rummisolve.melds import Meld
@@ -50,7 +51,6 @@ __all__ = [
     "SAVE_FORMAT",
 ]
 
-SAVE_FORMAT = "rummisolve-game"
 _SAVE_VERSION = 1
 
 Event = PlayEvent | DrawEvent | DiscardEvent | TimeoutEvent
@@ -429,15 +429,9 @@ class Game:
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> Game:
-        try:
-            obj = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise JsonInputError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-        except UnicodeDecodeError as err:
-            raise JsonInputError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-        except (ValueError, RecursionError) as err:  # a number too long for Python, absurd nesting
-            raise JsonInputError(f"{path}: not acceptable JSON ({type(err).__name__})") from None
-        return cls.from_json(obj, **kwargs)
+        """The game saved in ``path``: a ``rummisolve play --save`` file, or the last round of a web
+        app download (:mod:`rummisolve.game.saves`; a record of a web game cannot be resumed)."""
+        return cls.from_json(round_of(read_save(path), resume=True), **kwargs)
 
     # -- internals -------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_ev
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.reasons import for_people
 from rummisolve.game.runner import play_turn
+from rummisolve.game.saves import SESSION_FORMAT
 from rummisolve.game.scoring import match_totals
 from rummisolve.jsonio import hint_to_json, rules_from_json, rules_to_json, table_to_json
 from rummisolve.rules import STANDARD, RuleSet
@@ -50,7 +51,6 @@ from rummisolve.tiles import Tile
 
 __all__ = ["Session", "SESSION_FORMAT", "seat_names"]
 
-SESSION_FORMAT = "rummisolve-session"
 _SESSION_VERSION = 2
 """2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
 _HINT_TIME_LIMIT = 5.0

@@ -36,7 +36,8 @@ from fastapi.responses import JSONResponse, Response
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
-from rummisolve.server.requests import BadRequest, json_object
+from rummisolve.server.replays import saved_replay
+from rummisolve.server.requests import BadRequest, client_gone, json_object, read_json, require_json
 from rummisolve.server.session import Session
 from rummisolve.server.state import ServerState, SharedState
 from rummisolve.server.store import StaleGame
@@ -183,6 +184,30 @@ async def saved(ident: str, request: Request, state: SharedState) -> Response:
             return state.games.get(ident, owner).session.record()
 
     return await _answer(state, work)
+
+
+SAVED_GAME_LIMIT = 4_000_000
+"""The largest saved game ``POST /replays`` reads, in bytes (a match of many rounds is long)."""
+
+
+@router.post(
+    "/replays",
+    summary="Open a saved game (a download of this app, or rummisolve play --save) as a replay, "
+    "with the analysis of its player's turns; nothing is stored",
+)
+async def open_replay(request: Request, state: SharedState) -> Response:
+    require_json(request)
+    body = await read_json(request, SAVED_GAME_LIMIT)
+    steps = state.settings.max_verify_steps
+
+    def job(saved: Any, stop: Any) -> dict[str, Any]:
+        return saved_replay(saved, max_steps=steps)
+
+    # The heavy lane: replaying and analysing rounds is solver work, bounded like any solve.
+    result = await state.lanes.run(state.lanes.heavy, job, body, gone=lambda: client_gone(request))
+    if result is None:
+        return Response(status_code=499)
+    return JSONResponse(result)
 
 
 # -- actions ------------------------------------------------------------------------------------

@@ -23,12 +23,18 @@ export function closeReplay() {
 }
 
 function showFrame(i, names) {
+  drawFrame(state.frames, i, names, "replay");
+}
+
+/** Frame ``i`` of ``frames`` into the elements ``{prefix}-label``, ``-table`` and ``-racks``. */
+export function drawFrame(frames, i, names, prefix) {
   const { meta } = state;
-  const frame = state.frames[i];
+  const frame = frames[i];
   const event = frame.event ? { ...frame.event, name: frame.event.name || names[frame.event.player] } : null;
-  $("replay-label").textContent = i === 0 ? "The deal" : `Turn ${i}: ${describe(event)}`;
-  $("replay-table").replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
-  if (!frame.table.length) $("replay-table").append(el("span", { class: "empty", text: "The table is empty." }));
-  $("replay-racks").replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
+  $(`${prefix}-label`).textContent = i === 0 ? "The deal" : `Turn ${i}: ${describe(event)}`;
+  const table = $(`${prefix}-table`);
+  table.replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
+  if (!frame.table.length) table.append(el("span", { class: "empty", text: "The table is empty." }));
+  $(`${prefix}-racks`).replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
     rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: `${count(frame.rack_sizes[s], "tile")} (hidden)` }))));
 }

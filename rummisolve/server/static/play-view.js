@@ -11,7 +11,7 @@ const name = (seat) => state.game.players[seat].name;
 export function describe(event) {
   if (!event) return "";
   const who = event.name || name(event.player);
-  const you = event.player === state.game.human;
+  const you = state.game ? event.player === state.game.human : who === "you"; // a saved game opened from a file: by name
   if (event.type === "play") {
     const played = event.played && event.played.length ? formatTiles(event.played) : "nothing new (rearranged the table)";
     return `${who} ${you ? "play" : "plays"} ${played}${event.discard ? `, ${you ? "discard" : "discards"} ${event.discard}` : ""}`;

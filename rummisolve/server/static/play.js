@@ -7,6 +7,7 @@ import { $, loadMeta, RulesForm, showMessage } from "./common.js";
 import { getGame } from "./play-client.js";
 import { applyHint, joinSelected, moveTiles, resetTurn, splitSelected, undoEdit } from "./play-draft.js";
 import { closeReplay, openReplay } from "./play-replay.js";
+import { openFile } from "./play-upload.js";
 import { createGame, fitSeats, listSaved, renderSeats, wireSetup } from "./play-setup.js";
 import { params, setRender, state } from "./play-state.js";
 import { draw, endTurn, enterGame, hint, nextRound, skipAhead, takeBackTurn } from "./play-turns.js";
@@ -36,6 +37,7 @@ function wireGame() {
   $("replay-open").addEventListener("click", openReplay);
   $("replay-close").addEventListener("click", closeReplay);
   $("skip").addEventListener("click", skipAhead);
+  $("upload").addEventListener("change", () => { if ($("upload").files[0]) openFile($("upload").files[0]); });
   const speed = $("ai-speed");
   if (![...speed.options].some((o) => Number(o.value) === state.aiDelay)) speed.append(new Option(`${state.aiDelay} ms`, state.aiDelay));
   speed.value = String(state.aiDelay);
