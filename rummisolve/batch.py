@@ -34,7 +34,7 @@ import sys
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import suppress
 from itertools import islice
 from pathlib import Path
@@ -91,7 +91,9 @@ def _workers(workers: int | None) -> int:
     return workers
 
 
-def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 32) -> Iterator[R]:
+def ordered_map(
+    function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 32
+) -> Generator[R, None, None]:
     """``function`` over ``items`` in ``workers`` processes, yielding results in input order.
 
     Items go to the least busy worker in chunks that start at one item and double up to

@@ -158,38 +158,10 @@ def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | P
         first_slot.append(slot)
         slot += w
     slots = slot
-    segment_colour: list[Colour] = []
-    segment_of: list[int] = []  # -1 for a colour-change joker (in no segment)
-    colour: Colour | None = None
-    has_number = False
-    for i, tile in enumerate(seq):
-        if codes[i] == "JC":
-            if not has_number:
-                return (
-                    "jc_segment_without_number",
-                    f"the segment before the colour-change joker at slot {i} holds no numbered tile",
-                )
-            assert colour is not None  # has_number: the segment's colour is known
-            segment_colour.append(colour)
-            colour, has_number = None, False
-            segment_of.append(-1)
-            continue
-        segment_of.append(len(segment_colour))
-        if codes[i] == "":
-            if colour is not None and tile.colour is not colour:
-                what = "a run segment's" if "JC" in codes else "a run's"
-                return "mixed_colours", f"{what} tiles must all have the same colour ({colour.name.lower()} and {tile})"
-            colour, has_number = tile.colour, True
-    if not has_number:
-        return "jc_segment_without_number", "the segment after the last colour-change joker holds no numbered tile"
-    assert colour is not None  # has_number
-    segment_colour.append(colour)
-    for k in range(len(segment_colour) - 1):
-        if segment_colour[k] is segment_colour[k + 1]:
-            return (
-                "jc_same_colour",
-                f"the segments either side of a colour-change joker are both {segment_colour[k].name.lower()}",
-            )
+    segments = _segments(seq, codes)
+    if isinstance(segments[0], str):
+        return segments
+    segment_colour, segment_of = segments
     # Numbers: consecutive through every slot.
     top = rules.numbers
     first = next(i for i, c in enumerate(codes) if c == "")
@@ -227,6 +199,43 @@ def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | P
         else:  # JC
             out.append(number(first_slot[i]))
     return tuple(out)
+
+
+def _segments(seq: tuple[Tile, ...], codes: list[str]) -> tuple[list[Colour], list[int]] | Problem:
+    """The colour of each run segment between colour changes and each tile's segment, or why not."""
+    segment_colour: list[Colour] = []
+    segment_of: list[int] = []  # -1 for a colour-change joker (in no segment)
+    colour: Colour | None = None
+    has_number = False
+    for i, tile in enumerate(seq):
+        if codes[i] == "JC":
+            if not has_number:
+                return (
+                    "jc_segment_without_number",
+                    f"the segment before the colour-change joker at slot {i} holds no numbered tile",
+                )
+            assert colour is not None  # has_number: the segment's colour is known
+            segment_colour.append(colour)
+            colour, has_number = None, False
+            segment_of.append(-1)
+            continue
+        segment_of.append(len(segment_colour))
+        if codes[i] == "":
+            if colour is not None and tile.colour is not colour:
+                what = "a run segment's" if "JC" in codes else "a run's"
+                return "mixed_colours", f"{what} tiles must all have the same colour ({colour.name.lower()} and {tile})"
+            colour, has_number = tile.colour, True
+    if not has_number:
+        return "jc_segment_without_number", "the segment after the last colour-change joker holds no numbered tile"
+    assert colour is not None  # has_number
+    segment_colour.append(colour)
+    for k in range(len(segment_colour) - 1):
+        if segment_colour[k] is segment_colour[k + 1]:
+            return (
+                "jc_same_colour",
+                f"the segments either side of a colour-change joker are both {segment_colour[k].name.lower()}",
+            )
+    return segment_colour, segment_of
 
 
 def _numbers_fit(
