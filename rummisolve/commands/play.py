@@ -311,14 +311,15 @@ def _tell_discard_turn(info: TurnInfo, before: GameState, name: str, human: bool
             drawn = f" {meld_text([info.draw.tile], colour)}" if human and info.draw.tile is not None else ""
             parts.append(f"{'draw' if human else 'draws'}{drawn} from the pool")
         else:
-            top = cast(Tile, info.draw.tile)  # the discard pile's top
+            top = cast("Tile", info.draw.tile)  # the discard pile's top
             parts.append(f"{'take' if human else 'takes'} {meld_text([top], colour)} from the discard pile")
     event = info.event
     if isinstance(event, PlayEvent):
         played = sorted((Counter(t for m in event.table for t in m) - Counter(before.table_tiles)).elements())
+        discarded = cast("Tile", event.discard)  # the discard rule's discard
         parts.append(
             f"{'play' if human else 'plays'} {meld_text(played, colour)}, "
-            f"{'discard' if human else 'discards'} {meld_text([cast(Tile, event.discard)], colour)}"  # the rule's discard
+            f"{'discard' if human else 'discards'} {meld_text([discarded], colour)}"
         )
     elif isinstance(event, DiscardEvent):
         parts.append(f"{'discard' if human else 'discards'} {meld_text([event.tile], colour)}")
