@@ -34,16 +34,19 @@ import sys
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import suppress
 from itertools import islice
 from pathlib import Path
 from queue import SimpleQueue
-from typing import Any, BinaryIO, TypeVar
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, TypeVar, overload
 
 from rummisolve.errors import OptionError, UnavailableError
 from rummisolve.position import Position
 from rummisolve.solution import Objective, Solution
+
+if TYPE_CHECKING:
+    import socket  # imported where it is used, to keep ``import rummisolve`` cheap
 
 __all__ = ["solve_many", "ordered_map"]
 
@@ -88,7 +91,9 @@ def _workers(workers: int | None) -> int:
     return workers
 
 
-def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 32) -> Iterator[R]:
+def ordered_map(
+    function: Callable[[T], R], items: Iterable[T], workers: int, chunk: int = 32
+) -> Generator[R, None, None]:
     """``function`` over ``items`` in ``workers`` processes, yielding results in input order.
 
     Items go to the least busy worker in chunks that start at one item and double up to
@@ -177,8 +182,8 @@ class _Pool:
         self._processes: list[subprocess.Popen] = []  # Windows: the workers themselves
         self._server: _Server | None = None
         self._id = next(_POOL_IDS)
-        self._jobs: list[BinaryIO] = []
-        self._results: list[BinaryIO] = []
+        self._jobs: list[IO[bytes]] = []
+        self._results: list[IO[bytes]] = []
         self._closed = False
         try:
             if _FORK:
@@ -194,6 +199,7 @@ class _Pool:
                         creationflags=flags,
                     )
                     self._processes.append(process)
+                    assert process.stdin is not None and process.stdout is not None  # both PIPE
                     self._jobs.append(process.stdin)
                     self._results.append(process.stdout)
         except OSError as err:
@@ -311,6 +317,7 @@ class _Server:
 
     _lock = threading.Lock()
     _current: _Server | None = None
+    _exit_hook = False  # whether atexit stops the current server
 
     def __init__(self) -> None:
         import socket
@@ -339,7 +346,7 @@ class _Server:
             server = cls._current
             if server is None or server.owner != os.getpid() or server.process.poll() is not None:
                 server = cls._current = _Server()
-                if server.owner == os.getpid() and not getattr(cls, "_exit_hook", False):
+                if server.owner == os.getpid() and not cls._exit_hook:
                     import atexit
 
                     atexit.register(cls._stop)
@@ -384,7 +391,11 @@ class _Server:
             _Server._current = None
 
 
-def _receive_frame(sock, with_fds: bool = False):
+@overload
+def _receive_frame(sock: socket.socket, with_fds: Literal[False] = False) -> bytes | None: ...
+@overload
+def _receive_frame(sock: socket.socket, with_fds: Literal[True]) -> tuple[bytes, list[int]] | None: ...
+def _receive_frame(sock: socket.socket, with_fds: bool = False) -> bytes | tuple[bytes, list[int]] | None:
     """One length-prefixed frame from a socket (and the descriptors that came with it), or
     ``None`` at its end."""
     import socket
@@ -421,7 +432,7 @@ def _pipe() -> tuple[int, int]:
     return ends[0], ends[1]
 
 
-def _write_frame(stream: BinaryIO, data: bytes) -> None:
+def _write_frame(stream: IO[bytes], data: bytes) -> None:
     view = memoryview(_FRAME.pack(len(data)) + data)
     while view:  # an unbuffered stream may take part of it at a time
         written = stream.write(view)
@@ -429,7 +440,7 @@ def _write_frame(stream: BinaryIO, data: bytes) -> None:
     stream.flush()
 
 
-def _read_frame(stream: BinaryIO) -> bytes | None:
+def _read_frame(stream: IO[bytes]) -> bytes | None:
     """One frame, or ``None`` at the end of the stream (the other end closed or died)."""
     header = _read_exactly(stream, _FRAME.size)
     if header is None:
@@ -437,7 +448,7 @@ def _read_frame(stream: BinaryIO) -> bytes | None:
     return _read_exactly(stream, _FRAME.unpack(header)[0])
 
 
-def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
     parts, missing = [], size
     while missing:
         part = stream.read(missing)
@@ -485,7 +496,7 @@ def _serve(config: dict[str, Any]) -> None:
         _kill(pids)
 
 
-def _fork_worker(sock, message: dict[str, Any], fds: list[int], index: int) -> int:
+def _fork_worker(sock: socket.socket, message: dict[str, Any], fds: list[int], index: int) -> int:
     pid = os.fork()
     if pid:
         return pid

@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from rummisolve import __version__
 from rummisolve.errors import UnavailableError
@@ -90,7 +91,7 @@ class _Output:
     told apart from errors of other files; a closed standard output (``sys.stdout`` is ``None``) is
     one too, at the first write, instead of every answer silently lost."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
@@ -109,7 +110,7 @@ class _Output:
         except (OSError, ValueError) as err:
             raise _output_error(err) from None
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 

@@ -9,13 +9,22 @@ that is worth more; on a tie, as a run. Melds with the Twist special jokers (``J
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from rummisolve.errors import InvalidMeldError
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
-from rummisolve.twist_melds import TWIST_MELD_REASONS, classify_twist, group_tiles_problem, stands_for_value
+from rummisolve.twist_melds import (
+    TWIST_MELD_REASONS,
+    Problem,
+    Shape,
+    StandsFor,
+    classify_twist,
+    group_tiles_problem,
+    stands_for_value,
+)
 
 __all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
 
@@ -45,10 +54,6 @@ class MeldKind(enum.Enum):
 
     def __repr__(self) -> str:
         return f"MeldKind.{self.name}"
-
-
-StandsFor = Tile | tuple[Tile, Tile] | int | None
-"""What one physical tile of a meld stands for (see :attr:`Meld.stands_for`)."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,7 @@ class Meld:
         """Points for the initial meld: the sum of the numbers the tiles stand for (``J`` counts the
         number it replaces, ``JD`` its two numbers, ``JC`` its slot's number, ``JM`` 0)."""
         if self._twist is None:
-            return sum(t.number for t in self.represents)
+            return sum(t.value for t in self.represents)
         return stands_for_value(self._twist)
 
     @property
@@ -132,7 +137,7 @@ class Meld:
     def __len__(self) -> int:
         return len(self.tiles)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles)
 
     def __str__(self) -> str:
@@ -193,15 +198,15 @@ def _classify(seq: tuple[Tile, ...], rules: RuleSet) -> Meld | tuple[str, str]:
         return "only_jokers", "a meld may not consist of jokers only"
     if special:
         result = classify_twist(seq, rules, lambda side: _shape(side, [t for t in side if not t.is_joker], rules))
-        kind, detail = result
-        if isinstance(detail, str):
+        if isinstance(result[1], str):
             return result
+        kind, detail = result
         represents = tuple(t if isinstance(t, Tile) else u for t, u in zip(detail, seq))
         return Meld(seq, _TWIST_KINDS[kind], represents, rules, detail)
-    result = _shape(seq, real, rules)
-    if isinstance(result[1], str):
-        return result
-    kind, represents = result
+    plain = _shape(seq, real, rules)
+    if isinstance(plain[1], str):
+        return plain
+    kind, represents = plain
     return Meld(seq, MeldKind(kind), represents, rules)
 
 
@@ -213,34 +218,37 @@ _TWIST_KINDS = {
 }
 
 
-def _shape(seq, real, rules) -> tuple[str, tuple] | tuple[str, str]:
+def _shape(seq: tuple[Tile, ...], real: list[Tile], rules: RuleSet) -> Shape | Problem:
     """``("run" | "group", represents)`` for numbered tiles and regular jokers of any length (the
     caller checks the length), else ``(reason_code, explanation)``."""
     group = _as_group(seq, real, rules)
     run = _as_run(seq, real, rules)
     group_ok = not isinstance(group[0], str)
     run_ok = not isinstance(run[0], str)
+    # (casts: which side of each union a result is, its first item's type tells)
     if run_ok and group_ok:
-        run_value = sum(t.number for t in run)
-        group_value = sum(t.number for t in group)
+        run_tiles, group_tiles = cast("tuple[Tile, ...]", run), cast("tuple[Tile, ...]", group)
+        run_value = sum(t.value for t in run_tiles)
+        group_value = sum(t.value for t in group_tiles)
         if group_value > run_value:
-            return "group", group
-        return "run", run
+            return "group", group_tiles
+        return "run", run_tiles
     if run_ok:
-        return "run", run
+        return "run", cast("tuple[Tile, ...]", run)
     if group_ok:
-        return "group", group
+        return "group", cast("tuple[Tile, ...]", group)
+    run_problem, group_problem = cast(Problem, run), cast(Problem, group)
 
     same_number = all(t.number == real[0].number for t in real)
     same_colour = all(t.colour is real[0].colour for t in real)
     if same_number and len(real) > 1:
-        return group
+        return group_problem
     if same_colour:
-        return run
+        return run_problem
     return "mixed_colours", "tiles differ in colour and number: neither a run (one colour) nor a group (one number)"
 
 
-def _as_group(seq, real, rules) -> tuple:
+def _as_group(seq: tuple[Tile, ...], real: list[Tile], rules: RuleSet) -> tuple[Tile, ...] | Problem:
     number = real[0].number
     problem = group_tiles_problem(real)
     if problem is not None:
@@ -252,15 +260,17 @@ def _as_group(seq, real, rules) -> tuple:
     return tuple(Tile(next(missing), number) if t.is_joker else t for t in seq)
 
 
-def _as_run(seq, real, rules) -> tuple:
+def _as_run(seq: tuple[Tile, ...], real: list[Tile], rules: RuleSet) -> tuple[Tile, ...] | Problem:
     colour = real[0].colour
     if any(t.colour is not colour for t in real):
         return "mixed_colours", "a run's tiles must all have the same colour"
     top = rules.numbers
     first = next(i for i, t in enumerate(seq) if not t.is_joker)
-    start = seq[first].number - first
+    first_number = seq[first].number
+    assert colour is not None and first_number is not None  # numbered tiles
+    start = first_number - first
     n = len(seq)
-    if rules.wraparound and start < 1 and first == n - 1 and seq[first].number == 1:
+    if rules.wraparound and start < 1 and first == n - 1 and first_number == 1:
         start += top  # jokers then 1 in the last slot: 1 follows the top number (J J R1 = 12 13 1)
     for j, t in enumerate(seq):
         if t.is_joker:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from rummisolve.errors import InvalidMeldError, TileCountError
 from rummisolve.melds import Meld, is_checked
@@ -78,8 +79,8 @@ class Position:
         """Build from notation: ``table`` as ``"R1 R2 R3 | K7 B7 O7"`` or a list of melds."""
         if isinstance(table, str):
             table = split_melds(table)
-        melds = [parse_tiles(m) for m in table]
-        return cls(tuple(melds), parse_tiles(rack), opened, rules)
+        melds = tuple(parse_tiles(m) for m in table)
+        return cls(cast("tuple[Meld, ...]", melds), parse_tiles(rack), opened, rules)  # __post_init__ makes them melds
 
     @property
     def table_tiles(self) -> tuple[Tile, ...]:

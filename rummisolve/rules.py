@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -266,7 +266,9 @@ class RuleSet:
         """Whether the tile exists under these rules."""
         if tile.is_any_joker:
             return tile in self.joker_counts
-        return tile.colour.index < self.colours and tile.number <= self.numbers
+        colour, number = tile.colour, tile.number
+        assert colour is not None and number is not None  # a numbered tile
+        return colour.index < self.colours and number <= self.numbers
 
     def check_tile(self, tile: Tile) -> Tile:
         """Return ``tile`` or raise :class:`TileRangeError` naming it."""
@@ -279,16 +281,18 @@ class RuleSet:
                     f"tile {str(tile)!r}: this rule set has no {option.replace('_', ' ')[:-1]} "
                     f"(rule option {option!r}; the 'twist' preset has them)"
                 )
-            if tile.colour.index >= self.colours:
+            colour = tile.colour
+            assert colour is not None  # a numbered tile
+            if colour.index >= self.colours:
                 raise TileRangeError(
-                    f"tile {str(tile)!r}: colour {tile.colour.name.lower()} is not in play with {self.colours} colours"
+                    f"tile {str(tile)!r}: colour {colour.name.lower()} is not in play with {self.colours} colours"
                 )
             raise TileRangeError(f"tile {str(tile)!r}: numbers run from 1 to {self.numbers}")
         return tile
 
-    def rack_value(self, tiles) -> int:
+    def rack_value(self, tiles: Iterable[Tile]) -> int:
         """Penalty value of tiles left on a rack (numbers; every joker, special ones too, counts ``joker_penalty``)."""
-        return sum(self.joker_penalty if t.is_any_joker else t.number for t in tiles)
+        return sum(self.joker_penalty if t.is_any_joker else t.value for t in tiles)
 
     def full_set(self) -> tuple[Tile, ...]:
         """Every tile of the set (copies and jokers of every kind), in canonical order."""
@@ -324,7 +328,8 @@ def _checked_init(self: RuleSet, *args: Any, **options: Any) -> None:
     _dataclass_init(self, *args, **options)
 
 
-RuleSet.__init__ = _checked_init  # an unknown option is a RuleSetError, not a TypeError
+# An unknown option is a RuleSetError, not a TypeError (setattr: mypy forbids assigning to a method).
+setattr(RuleSet, "__init__", _checked_init)  # noqa: B010
 
 STANDARD = RuleSet()
 """The official rules: 4 colours, 1..13, 2 copies, 2 jokers, 30-point opening."""

@@ -117,6 +117,8 @@ class Tile:
     is_joker: bool
     is_special_joker: bool
     is_any_joker: bool
+    _key: tuple[int, int]
+    _code: str
 
     def __new__(cls, colour: Colour | None = None, number: int | None = None) -> Tile:
         cached = _INTERNED.get((colour, number))
@@ -137,7 +139,7 @@ class Tile:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         if self.joker_kind is not None:
             return (_joker_of_kind, (self.joker_kind,))
         return (Tile, (self.colour, self.number))
@@ -216,7 +218,9 @@ _INTERNED: dict[tuple[Colour | None, int | None], Tile] = {}
 _PARSED: dict[str, Tile] = {}
 
 
-def _make(cls, colour, number, kind: JokerKind | None, key: tuple[int, int], code: str) -> Tile:
+def _make(
+    cls: type[Tile], colour: Colour | None, number: int | None, kind: JokerKind | None, key: tuple[int, int], code: str
+) -> Tile:
     tile = object.__new__(cls)
     for name, value in (
         ("colour", colour),

@@ -9,10 +9,22 @@ per physical tile: the tile itself (a numbered tile), a :class:`Tile` (``J``), a
 
 from __future__ import annotations
 
-from rummisolve.rules import RuleSet
-from rummisolve.tiles import Tile
+from collections.abc import Callable
+from typing import cast
 
-__all__ = ["classify_twist", "TWIST_MELD_REASONS"]
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Colour, Tile
+
+__all__ = ["classify_twist", "TWIST_MELD_REASONS", "StandsFor"]
+
+StandsFor = Tile | tuple[Tile, Tile] | int | None
+"""What one physical tile of a meld stands for (see :attr:`rummisolve.melds.Meld.stands_for`)."""
+
+Problem = tuple[str, str]
+"""``(reason_code, explanation)``: why a sequence is no meld."""
+Shape = tuple[str, tuple[Tile, ...]]
+"""``(kind, represents)``: a meld without special jokers."""
+_Stands = tuple[StandsFor, ...]
 
 TWIST_MELD_REASONS: dict[str, str] = {
     "jc_at_end": "a colour-change joker may not stand at either end of a run",
@@ -34,45 +46,50 @@ def _numbered(tile: Tile) -> bool:
     return not tile.is_any_joker
 
 
-def classify_twist(seq: tuple[Tile, ...], rules: RuleSet, classify_plain) -> tuple[str, tuple] | tuple[str, str]:
+def classify_twist(
+    seq: tuple[Tile, ...], rules: RuleSet, classify_plain: Callable[[tuple[Tile, ...]], Shape | Problem]
+) -> tuple[str, _Stands] | Problem:
     """``(kind, stands_for)`` for a valid meld holding a special joker, else ``(code, detail)``.
 
     ``classify_plain(seq)`` is the standard classifier (no special jokers), returning
     ``(kind, represents)`` or ``(code, detail)``; mirror sides are read with it.
     The caller has checked the length, the tiles' existence and that a numbered tile is present.
     """
-    codes = [t.joker_kind.value if t.is_any_joker else "" for t in seq]
+    codes = [t.joker_kind.value if t.joker_kind is not None else "" for t in seq]
     if "JM" in codes:
         return _mirror(seq, codes, rules, classify_plain)
     run = _run(seq, codes, rules)
     group = _group(seq, codes, rules)
     run_ok, group_ok = not isinstance(run[0], str), not isinstance(group[0], str)
+    # (casts: which side of each union a result is, its first item's type tells)
     if run_ok and group_ok:
-        return ("group", group) if stands_for_value(group) > stands_for_value(run) else ("run", run)
+        run_for, group_for = cast(_Stands, run), cast(_Stands, group)
+        return ("group", group_for) if stands_for_value(group_for) > stands_for_value(run_for) else ("run", run_for)
     if run_ok:
-        return "run", run
+        return "run", cast(_Stands, run)
     if group_ok:
-        return "group", group
+        return "group", cast(_Stands, group)
+    run_problem, group_problem = cast(Problem, run), cast(Problem, group)
     real = [t for t in seq if _numbered(t)]
     same_number = all(t.number == real[0].number for t in real)
     same_colour = all(t.colour is real[0].colour for t in real)
     if "JC" in codes and not (same_number and len(real) > 1 and len({t.colour for t in real}) == len(real)):
-        return run
+        return run_problem
     if same_number and len(real) > 1:
-        return group
+        return group_problem
     if same_colour or "JC" in codes:
-        return run
+        return run_problem
     return "mixed_colours", "tiles differ in colour and number: neither a run (one colour) nor a group (one number)"
 
 
-def stands_for_value(stands_for: tuple) -> int:
+def stands_for_value(stands_for: tuple[StandsFor, ...]) -> int:
     """The initial-meld value of what a meld's tiles stand for (JD two numbers, JC its number, JM 0)."""
     total = 0
     for s in stands_for:
         if isinstance(s, Tile):
-            total += s.number
+            total += s.value
         elif isinstance(s, tuple):
-            total += s[0].number + s[1].number
+            total += s[0].value + s[1].value
         elif isinstance(s, int):
             total += s
     return total
@@ -89,11 +106,12 @@ def group_tiles_problem(real: list[Tile]) -> tuple[str, str] | None:
     colours = [t.colour for t in real]
     if len(set(colours)) != len(colours):
         dup = next(c for c in colours if colours.count(c) > 1)
+        assert dup is not None  # numbered tiles
         return "duplicate_colour", f"colour {dup.name.lower()} appears twice in a group"
     return None
 
 
-def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
+def _group(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | Problem:
     if "JC" in codes:
         return "jc_in_group", "a colour-change joker fits runs only, not groups"
     real = [t for t in seq if _numbered(t)]
@@ -111,7 +129,7 @@ def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
             f"but holds at most {rules.colours} (one per colour)",
         )
     missing = iter([Tile(c, number) for c in rules.colour_list if c not in colours])
-    out: list = []
+    out: list[StandsFor] = []
     for tile, code in zip(seq, codes):
         if code == "":
             out.append(tile)
@@ -125,7 +143,7 @@ def _group(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
 # -- runs (with double and colour-change jokers) --------------------------------------------------
 
 
-def _run(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
+def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | Problem:
     n = len(seq)
     if codes[0] == "JC" or codes[-1] == "JC":
         return "jc_at_end", "a colour-change joker may not stand at either end of a run"
@@ -140,43 +158,20 @@ def _run(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
         first_slot.append(slot)
         slot += w
     slots = slot
-    segment_colour = []
-    segment_of = []
-    colour = None
-    has_number = False
-    for i, tile in enumerate(seq):
-        if codes[i] == "JC":
-            if not has_number:
-                return (
-                    "jc_segment_without_number",
-                    f"the segment before the colour-change joker at slot {i} holds no numbered tile",
-                )
-            segment_colour.append(colour)
-            colour, has_number = None, False
-            segment_of.append(None)
-            continue
-        segment_of.append(len(segment_colour))
-        if codes[i] == "":
-            if colour is not None and tile.colour is not colour:
-                what = "a run segment's" if "JC" in codes else "a run's"
-                return "mixed_colours", f"{what} tiles must all have the same colour ({colour.name.lower()} and {tile})"
-            colour, has_number = tile.colour, True
-    if not has_number:
-        return "jc_segment_without_number", "the segment after the last colour-change joker holds no numbered tile"
-    segment_colour.append(colour)
-    for k in range(len(segment_colour) - 1):
-        if segment_colour[k] is segment_colour[k + 1]:
-            return (
-                "jc_same_colour",
-                f"the segments either side of a colour-change joker are both {segment_colour[k].name.lower()}",
-            )
+    segments = _segments(seq, codes)
+    if isinstance(segments[0], str):
+        return segments
+    segment_colour, segment_of = segments
     # Numbers: consecutive through every slot.
     top = rules.numbers
     first = next(i for i, c in enumerate(codes) if c == "")
-    starts = [seq[first].number - first_slot[first]]
+    first_number = seq[first].number
+    assert first_number is not None  # a numbered tile
+    starts = [first_number - first_slot[first]]
     if rules.wraparound:
         starts.append(starts[0] + top)
-    problem = chosen = None
+    problem: Problem | None = None
+    chosen: int | None = None
     for candidate in starts:
         found = _numbers_fit(seq, codes, first_slot, candidate, slots, top, rules.wraparound)
         if found is None:
@@ -184,13 +179,14 @@ def _run(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
             break
         problem = problem or found
     if chosen is None:
+        assert problem is not None  # every start failed, each with its problem
         return problem
     start = chosen
 
     def number(s: int) -> int:
         return (start + s - 1) % top + 1
 
-    out: list = []
+    out: list[StandsFor] = []
     for i, tile in enumerate(seq):
         code = codes[i]
         if code == "":
@@ -205,7 +201,46 @@ def _run(seq, codes, rules: RuleSet) -> tuple | tuple[str, str]:
     return tuple(out)
 
 
-def _numbers_fit(seq, codes, first_slot, start, slots, top, wrap) -> tuple[str, str] | None:
+def _segments(seq: tuple[Tile, ...], codes: list[str]) -> tuple[list[Colour], list[int]] | Problem:
+    """The colour of each run segment between colour changes and each tile's segment, or why not."""
+    segment_colour: list[Colour] = []
+    segment_of: list[int] = []  # -1 for a colour-change joker (in no segment)
+    colour: Colour | None = None
+    has_number = False
+    for i, tile in enumerate(seq):
+        if codes[i] == "JC":
+            if not has_number:
+                return (
+                    "jc_segment_without_number",
+                    f"the segment before the colour-change joker at slot {i} holds no numbered tile",
+                )
+            assert colour is not None  # has_number: the segment's colour is known
+            segment_colour.append(colour)
+            colour, has_number = None, False
+            segment_of.append(-1)
+            continue
+        segment_of.append(len(segment_colour))
+        if codes[i] == "":
+            if colour is not None and tile.colour is not colour:
+                what = "a run segment's" if "JC" in codes else "a run's"
+                return "mixed_colours", f"{what} tiles must all have the same colour ({colour.name.lower()} and {tile})"
+            colour, has_number = tile.colour, True
+    if not has_number:
+        return "jc_segment_without_number", "the segment after the last colour-change joker holds no numbered tile"
+    assert colour is not None  # has_number
+    segment_colour.append(colour)
+    for k in range(len(segment_colour) - 1):
+        if segment_colour[k] is segment_colour[k + 1]:
+            return (
+                "jc_same_colour",
+                f"the segments either side of a colour-change joker are both {segment_colour[k].name.lower()}",
+            )
+    return segment_colour, segment_of
+
+
+def _numbers_fit(
+    seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], start: int, slots: int, top: int, wrap: bool
+) -> Problem | None:
     """``None`` if numbering the slots from ``start`` fits every numbered tile and the range."""
     for i, tile in enumerate(seq):
         if codes[i] != "":
@@ -216,6 +251,7 @@ def _numbers_fit(seq, codes, first_slot, start, slots, top, wrap) -> tuple[str, 
         if expected == top + 1 and tile.number == 1:
             return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
         shown = expected if 1 <= expected <= top else "nothing"
+        assert tile.colour is not None  # a numbered tile
         return "gap", f"expected {tile.colour.value}{shown} at slot {i} (number {expected}), found {tile}"
     end = start + slots - 1
     if start >= 1 and (end <= top or (wrap and end == top + 1 and start > 1)):
@@ -237,7 +273,12 @@ def _numbers_fit(seq, codes, first_slot, start, slots, top, wrap) -> tuple[str, 
 # -- mirror melds -----------------------------------------------------------------------------------
 
 
-def _mirror(seq, codes, rules: RuleSet, classify_plain) -> tuple[str, tuple] | tuple[str, str]:
+def _mirror(
+    seq: tuple[Tile, ...],
+    codes: list[str],
+    rules: RuleSet,
+    classify_plain: Callable[[tuple[Tile, ...]], Shape | Problem],
+) -> tuple[str, _Stands] | Problem:
     if codes.count("JM") > 1:
         return "mirror_twice", f"{codes.count('JM')} mirror jokers; a meld holds at most one"
     if "JD" in codes or "JC" in codes:

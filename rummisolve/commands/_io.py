@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rummisolve.rules import RuleSet
 
 
 def read_text(path: str) -> tuple[str | None, str | None]:
@@ -64,7 +67,7 @@ def _decode(line: bytes) -> str:
     return line.decode("utf-8", "surrogateescape")
 
 
-def _lines(name: str, readline, decode, limit: int | None) -> Iterator[str]:
+def _lines(name: str, readline: _ReadLine, decode: Callable[[Any], str], limit: int | None) -> Iterator[str]:
     while True:
         try:
             line = _read_line(readline, limit)
@@ -77,7 +80,11 @@ def _lines(name: str, readline, decode, limit: int | None) -> Iterator[str]:
         yield line
 
 
-def _read_line(readline, limit: int | None):
+_ReadLine = Callable[..., Any]
+"""A stream's ``readline``: bytes from a binary stream, str from a text stream."""
+
+
+def _read_line(readline: _ReadLine, limit: int | None) -> bytes | str:
     """One line (bytes, or str from a text stream), or an OverlongLine for one longer than ``limit``."""
     if limit is None:
         return readline()
@@ -96,7 +103,7 @@ def _read_line(readline, limit: int | None):
     return OverlongLine(f"{size} bytes long, more than the limit of {limit} (--max-line-bytes)")
 
 
-def rules_option(text: str):
+def rules_option(text: str) -> RuleSet:
     """A ``--rules`` value: a preset name or a JSON object of options; errors name ``--rules``."""
     from rummisolve.errors import RuleSetError
     from rummisolve.jsonio import rules_from_json
@@ -116,11 +123,13 @@ def rules_option(text: str):
         raise RuleSetError("--rules: JSON nested too deeply") from None
 
 
-def number_option(kind: type, what: str, low: float, high: float, inclusive_low: bool = True):
+def number_option(
+    kind: type[int] | type[float], what: str, low: float, high: float, inclusive_low: bool = True
+) -> Callable[[str], float]:
     """An argparse ``type`` for a number of ``kind`` (``int`` or ``float``) from ``low`` to ``high``
     (``low`` itself excluded unless ``inclusive_low``); messages say ``what`` it counts. NaN never passes."""
 
-    def parse(text: str):
+    def parse(text: str) -> float:
         try:
             value = kind(text)
         except ValueError:

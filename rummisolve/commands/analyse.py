@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from rummisolve.commands._io import THINK, number_option
 
@@ -46,7 +47,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _read_log(path: str):
+def _read_log(path: str) -> Any:
     """The log as JSON: one document (a saved game or engine log), else JSON Lines (tournament)."""
     from rummisolve.commands._io import read_text
     from rummisolve.errors import JsonInputError
@@ -54,6 +55,7 @@ def _read_log(path: str):
     text, problem = read_text(path)
     if problem is not None:
         raise JsonInputError(problem)
+    assert text is not None  # read
     try:
         return json.loads(text)
     except ValueError:

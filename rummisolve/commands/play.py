@@ -5,9 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING, cast
 
 from rummisolve.commands._io import THINK, number_option
 from rummisolve.game.players import PLAYER_KINDS
+
+if TYPE_CHECKING:
+    from rummisolve.game.actions import Action, Player
+    from rummisolve.game.engine import Game
+    from rummisolve.game.events import Event, TimeoutEvent
+    from rummisolve.game.runner import TurnInfo
+    from rummisolve.game.state import GameState
+    from rummisolve.game.terminal.human import HumanPlayer
+    from rummisolve.tiles import Tile
 
 HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
 
@@ -94,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     return _loop(game, kinds, args, colour)
 
 
-def _save(game, path: str) -> str | None:
+def _save(game: Game, path: str) -> str | None:
     """Save ``game`` to ``path``; ``None`` if saved, else why not (naming the path)."""
     try:
         game.save(path)
@@ -108,7 +118,7 @@ def _says(name: str, human: bool, you: str, other: str) -> str:
     return f"{name} {you if human else other}"
 
 
-def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
+def _loop(game: Game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int:
     """Play ``game`` to its end at the terminal; the exit status (1 if the last save failed)."""
     from rummisolve.game.terminal.human import QuitGame, UndoRequest
 
@@ -135,7 +145,7 @@ def _loop(game, kinds: list[str], args: argparse.Namespace, colour: bool) -> int
 class _Terminal:
     """A game at the terminal: its players, what is printed after each turn, and its saves."""
 
-    def __init__(self, game, kinds: list[str], args: argparse.Namespace, colour: bool) -> None:
+    def __init__(self, game: Game, kinds: list[str], args: argparse.Namespace, colour: bool) -> None:
         from rummisolve.game.players import make_player
         from rummisolve.game.terminal.human import HumanPlayer
 
@@ -144,7 +154,7 @@ class _Terminal:
         self.args = args
         self.colour = colour
         self.names = list(game.names)
-        self.players = [
+        self.players: list[Player] = [
             HumanPlayer(colour=colour, names=tuple(self.names))
             if kind == "human"
             else make_player(kind, seed=(game.deal.seed or 0) + seat, think=args.think)
@@ -194,12 +204,12 @@ class _Terminal:
         print("took back your last turn")
         self.save()
 
-    def play_discard_turn(self, seat: int):
+    def play_discard_turn(self, seat: int) -> TurnInfo:
         from rummisolve.game.runner import play_turn
 
         return play_turn(self.game, self.players[seat], self.names[seat])
 
-    def after_discard_turn(self, seat: int, before, info) -> None:
+    def after_discard_turn(self, seat: int, before: GameState, info: TurnInfo) -> None:
         from rummisolve.game.events import PlayEvent
 
         human = self.is_human(seat)
@@ -208,7 +218,7 @@ class _Terminal:
             self.show_table(before)
         self.end_of_turn(human)
 
-    def after_turn(self, seat: int, before, action) -> None:
+    def after_turn(self, seat: int, before: GameState, action: Action) -> None:
         """Apply ``action`` of ``seat`` (an illegal one: a human edits on, an AI draws) and tell it."""
         from rummisolve.errors import IllegalMoveError
         from rummisolve.game.actions import Draw, Play
@@ -219,7 +229,7 @@ class _Terminal:
                 event = game.play(action.table)
             except IllegalMoveError as err:
                 if human:
-                    self.players[seat].illegal(str(err), err.reasons)
+                    cast("HumanPlayer", self.players[seat]).illegal(str(err), err.reasons)
                     return
                 print(f"{name} tries an illegal move ({err}); it draws instead")
                 event = game.draw()
@@ -231,7 +241,7 @@ class _Terminal:
         self.tell(event, before, name, human)
         self.end_of_turn(human)
 
-    def tell(self, event, before, name: str, human: bool) -> None:
+    def tell(self, event: Event, before: GameState, name: str, human: bool) -> None:
         from collections import Counter
 
         from rummisolve.game.events import DrawEvent, PlayEvent
@@ -250,10 +260,11 @@ class _Terminal:
                 print(f"{_says(name, human, 'draw', 'draws')} {meld_text([event.tile], colour)}")
             else:
                 print(f"{_says(name, human, 'draw', 'draws')}")
-        else:
-            print(f"{name} ran out of time: the table is restored and {len(event.tiles)} penalty tiles drawn")
+        else:  # a timeout (no discard without the discard rule)
+            tiles = cast("TimeoutEvent", event).tiles
+            print(f"{name} ran out of time: the table is restored and {len(tiles)} penalty tiles drawn")
 
-    def show_table(self, before) -> None:
+    def show_table(self, before: GameState) -> None:
         """The table after an AI's play, its changes marked; every human has now seen it."""
         from rummisolve.game.terminal.display import marked_table_text
 
@@ -271,6 +282,7 @@ class _Terminal:
 
         state, colour = self.game.state, self.colour
         scores = self.game.scores()
+        assert state.winner is not None and scores is not None  # the round is over
         human = self.is_human(state.winner)
         if state.end_reason == "out":
             how = "went out (discarded the last tile)" if self.discard_rule else "went out"
@@ -284,7 +296,7 @@ class _Terminal:
             print(f"  {name:<10} {scores[seat]:+5d}   rack: {rack}")
 
 
-def _tell_discard_turn(info, before, name: str, human: bool, colour: bool) -> None:
+def _tell_discard_turn(info: TurnInfo, before: GameState, name: str, human: bool, colour: bool) -> None:
     """One line for a turn under the discard rule: the draw, the play and the discard."""
     from collections import Counter
 
@@ -299,13 +311,15 @@ def _tell_discard_turn(info, before, name: str, human: bool, colour: bool) -> No
             drawn = f" {meld_text([info.draw.tile], colour)}" if human and info.draw.tile is not None else ""
             parts.append(f"{'draw' if human else 'draws'}{drawn} from the pool")
         else:
-            parts.append(f"{'take' if human else 'takes'} {meld_text([info.draw.tile], colour)} from the discard pile")
+            top = cast("Tile", info.draw.tile)  # the discard pile's top
+            parts.append(f"{'take' if human else 'takes'} {meld_text([top], colour)} from the discard pile")
     event = info.event
     if isinstance(event, PlayEvent):
         played = sorted((Counter(t for m in event.table for t in m) - Counter(before.table_tiles)).elements())
+        discarded = cast("Tile", event.discard)  # the discard rule's discard
         parts.append(
             f"{'play' if human else 'plays'} {meld_text(played, colour)}, "
-            f"{'discard' if human else 'discards'} {meld_text([event.discard], colour)}"
+            f"{'discard' if human else 'discards'} {meld_text([discarded], colour)}"
         )
     elif isinstance(event, DiscardEvent):
         parts.append(f"{'discard' if human else 'discards'} {meld_text([event.tile], colour)}")

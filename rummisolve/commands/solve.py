@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import closing
+from typing import Any
 
 from rummisolve.commands._io import UnreadableInput, add_max_line_bytes, input_lines, json_line, number_option
 from rummisolve.jsonio import MAX_ALTERNATIVES
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _job(document, overrides: dict):
+def _job(document: Any, overrides: dict[str, Any]) -> dict[str, Any] | tuple[str, Any]:
     """What to answer for one input: its result already (a line that is not JSON), or the position
     with the command line's overrides."""
     from rummisolve.jsonio import error_message
@@ -111,7 +112,7 @@ def _job(document, overrides: dict):
     return ("solve", document)
 
 
-def answer(job) -> dict:
+def answer(job: dict[str, Any] | tuple[str, Any]) -> dict[str, Any]:
     """The result line of one job (module level: worker processes run it by name)."""
     from rummisolve.jsonio import error_message
     from rummisolve.service import solve_json

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.commands._io import THINK
 from rummisolve.game.players import AI_LEVELS
+
+if TYPE_CHECKING:
+    from rummisolve.rules import RuleSet
 
 HELP = "Play AI players against each other over mirrored deals and summarise wins (95% CIs), scores, turns"
 
@@ -110,13 +114,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rules_json(rules):
+def _rules_json(rules: RuleSet) -> str | dict[str, Any]:
     from rummisolve.jsonio import rules_to_json
 
     return rules_to_json(rules)
 
 
-def _progress(total: int, disabled: bool):
+def _progress(total: int, disabled: bool) -> Any:  # a tqdm progress bar, or None
     if disabled:
         return None
     try:

@@ -34,7 +34,7 @@ from rummisolve.explain._matching import meld_map
 from rummisolve.explain._steps import plan
 from rummisolve.melds import Meld
 from rummisolve.position import Position
-from rummisolve.referee import verify
+from rummisolve.referee import NewTable, verify
 from rummisolve.rules import RuleSet
 from rummisolve.solution import Solution
 from rummisolve.tiles import Tile, parse_tiles, split_melds
@@ -90,7 +90,7 @@ def numbered(texts: Sequence[str]) -> list[str]:
     return lines
 
 
-def explain(position: Position, new_table, *, max_steps: int | None = None) -> Explanation:
+def explain(position: Position, new_table: NewTable, *, max_steps: int | None = None) -> Explanation:
     """Explain the turn that turns ``position``'s table into ``new_table``.
 
     ``new_table`` is what :func:`rummisolve.referee.verify` takes (melds as :class:`Meld` objects,
@@ -121,7 +121,7 @@ def explain_solution(solution: Solution) -> Explanation:
     return explain(solution.position, solution.table)
 
 
-def _materialise(new_table):
+def _materialise(new_table: NewTable) -> NewTable:
     """``new_table`` with its melds as lists, so that iterators survive being read twice."""
     if isinstance(new_table, str | Meld | Tile):
         return new_table  # a whole table as one string, or something verify() names as wrong
@@ -132,7 +132,7 @@ def _materialise(new_table):
     return [m if isinstance(m, str | Meld | Tile) or not isinstance(m, Iterable) else list(m) for m in items]
 
 
-def _meld(meld, rules: RuleSet) -> Meld:
+def _meld(meld: Meld | str | Iterable[Tile | str], rules: RuleSet) -> Meld:
     if isinstance(meld, Meld):
         return Meld.of(meld.tiles, rules)
     return Meld.of(parse_tiles(meld), rules)

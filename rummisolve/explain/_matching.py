@@ -98,7 +98,9 @@ def _components(shared: dict[int, dict[int, int]]) -> list[tuple[list[int], list
     return groups
 
 
-def _assign(rows: list[int], cols: list[int], shared, old, new) -> list[tuple[int, int]]:
+def _assign(
+    rows: list[int], cols: list[int], shared: dict[int, dict[int, int]], old: Sequence[Meld], new: Sequence[Meld]
+) -> list[tuple[int, int]]:
     """The best pairs (old, new) of one group: most tiles staying, then most pairs of one kind."""
     bonus = min(len(rows), len(cols)) + 1  # more than all kind ties together: tiles come first
 

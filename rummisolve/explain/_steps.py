@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from typing import cast
 
 from rummisolve.errors import InternalError
 from rummisolve.melds import Meld, MeldKind
@@ -20,6 +21,19 @@ def plan(
     meld index, text), for the turn from ``old`` to ``new`` that played ``played`` from the rack,
     with each old meld continuing into ``mapping[i]``."""
     return _Plan(old, new, mapping, played).steps()
+
+
+_Source = tuple[int, int] | None
+"""Where a moving tile comes from: ``(old meld, slot)``, or ``None`` for the rack."""
+_Arrival = tuple[int, Tile, _Source]
+"""A tile moving into a new meld: ``(new slot, tile, source)``."""
+_Group = tuple[tuple[int, int], list[_Arrival]]
+"""Arrivals from one source (see :meth:`_Plan._key`)."""
+
+
+def _old_slot(arrival: _Arrival) -> int:
+    """The slot of its old meld that an arrival from an old meld leaves (a group keyed ``(0, meld)``)."""
+    return cast("tuple[int, int]", arrival[2])[1]
 
 
 class _Entry:
@@ -53,8 +67,9 @@ class _Pile:
     def insert(self, entry: _Entry) -> None:
         """Put ``entry`` after the tiles that come before it in the new meld (else first)."""
         at = 0
+        final = cast(int, entry.final)  # an entry put into a pile has its new slot
         for k, e in enumerate(self.entries):
-            if e.final is not None and e.final < entry.final:
+            if e.final is not None and e.final < final:
                 at = k + 1
         self.entries.insert(at, entry)
 
@@ -87,7 +102,9 @@ class _Plan:
     """Lays out the steps for a meld map: which copy of each moving tile comes from where, the
     order of the actions, and their sentences."""
 
-    def __init__(self, old: Sequence[Meld], new: Sequence[Meld], mapping: list[int | None], played) -> None:
+    def __init__(
+        self, old: Sequence[Meld], new: Sequence[Meld], mapping: list[int | None], played: Sequence[Tile]
+    ) -> None:
         self.old, self.new, self.mapping = old, new, mapping
         self.continues = {j: i for i, j in enumerate(mapping) if j is not None}
         self.actions: list[_Action] = []
@@ -117,7 +134,7 @@ class _Plan:
 
     # -- where each moving copy comes from ------------------------------------------------------
 
-    def _sources(self, filled: list[set[int]], played) -> None:
+    def _sources(self, filled: list[set[int]], played: Sequence[Tile]) -> None:
         supply: dict[Tile, list[tuple[int, int] | None]] = {}
         for i, entries in enumerate(self.entries):
             for s, e in enumerate(entries):
@@ -164,7 +181,7 @@ class _Plan:
             if j in self.held:
                 self._put_back(j)
         self._joker_notes()
-        steps = []
+        steps: list[tuple[Tile, int | None, int, str]] = []
         last = None
         for action in self.actions:
             text = action.sentence()
@@ -198,7 +215,9 @@ class _Plan:
                     if tile not in _stands_for(old, s):
                         continue
                     moves_on = joker.final is None
-                    if not moves_on and not (new.kind is MeldKind.RUN and new.represents[joker.final] != tile):
+                    if joker.final is not None and not (
+                        new.kind is MeldKind.RUN and new.represents[joker.final] != tile
+                    ):
                         continue  # a group keeps its joker beside the new colour: no swap
                     before = pile.show()
                     where = "your rack" if source is None else self.old_piles[source[0]].show()
@@ -258,7 +277,7 @@ class _Plan:
         action = next(a for a in reversed(self.actions) if any(t == j for _, _, t in a.steps))
         action.text += f", then put the joker{'s' if len(jokers) > 1 else ''} back: {pile.show()}"
         the = "the joker" if len(jokers) == 1 else "a joker"
-        action.notes.extend(f"{the} now stands for {_meaning(self.new[j], joker.final)}" for joker in jokers)
+        action.notes.extend(f"{the} now stands for {_meaning(self.new[j], cast(int, joker.final))}" for joker in jokers)
 
     def _build_order(self) -> list[int]:
         """The new melds that receive tiles, in the order to build them: a meld that continues an
@@ -301,9 +320,9 @@ class _Plan:
         """How many tiles the old meld continuing into ``j`` still holds that move on."""
         return sum(1 for e in self.piles[j].entries if e.final is None)
 
-    def _groups(self, arrivals) -> list[tuple[tuple[int, int], list]]:
+    def _groups(self, arrivals: list[_Arrival]) -> list[_Group]:
         """Arrivals by source, in order: old melds by index, then jokers lifted out, then the rack."""
-        groups: dict[tuple[int, int], list] = {}
+        groups: dict[tuple[int, int], list[_Arrival]] = {}
         for arrival in arrivals:
             groups.setdefault(self._key(arrival[2]), []).append(arrival)
         return sorted(groups.items())
@@ -313,16 +332,16 @@ class _Plan:
             return _RACK
         return _FREED if source in self.freed else (0, source[0])
 
-    def _take(self, arrivals) -> None:
+    def _take(self, arrivals: list[_Arrival]) -> None:
         """Lift the arrivals' tiles out of the old melds they come from."""
         for _, _, source in arrivals:
             if source is not None and source not in self.freed:
                 self._source(source[0]).remove(self.entries[source[0]][source[1]])
 
-    def _steps_of(self, j: int, arrivals) -> list[tuple[Tile, int | None, int]]:
+    def _steps_of(self, j: int, arrivals: list[_Arrival]) -> list[tuple[Tile, int | None, int]]:
         return [(tile, None if source is None else source[0], j) for _, tile, source in arrivals]
 
-    def _fresh(self, j: int, arrivals) -> None:
+    def _fresh(self, j: int, arrivals: list[_Arrival]) -> None:
         """A new meld that continues no old one: split off an old meld's end, or made outright."""
         new = self.new[j]
         groups = self._groups(arrivals)
@@ -332,11 +351,11 @@ class _Plan:
             k = key[1]
             source = self.old_piles[k]
             before = source.show()
-            moving = [e for e in source.entries if any(self.entries[k][a[2][1]] is e for a in part)]
+            moving = [e for e in source.entries if any(self.entries[k][_old_slot(a)] is e for a in part)]
             first = source.entries[0] is moving[0]
             for e in moving:
                 source.remove(e)
-            finals = {self.entries[k][a[2][1]]: a[0] for a in part}
+            finals = {self.entries[k][_old_slot(a)]: a[0] for a in part}
             pile = self.piles[j] = _Pile([_Entry(e.tile, finals[e]) for e in moving])
             halves = (pile.show(), source.show()) if first else (source.show(), pile.show())
             order = sorted(part, key=lambda a: a[0])
@@ -366,7 +385,7 @@ class _Plan:
         self.piles[j] = _Pile([_Entry(t, ns) for ns, t in enumerate(new.tiles)])
         self._act(text, self._steps_of(j, ordered), self._joker_moves(j, ordered))
 
-    def _split(self, j: int, groups) -> tuple[tuple[int, int], list] | None:
+    def _split(self, j: int, groups: list[_Group]) -> _Group | None:
         """The largest group of two or more tiles from one old meld that is one end of it as it
         stands (any part, for a group) and lies together, in the same order, in new meld ``j``."""
         best = None
@@ -378,7 +397,7 @@ class _Plan:
                 continue  # tiles set aside are taken, not split off
             k = key[1]
             pile = self.old_piles[k]
-            at = sorted((pile.index(self.entries[k][a[2][1]]), a[0]) for a in group)
+            at = sorted((pile.index(self.entries[k][_old_slot(a)]), a[0]) for a in group)
             if len(at) == len(pile.entries):
                 continue  # the whole meld moves: not a split
             places = [p for p, _ in at]
@@ -393,7 +412,7 @@ class _Plan:
             best = (key, group)
         return best
 
-    def _add(self, j: int, pile: _Pile, arrivals) -> None:
+    def _add(self, j: int, pile: _Pile, arrivals: list[_Arrival]) -> None:
         """Tiles added to a meld that is already on the table, source by source and end by end."""
         new = self.new[j]
         if new.kind is MeldKind.RUN:
@@ -450,7 +469,7 @@ class _Plan:
                     pile.insert(_Entry(tile, ns))
                 self._act(text, self._steps_of(j, batch), self._joker_moves(j, batch))
 
-    def _joker_moves(self, j: int, arrivals) -> list[str]:
+    def _joker_moves(self, j: int, arrivals: list[_Arrival]) -> list[str]:
         """What each joker among ``arrivals`` stood for before (on the table) and stands for now."""
         phrases = []
         new = self.new[j]
@@ -489,11 +508,16 @@ class _Plan:
                     away[-1].notes.append(f"the joker in {self.new[j]} now stands for {now}")
 
 
-def _pair_copies(sources, targets, entries, kinds_into) -> list:
+def _pair_copies(
+    sources: list[_Source],
+    targets: list[tuple[int, int]],
+    entries: list[list[_Entry]],
+    kinds_into: dict[int, set[Tile]],
+) -> list[tuple[_Source, tuple[int, int]]]:
     """Pair the copies of one tile kind (sources: (old meld, slot) or ``None`` for the rack) with
     the slots they fill, preferring an old meld whose other moving tiles go to the same new meld."""
 
-    def affinity(source, target) -> int:
+    def affinity(source: _Source, target: tuple[int, int]) -> int:
         if source is None:
             return 0
         kinds = kinds_into.get(target[0], ())

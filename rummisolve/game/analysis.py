@@ -19,9 +19,9 @@ itself still comes from that player's view alone). It reads either an engine log
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.errors import GameLogError, JsonInputError
 from rummisolve.game.actions import Action, Draw, Play
@@ -31,6 +31,9 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
+
+if TYPE_CHECKING:
+    from rummisolve.game.ai.expert import ExpertPlayer
 
 __all__ = ["TurnAnalysis", "GameAnalysis", "analyse_game", "turns_of_log", "Turn", "format_analysis"]
 
@@ -72,7 +75,7 @@ class TurnAnalysis:
     mistakes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        def tiles(ts):
+        def tiles(ts: Iterable[Tile] | None) -> list[str] | None:
             return None if ts is None else [str(t) for t in ts]
 
         return {
@@ -116,7 +119,7 @@ class GameAnalysis:
         }
 
 
-def _same(a, b) -> bool:
+def _same(a: Iterable[Tile] | None, b: Iterable[Tile] | None) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and Counter(a) == Counter(b))
 
 
@@ -165,7 +168,7 @@ def _seat_of(player: int | str | None, names: Sequence[str], players: int) -> in
     raise GameLogError(f"player: no player {player!r} in this game (players: {', '.join(names)})")
 
 
-def _turns_of_engine_log(log: Any, player) -> tuple[int, str, list[Turn]]:
+def _turns_of_engine_log(log: Any, player: int | str | None) -> tuple[int, str, list[Turn]]:
     from rummisolve.game.engine import Game
     from rummisolve.game.events import DrawEvent, PlayEvent
 
@@ -192,7 +195,9 @@ def _turns_of_engine_log(log: Any, player) -> tuple[int, str, list[Turn]]:
     return seat, game.names[seat], turns
 
 
-def _turns_of_tournament_log(lines: list[dict], player, game: int | None) -> tuple[int, str, list[Turn]]:
+def _turns_of_tournament_log(
+    lines: list[dict], player: int | str | None, game: int | None
+) -> tuple[int, str, list[Turn]]:
     games = sorted({line.get("game") for line in lines}, key=lambda g: (g is None, g))
     chosen = games[0] if game is None else game
     if chosen not in games:
@@ -266,12 +271,12 @@ def _played_all(position: Position, line: dict) -> bool:
 # -- judging turns -----------------------------------------------------------------------------------
 
 
-def _rack_tiles_played(position: Position, table) -> tuple[Tile, ...]:
+def _rack_tiles_played(position: Position, table: Iterable[Meld | Iterable[Tile]]) -> tuple[Tile, ...]:
     new = Counter(t for m in table for t in (m.tiles if isinstance(m, Meld) else m))
     return tuple(sorted((new - position.table_counts()).elements()))
 
 
-def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
+def analyse_turn(turn: Turn, expert: ExpertPlayer | None) -> TurnAnalysis:
     """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai.expert.ExpertPlayer`,
     or ``None``: no expert's opinion)."""
     from rummisolve.solver import solve
@@ -284,7 +289,10 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
     played = None if turn.table is None else _rack_tiles_played(position, turn.table)
     action: Action = Draw() if turn.table is None else Play(turn.table)
     choice, judged = expert.assess(view, action) if expert is not None else (None, None)
-    expert_tiles = None if choice is None or isinstance(choice, Draw) else _rack_tiles_played(position, choice.table)
+    # (cast: no discard under the rules the analysis covers)
+    expert_tiles = (
+        None if choice is None or isinstance(choice, Draw) else _rack_tiles_played(position, cast(Play, choice).table)
+    )
     mine = played or ()
     mistakes = []
     out_now = bool(best) and len(best_tiles) == len(view.rack)
@@ -297,7 +305,9 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
         before = solve(Position(view.table, turn.next_rack, turn.next_opened, rules), objective="tiles")
         if not (before and len(before.played) == len(turn.next_rack)):
             mistakes.append("let the next player out")
-    chosen = None if expert is None else next((c for c in expert.last if _key(c.action) == _key(choice)), None)
+    chosen = None
+    if expert is not None and choice is not None:
+        chosen = next((c for c in expert.last if _key(c.action) == _key(choice)), None)
     return TurnAnalysis(
         turn=view.turn,
         rack=view.rack,
@@ -306,8 +316,8 @@ def analyse_turn(turn: Turn, expert) -> TurnAnalysis:
         expert=expert_tiles,
         tiles_cost=len(best_tiles) - len(mine),
         points_cost=rules.rack_value(best_tiles) - rules.rack_value(mine),
-        expert_value=None if chosen is None else round(chosen.value, 4),
-        played_value=None if judged is None else round(judged.value, 4),
+        expert_value=None if chosen is None or chosen.value is None else round(chosen.value, 4),
+        played_value=None if judged is None or judged.value is None else round(judged.value, 4),
         mistakes=tuple(mistakes),
     )
 
@@ -346,7 +356,7 @@ def _count(n: int, word: str) -> str:
 def format_analysis(analysis: GameAnalysis) -> str:
     """The analysis as text: one line per turn, then the totals."""
 
-    def tiles(ts) -> str:
+    def tiles(ts: Iterable[Tile] | None) -> str:
         return "draw" if ts is None else " ".join(map(str, ts)) or "no play"
 
     lines = [f"analysis of {analysis.player} (seat {analysis.seat}), {len(analysis.turns)} turns"]

@@ -8,9 +8,14 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.jsonio import position_to_json, rules_from_json, table_to_json
+
+if TYPE_CHECKING:
+    from rummisolve.game.actions import Action, Player
+    from rummisolve.game.runner import TurnInfo
+    from rummisolve.game.state import PlayerView
 
 __all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "turn_line"]
 
@@ -48,7 +53,7 @@ class _Timed:
     """Wraps a player to measure its thinking time per move (a turn: under the discard rule a turn
     that draws asks the player twice, and both count towards the one move)."""
 
-    def __init__(self, player) -> None:
+    def __init__(self, player: Player) -> None:
         self.player = player
         self.name = getattr(player, "name", "player")
         self.seconds = 0.0
@@ -58,7 +63,7 @@ class _Timed:
         self.cpu: list[float] = []
         """The same in this process's CPU time (what the move cost, whatever else the machine ran)."""
 
-    def choose(self, view):
+    def choose(self, view: PlayerView) -> Action:
         start, cpu = time.perf_counter(), time.process_time()
         try:
             return self.player.choose(view)
@@ -74,7 +79,7 @@ class _Timed:
                 self.cpu[-1] += used
 
 
-def turn_line(info, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
+def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
     """One turn's log line: ``game``, ``turn``, ``player``, ``seat``, ``position`` (the one the move
     was decided on), ``action`` (``"play"`` or ``"draw"``), ``table`` for a play, ``illegal`` when
     the player's move was rejected; under the discard rule also ``draw_from`` (``"pool"``,
@@ -119,7 +124,9 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         game_index = task.index * n + rotation
         turns: list[dict[str, Any]] = []
 
-        def on_turn(info, seats=seats, game_index=game_index, turns=turns) -> None:
+        def on_turn(
+            info: TurnInfo, seats: list[int] = seats, game_index: int = game_index, turns: list[dict[str, Any]] = turns
+        ) -> None:
             if not task.log:
                 return
             turns.append(turn_line(info, game_index, names[seats[info.seat]], rules.discard))

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError
 from rummisolve.game.events import (
@@ -41,6 +41,10 @@ from rummisolve.game.state import GameState, PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles, split_melds
+
+if TYPE_CHECKING:
+    from rummisolve.position import Position
+    from rummisolve.referee import NewTable, Verdict
 
 __all__ = [
     "Game",
@@ -64,7 +68,7 @@ def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
     return tuple(deck)
 
 
-def _default_referee(position, table):
+def _default_referee(position: Position, table: NewTable) -> Verdict:
     from rummisolve.referee import verify
 
     return verify(position, table)
@@ -191,6 +195,7 @@ class Game:
         state = self.state
         if not state.finished:
             return None
+        assert state.winner is not None  # a finished round has its winner
         return round_scores(state.racks, state.winner, self.rules, blocked=state.end_reason == "blocked")
 
     def view(self, seat: int | None = None, at: int | None = None) -> PlayerView:
@@ -265,7 +270,7 @@ class Game:
         self._push(event)
         return event
 
-    def draw(self, source: str = "pool") -> Event:
+    def draw(self, source: str = "pool") -> DrawEvent | TimeoutEvent:
         """Draw one tile. Normal rules: from the pool, ending the turn (a pass when the pool is empty).
 
         Discard rule: from ``source``, ``"pool"`` or ``"discard"`` (the discard pile's top), once
@@ -399,7 +404,8 @@ class Game:
             return cls.replay(obj, clock=clock, referee=referee)
         if not isinstance(obj, dict) or obj.get("format") != SAVE_FORMAT:
             raise JsonInputError(f'saved game: expected an object with "format": {SAVE_FORMAT!r}')
-        game = cls.replay(obj.get("log"), clock=clock, referee=referee)
+        log: Any = obj.get("log")  # replay() checks it
+        game = cls.replay(log, clock=clock, referee=referee)
         redo = obj.get("redo", [])
         if not isinstance(redo, list):
             raise JsonInputError("saved game.redo: expected an array of events")
@@ -473,9 +479,9 @@ class Game:
             new = self._after_discard(state, state.racks[state.current], event.tile, played=False)
         else:
             start = _turn_start(state)
-            expected = start.pool[: self.rules.timer_penalty]
-            if tuple(event.tiles) != expected:
-                raise GameStateError(f"{where}: the penalty tiles are {list(map(str, expected))}")
+            penalty = start.pool[: self.rules.timer_penalty]
+            if tuple(event.tiles) != penalty:
+                raise GameStateError(f"{where}: the penalty tiles are {list(map(str, penalty))}")
             new = self._after_draw(start, self.rules.timer_penalty)
         self._check(new)
         self._states.append(new)
@@ -672,10 +678,12 @@ def _running(pid: int) -> bool:
 
 def _turn_start(state: GameState) -> GameState:
     """The discard rule: the state before the mover's draw this turn (the tile back where it came from)."""
+    drawn = state.drawn
     if state.draw_from is None:
         return state
+    assert drawn is not None  # a draw this turn
     rack = list(state.racks[state.current])
-    rack.remove(state.drawn)
+    rack.remove(drawn)
     racks = list(state.racks)
     racks[state.current] = tuple(rack)
     from_pool = state.draw_from == "pool"
@@ -683,12 +691,12 @@ def _turn_start(state: GameState) -> GameState:
         rules=state.rules,
         racks=tuple(racks),
         table=state.table,
-        pool=(state.drawn,) + state.pool if from_pool else state.pool,
+        pool=(drawn,) + state.pool if from_pool else state.pool,
         opened=state.opened,
         current=state.current,
         turn=state.turn,
         passes=state.passes,
-        discards=state.discards if from_pool else state.discards + (state.drawn,),
+        discards=state.discards if from_pool else state.discards + (drawn,),
     )
 
 

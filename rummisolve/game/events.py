@@ -19,7 +19,7 @@ taken from the discard pile and every discard are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from rummisolve.errors import JsonInputError, RummisolveError
 from rummisolve.jsonio import rules_from_json, rules_to_json, table_from_json, table_to_json, tiles_from_json
@@ -162,6 +162,10 @@ def deal_from_json(obj: Any, path: str = "deal") -> Deal:
     return Deal(rules, players, deck, first, seed, None if names is None else tuple(names))
 
 
+@overload
+def _tile(obj: dict, key: str, path: str, rules: RuleSet, required: Literal[True]) -> Tile: ...
+@overload
+def _tile(obj: dict, key: str, path: str, rules: RuleSet, required: bool) -> Tile | None: ...
 def _tile(obj: dict, key: str, path: str, rules: RuleSet, required: bool) -> Tile | None:
     tile = obj.get(key)
     if tile is None and not required:

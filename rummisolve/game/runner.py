@@ -8,10 +8,11 @@ from typing import Any
 
 from rummisolve.errors import GameStateError, IllegalMoveError, OptionError
 from rummisolve.game.actions import Discard, Draw, Play, Player
-from rummisolve.game.engine import Game
-from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent
+from rummisolve.game.engine import Game, Referee
+from rummisolve.game.events import DrawEvent, Event, PlayEvent, TimeoutEvent
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.tiles import Tile
 
 __all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_match", "play_turn"]
 
@@ -54,11 +55,11 @@ def play_game(
     rules: RuleSet = STANDARD,
     seed: int | None = None,
     first: int = 0,
-    deck=None,
+    deck: Sequence[Tile | str] | None = None,
     names: Sequence[str] | None = None,
     on_turn: Callable[[TurnInfo], None] | None = None,
     clock: Callable[[], float] | None = None,
-    referee=None,
+    referee: Referee | None = None,
 ) -> tuple[Game, GameRecord]:
     """Play one round to its end and return the game and its record (each turn as :func:`play_turn`).
 
@@ -83,12 +84,14 @@ def play_game(
         if on_turn is not None:
             on_turn(info)
     final = game.state
+    scores = game.scores()
+    assert final.winner is not None and final.end_reason is not None and scores is not None  # the round is over
     record = GameRecord(
         seed=game.deal.seed,
         names=names,
         winner=final.winner,
         end_reason=final.end_reason,
-        scores=game.scores(),
+        scores=scores,
         turns=final.turn,
         plays=plays,
         illegal_moves=illegal,
@@ -136,6 +139,7 @@ def _discard_turn(game: Game, player: Player, name: str) -> TurnInfo:
     state = game.state
     seat = state.current
     drew: DrawEvent | None = None
+    event: Event
     while True:
         view = game.view(seat)
         action = player.choose(view)
@@ -167,7 +171,9 @@ def _forfeit(game: Game, drew: DrawEvent | None) -> tuple[DrawEvent | None, Any]
         if isinstance(event, TimeoutEvent):
             return None, event
         drew = event
-    return drew, game.discard(game.state.drawn)
+    drawn = game.state.drawn
+    assert drawn is not None  # the turn's draw
+    return drew, game.discard(drawn)
 
 
 @dataclass(frozen=True)

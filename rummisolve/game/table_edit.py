@@ -28,7 +28,7 @@ from itertools import combinations, permutations
 from math import comb
 
 from rummisolve.errors import InvalidMeldError, TableEditError
-from rummisolve.melds import Meld, MeldKind, meld_problem
+from rummisolve.melds import Meld, MeldKind, StandsFor, meld_problem
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
 
@@ -246,14 +246,16 @@ def _by_number(meld: tuple[Tile, ...], numbered: list[Tile], rules: RuleSet) -> 
     ]
     for tile in numbered:
         spot = 0
+        tile_number = tile.number
+        assert tile_number is not None  # a numbered tile
         for i, (_, number) in enumerate(cells):
-            if number is not None and number <= tile.number:
+            if number is not None and number <= tile_number:
                 spot = i + 1
-        cells.insert(spot, (tile, tile.number))
+        cells.insert(spot, (tile, tile_number))
     return tuple(t for t, _ in cells)
 
 
-def _number(stands_for) -> int | None:
+def _number(stands_for: StandsFor) -> int | None:
     """The (highest) number a tile of a valid meld stands for; ``None`` for a mirror joker."""
     if isinstance(stands_for, Tile):
         return stands_for.number

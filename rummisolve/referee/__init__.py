@@ -111,8 +111,9 @@ Where the replacement tile ends up on the table is not checked (copies are inter
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from rummisolve.errors import InvalidMeldError, OptionError, RefereeLimitError, TileNotationError
 from rummisolve.melds import Meld, MeldKind, meld_problem
@@ -181,6 +182,9 @@ class Verdict:
 # Tiles are handled by their canonical sort key ``(colour index, number)`` (the joker's sorts last):
 # a tuple of ints hashes and compares in C, which keeps the referee fast. ``Tile._key`` is that key
 # (``Tile.sort_key`` without the property call).
+_Key = tuple[int, int]
+NewTable = Iterable[Meld | str | Iterable[Tile | str]] | str
+"""A new table as :func:`verify` takes it: melds, tile iterables, strings, or one string."""
 _JOKER_KEY = JOKER._key
 _ALL_JOKER_KEYS = tuple(t._key for t in ALL_JOKERS)
 
@@ -220,14 +224,18 @@ def _context(rules: RuleSet) -> _RulesContext:
     return ctx
 
 
-def _classify(seq: tuple[Tile, ...], keys: tuple, rules: RuleSet, cache: dict) -> Meld | tuple[str, str]:
+def _classify(
+    seq: tuple[Tile, ...], keys: tuple[_Key, ...], rules: RuleSet, cache: dict[tuple, Meld | tuple[str, str]]
+) -> Meld | tuple[str, str]:
     """``Meld`` for a valid sequence, else ``(reason_code, explanation)`` from ``meld_problem``."""
     result = cache.get(keys)
     if result is None:
         try:
             result = Meld.of(seq, rules)
         except InvalidMeldError:
-            result = meld_problem(seq, rules)
+            problem = meld_problem(seq, rules)
+            assert problem is not None  # Meld.of refused it
+            result = problem
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
         cache[keys] = result
@@ -247,14 +255,14 @@ class _NewMeld:
 
     __slots__ = ("tiles", "keys", "broken", "meld")
 
-    def __init__(self, tiles: tuple[Tile, ...], keys: tuple, broken: str | None) -> None:
+    def __init__(self, tiles: tuple[Tile, ...], keys: tuple[_Key, ...], broken: str | None) -> None:
         self.tiles = tiles
         self.keys = keys
         self.broken = broken
         self.meld: Meld | None = None
 
 
-def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reason]) -> list[_NewMeld]:
+def _read_table(new_table: NewTable, rules: RuleSet, valid: frozenset[_Key], reasons: list[Reason]) -> list[_NewMeld]:
     """Normalise ``new_table``, reporting tiles that do not exist as ``bad_tile``."""
     if isinstance(new_table, str):
         new_table = split_melds(new_table)
@@ -265,6 +273,7 @@ def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reaso
     except TypeError:
         raise TypeError(f"new_table must be an iterable of melds, not {type(new_table).__name__}") from None
     out = []
+    parts: Sequence[object]  # the caller's items: tiles, codes, or anything else (a TypeError below)
     for i, meld in enumerate(items):
         if isinstance(meld, Meld):
             parts = meld.tiles
@@ -277,12 +286,14 @@ def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reaso
                 parts = tuple(meld)
             except TypeError:
                 raise TypeError(f"table[{i}] must be a meld, not {type(meld).__name__}") from None
+        tiles = cast("Sequence[Tile]", parts)  # fast path: every item a Tile (else AttributeError)
+        keys: tuple[_Key, ...] | None
         try:
-            keys = tuple([t._key for t in parts])  # fast path: every item a Tile
+            keys = tuple([t._key for t in tiles])
         except AttributeError:
             keys = None
         if keys is not None and valid.issuperset(keys):
-            out.append(_NewMeld(tuple(parts), keys, None))
+            out.append(_NewMeld(tuple(tiles), keys, None))
             continue
         seq = []
         broken = None
@@ -312,15 +323,15 @@ def _read_table(new_table, rules: RuleSet, valid: frozenset, reasons: list[Reaso
     return out
 
 
-def _count(keys: Iterable) -> dict:
-    counts: dict = {}
+def _count(keys: Iterable[_Key]) -> dict[_Key, int]:
+    counts: dict[_Key, int] = {}
     get = counts.get
     for k in keys:
         counts[k] = get(k, 0) + 1
     return counts
 
 
-def _meld_key(meld: Meld) -> tuple:
+def _meld_key(meld: Meld) -> tuple[bool, tuple[_Key, ...]]:
     """Identity of a meld for "unchanged": a run's tile sequence, a group's tile multiset."""
     keys = tuple([t._key for t in meld.tiles])
     if meld.kind is not MeldKind.GROUP:  # a run or a mirror meld: the sequence
@@ -358,7 +369,7 @@ class _Budget:
             )
 
 
-def verify(position: Position, new_table, *, max_steps: int | None = None) -> Verdict:
+def verify(position: Position, new_table: NewTable, *, max_steps: int | None = None) -> Verdict:
     """Referee the turn that turns ``position``'s table into ``new_table``.
 
     ``new_table`` is an iterable of melds, each a :class:`~rummisolve.melds.Meld` or an iterable of
@@ -466,7 +477,15 @@ def verify(position: Position, new_table, *, max_steps: int | None = None) -> Ve
     return Verdict(not reasons, tuple(reasons), played)
 
 
-def _check_opening(position, table, old_counts, rack_counts, played_counts, reasons, budget: _Budget) -> None:
+def _check_opening(
+    position: Position,
+    table: list[_NewMeld],
+    old_counts: dict[_Key, int],
+    rack_counts: dict[_Key, int],
+    played_counts: dict[_Key, int],
+    reasons: list[Reason],
+    budget: _Budget,
+) -> None:
     rules = position.rules
     threshold = rules.initial_threshold
     # Pair old melds with unchanged copies on the new table.
@@ -512,7 +531,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
                     )
                 )
         if new_melds:
-            value = sum(table[i].meld.value for i in new_melds if table[i].meld is not None)
+            value = sum(placed.value for i in new_melds if (placed := table[i].meld) is not None)
             if value < threshold:
                 reasons.append(
                     Reason(
@@ -551,7 +570,7 @@ def _check_opening(position, table, old_counts, rack_counts, played_counts, reas
         )
 
 
-def _best_opening(table, played_counts, threshold, budget: _Budget) -> int | None:
+def _best_opening(table: list[_NewMeld], played_counts: dict[_Key, int], threshold: int, budget: _Budget) -> int | None:
     """The value of the most valuable non-empty set of valid new-table melds made of played rack
     tiles only (stopping early once ``threshold`` is reached); ``None`` if there is none."""
     candidates = []
@@ -747,7 +766,14 @@ def _fill(others: tuple, counts: list, index: dict, joker: int, top: int) -> dic
     return after
 
 
-def _check_jokers(position, table, played_counts, tile_of, reasons, budget: _Budget) -> None:
+def _check_jokers(
+    position: Position,
+    table: list[_NewMeld],
+    played_counts: dict[_Key, int],
+    tile_of: dict[_Key, Tile],
+    reasons: list[Reason],
+    budget: _Budget,
+) -> None:
     """The strict joker rule (module docstring): legal if ANY matching of old to new jokers works."""
     rules = position.rules
     old_jokers = [

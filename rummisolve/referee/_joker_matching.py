@@ -35,7 +35,8 @@ way, a distinct witness of that origin for each meld hosting its kept jokers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from typing import cast
 
 __all__ = ["JokerMatching"]
 
@@ -77,14 +78,15 @@ class JokerMatching:
             self._class_size[c] += 1
             self._slots_in_meld[meld] = self._slots_in_meld.get(meld, 0) + 1
         self._classes_of_meld: dict[int, list[int]] = {}
-        for c, meld in enumerate(self._class_meld):
-            if meld is not None:
-                self._classes_of_meld.setdefault(meld, []).append(c)
-        self._meld_tiles: dict[int, dict[Key, int]] = {}
+        for c, owner in enumerate(self._class_meld):
+            if owner is not None:
+                self._classes_of_meld.setdefault(owner, []).append(c)
+        # (None: the class of the invalid melds' slots, which has no tiles of its own)
+        self._meld_tiles: dict[int | None, dict[Key, int]] = {}
         for meld, tiles in meld_tiles.items():
             counts: dict[Key, int] = {}
-            for key in tiles:
-                counts[key] = counts.get(key, 0) + 1
+            for tile in tiles:
+                counts[tile] = counts.get(tile, 0) + 1
             self._meld_tiles[meld] = counts
         self._played = {k: n for k, n in played.items() if n > 0}
 
@@ -214,7 +216,8 @@ class _Search:
         self.kind_slots: list[int] = []
         counts: list[int] = []
         for meld, classes in m._classes_of_meld.items():
-            shape = sorted(((m._class_stands[c], m._class_size[c]) for c in classes), key=_canonical)
+            # (cast: the classes of a valid meld stand for tiles)
+            shape = sorted(((cast(frozenset, m._class_stands[c]), m._class_size[c]) for c in classes), key=_canonical)
             tiles = m._meld_tiles.get(meld, {})
             key = (tuple(shape), tuple(sorted(tiles.items(), key=repr)))
             kind = kinds.get(key)
@@ -280,8 +283,8 @@ class _Search:
                     for freed, fewer in self._ways(k, stands, self.kind_stands[kind][c], left):
                         if not freed and self.witness and not self._witnesses(k, kind, given):
                             continue  # kept, but no tile of its old meld is left to be beside it
-                        state = (more, hosts_freed or freed, given, current or (self.witness and not freed))
-                        changed = tuple(sorted(states[:at] + (state,) + states[at + 1 :]))
+                        placed = (more, hosts_freed or freed, given, current or (self.witness and not freed))
+                        changed = tuple(sorted(states[:at] + (placed,) + states[at + 1 :]))
                         after = melds[:kind] + (changed,) + melds[kind + 1 :]
                         # Fewer tiles, more hosts and fewer rack jokers only make the melds harder
                         # to supply: once they cannot be, no later choice helps.
@@ -329,7 +332,9 @@ class _Search:
 
         return choose(0)
 
-    def _ways(self, k: int, stands: frozenset, slot_stands: frozenset, left: tuple):
+    def _ways(
+        self, k: int, stands: frozenset, slot_stands: frozenset, left: tuple[int, ...]
+    ) -> Iterator[tuple[bool, tuple[int, ...]]]:
         """How joker ``k`` can take a slot standing for ``slot_stands``: (freed?, tiles left after)."""
         if not slot_stands.isdisjoint(stands):
             yield False, left

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from rummisolve.errors import InternalError
+from rummisolve.melds import StandsFor
 from rummisolve.tiles import Colour, JokerKind, Tile
 
 __all__ = [
@@ -149,7 +150,7 @@ _OUTLINES: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
-def tile_svg(x: float, y: float, tile: Tile, stands_for, played: bool, step: int | None = None) -> str:
+def tile_svg(x: float, y: float, tile: Tile, stands_for: StandsFor, played: bool, step: int | None = None) -> str:
     """One tile as an SVG group at ``(x, y)``: face, number and colour mark, or the joker's glyph.
 
     The group carries ``data-tile`` (its code) and, for a coloured tile, ``data-colour`` and
@@ -169,14 +170,16 @@ def tile_svg(x: float, y: float, tile: Tile, stands_for, played: bool, step: int
         title = f"{JOKER_NAMES[kind]} as {label}" if label else JOKER_NAMES[kind]
         body = joker_glyph(tile, stands_for)
     else:
-        name = colour_name(tile.colour)
-        attributes += f' data-colour="{name}" data-mark="{COLOUR_MARKS[tile.colour]}"'
-        title = f"{tile} ({name} {tile.number})"
-        size = 18 if tile.number < 10 else 15
+        colour, number = tile.colour, tile.number
+        assert colour is not None and number is not None  # a numbered tile
+        name = colour_name(colour)
+        attributes += f' data-colour="{name}" data-mark="{COLOUR_MARKS[colour]}"'
+        title = f"{tile} ({name} {number})"
+        size = 18 if number < 10 else 15
         body = (
             f'<text class="number" x="{TILE_W / 2}" y="25" text-anchor="middle" font-size="{size}" '
-            f'font-weight="bold" {_paint(tile.colour, 2.8)}>{tile.number}</text>'
-        ) + mark_svg(tile.colour, TILE_W / 2, _MARK_Y)
+            f'font-weight="bold" {_paint(colour, 2.8)}>{number}</text>'
+        ) + mark_svg(colour, TILE_W / 2, _MARK_Y)
     return (
         f'<g {attributes} transform="translate({_n(x)},{_n(y)})"><title>{title}</title>'
         f'<rect width="{TILE_W}" height="{TILE_H}" rx="4" fill="{face}" stroke="{edge}" stroke-width="{edge_w}"/>'
@@ -194,7 +197,7 @@ def _step_badge(step: int) -> str:
     )
 
 
-def _stands_label(stands_for) -> str:
+def _stands_label(stands_for: StandsFor) -> str:
     """What a joker stands for, as the picture says it: ``R5``, ``R3 R4``, ``4``, or ``""``."""
     if stands_for is None or (isinstance(stands_for, Tile) and stands_for.is_any_joker):
         return ""
@@ -203,7 +206,7 @@ def _stands_label(stands_for) -> str:
     return str(stands_for)
 
 
-def joker_glyph(tile: Tile, stands_for=None) -> str:
+def joker_glyph(tile: Tile, stands_for: StandsFor = None) -> str:
     """The picture on a joker's face, in tile coordinates, and under it what it stands for on the
     table, in that tile's ink (white's is dark slate): the regular joker a smiling face (``=R5``);
     the double joker two small faces over "x2" (``=R3R4``); the colour-change joker a disc split

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummisolve.server.requests import error_body
 
@@ -117,7 +116,7 @@ class CatchErrors:
             return
         started = False
 
-        async def tracking(message: dict[str, Any]) -> None:
+        async def tracking(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True

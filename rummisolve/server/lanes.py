@@ -233,6 +233,6 @@ def _lower_priority(increment: int) -> None:
 
 def _log_failure(answer: asyncio.Future) -> None:
     """An abandoned solve's failure is still a bug to report (nobody else will see it)."""
-    if not answer.cancelled() and answer.exception() is not None:
-        err = answer.exception()
+    err = None if answer.cancelled() else answer.exception()
+    if err is not None:
         log.error("internal error in a solve whose client had gone", exc_info=(type(err), err, err.__traceback__))

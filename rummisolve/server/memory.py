@@ -12,11 +12,12 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import sys
+from collections.abc import Callable
 
 __all__ = ["release_free_memory"]
 
 
-def _load_trim():
+def _load_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
 
 from rummisolve.server import schemas
 
@@ -39,7 +40,8 @@ def _openapi_with_request_models(app: FastAPI) -> Callable[[], dict[str, Any]]:
         if app.openapi_schema is None:
             doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
             components = doc.setdefault("components", {}).setdefault("schemas", {})
-            for model in (*schemas.REQUEST_MODELS, schemas.SolveResult):
+            models: tuple[type[BaseModel], ...] = (*schemas.REQUEST_MODELS, schemas.SolveResult)
+            for model in models:
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))
                 components.setdefault(model.__name__, schema)

@@ -5,12 +5,18 @@ turns. Nothing is stored: the file is the uploader's own, so every rack and even
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.errors import JsonInputError, RummisolveError
-from rummisolve.game.engine import Game
+from rummisolve.game.engine import Game, Referee
 from rummisolve.game.saves import SESSION_FORMAT, human_seat, is_session
 from rummisolve.jsonio import table_to_json
+
+if TYPE_CHECKING:
+    from rummisolve.position import Position
+    from rummisolve.referee import Verdict
+    from rummisolve.tiles import Tile
 
 __all__ = ["saved_replay", "round_frames", "MAX_ROUNDS"]
 
@@ -24,13 +30,7 @@ def saved_replay(obj: Any, max_steps: int | None = None) -> dict[str, Any]:
     ``analysis``: :func:`rummisolve.game.analysis.analyse_game` of ``seat`` without the expert, or
     ``{"error"}`` where it does not apply. Bad input raises a :class:`RummisolveError` naming it."""
     rounds = _rounds(obj)
-    referee = None
-    if max_steps is not None:
-        from rummisolve.referee import verify
-
-        def referee(position, table):
-            return verify(position, table, max_steps=max_steps)
-
+    referee = None if max_steps is None else _bounded_referee(max_steps)
     games = [Game.from_json(g, referee=referee) for g in rounds]
     names = list(games[0].names) if games else _names(obj)
     seat = human_seat(obj) or 0
@@ -43,6 +43,16 @@ def saved_replay(obj: Any, max_steps: int | None = None) -> dict[str, Any]:
         ],
         "current": _current(obj),
     }
+
+
+def _bounded_referee(max_steps: int) -> Referee:
+    """The referee, its search bounded by ``max_steps`` (as on ``/verify``)."""
+    from rummisolve.referee import verify
+
+    def referee(position: Position, table: Sequence[Sequence[Tile]]) -> Verdict:
+        return verify(position, table, max_steps=max_steps)
+
+    return referee
 
 
 def round_frames(game: Game) -> list[dict[str, Any]]:

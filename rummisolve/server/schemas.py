@@ -8,7 +8,7 @@ pattern come from :mod:`rummisolve.rules` and :mod:`rummisolve.tiles`, so they c
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
 
@@ -48,7 +48,10 @@ __all__ = [
 
 TILE_PATTERN = TILE_CODE_PATTERN
 
-PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # a Literal built from PRESETS at run time, which mypy cannot evaluate
+    PresetName = str
+else:
+    PresetName = Literal[tuple(PRESETS)]
 JokerRetrieval = Literal[JOKER_RETRIEVAL_MODES]  # type: ignore[valid-type]
 EmptyPoolScoring = Literal[EMPTY_POOL_SCORING_MODES]  # type: ignore[valid-type]
 

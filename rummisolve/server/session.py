@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, OptionError
-from rummisolve.game.engine import Game
+from rummisolve.game.engine import Game, Referee
 from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.reasons import for_people
@@ -281,8 +281,8 @@ class Session:
     def results(self) -> dict[str, Any]:
         """Each finished round's winner, ending and scores, and each seat's total."""
         done = [g for g in self.rounds if g.finished]
-        rounds = [
-            {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(g.scores()), "turns": g.state.turn}
+        rounds: list[dict[str, Any]] = [
+            {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(_scores(g)), "turns": g.state.turn}
             for g in done
         ]
         totals = match_totals([r["scores"] for r in rounds], len(self.kinds)) if rounds else (0,) * len(self.kinds)
@@ -418,7 +418,14 @@ class Session:
         return {"event": self._public(event, before), "before": table_to_json(before)}
 
 
-def _referee(max_steps: int | None):
+def _scores(game: Game) -> tuple[int, ...]:
+    """A finished round's scores."""
+    scores = game.scores()
+    assert scores is not None  # finished
+    return scores
+
+
+def _referee(max_steps: int | None) -> Referee | None:
     """The engine's referee, its search bounded by ``max_steps`` (``None``: the engine's own)."""
     if max_steps is None:
         return None

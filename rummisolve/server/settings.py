@@ -6,6 +6,7 @@ import dataclasses
 import math
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from rummisolve.errors import SettingsError
 
@@ -107,7 +108,7 @@ class Settings:
         """Defaults overridden by ``RUMMISOLVE_<SETTING>`` variables (e.g. ``RUMMISOLVE_MAX_TIME_LIMIT``);
         :class:`SettingsError` names a variable that is not a number or out of range."""
         env = os.environ if environ is None else environ
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}  # each field's value: str, int or float
         for field in dataclasses.fields(cls):
             variable = ENV_PREFIX + field.name.upper()
             raw = env.get(variable)

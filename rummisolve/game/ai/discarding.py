@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from rummisolve.game.state import PlayerView
 from rummisolve.position import Position
@@ -150,6 +151,6 @@ def wanted_by(tile: Tile, known: Counter[Tile]) -> bool:
             return True
         if other.number == tile.number and other.colour is not tile.colour:
             return True
-        if other.colour is tile.colour and 0 < abs(other.number - tile.number) <= 2:
+        if other.colour is tile.colour and 0 < abs(cast(int, other.number) - cast(int, tile.number)) <= 2:
             return True
     return False

@@ -8,15 +8,18 @@ a joker while it holds anything else).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.state import PlayerView
 from rummisolve.position import Position
+from rummisolve.solution import Solution
+from rummisolve.tiles import Tile
 
 __all__ = ["EasyPlayer", "own_melds", "highest_tile"]
 
 
-def own_melds(view: PlayerView, objective: str = "tiles", rack=None):
+def own_melds(view: PlayerView, objective: str = "tiles", rack: tuple[Tile, ...] | None = None) -> Solution | None:
     """The solver's best new melds made only from the rack (the initial-meld model before opening).
 
     Solving the same rack against an empty table gives exactly the moves that add new melds and
@@ -31,7 +34,7 @@ def own_melds(view: PlayerView, objective: str = "tiles", rack=None):
     return solution
 
 
-def highest_tile(rack) -> object:
+def highest_tile(rack: Iterable[Tile]) -> Tile:
     """The highest-numbered tile of ``rack``; a joker only when there is nothing else."""
     return max(rack, key=lambda t: (not t.is_joker, t.number or 0, t.sort_key))
 
@@ -49,7 +52,7 @@ class EasyPlayer:
             return Draw()
         return Play(tuple(view.table) + tuple(solution.table))
 
-    def _discard_turn(self, view: PlayerView, solution) -> Action:
+    def _discard_turn(self, view: PlayerView, solution: Solution | None) -> Action:
         if view.draw_from is None and solution is None:
             top = view.discard_top
             if top is not None and (own_melds(view, rack=view.rack + (top,)) is not None or not view.pool_size):

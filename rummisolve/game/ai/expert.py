@@ -38,16 +38,22 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.errors import OptionError
-from rummisolve.game.actions import Action, Draw, Play
+from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.ai.hard import HardPlayer
-from rummisolve.game.ai.montecarlo import World, fitting_tiles_of_json_tables, opponent_groups
+from rummisolve.game.ai.montecarlo import FitSets, World, fitting_tiles_of_json_tables, opponent_groups
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
+
+if TYPE_CHECKING:
+    from rummisolve.solution import Solution
 
 __all__ = ["ExpertPlayer", "Candidate", "SOLVES_PER_SECOND", "DEFAULT_THINK", "sample_world"]
 
@@ -75,7 +81,11 @@ class Candidate:
 
 
 def sample_world(
-    view: PlayerView, rng: random.Random, fitsets, goes_out=None, tries: int = 4
+    view: PlayerView,
+    rng: random.Random,
+    fitsets: FitSets,
+    goes_out: Callable[[tuple[Tile, ...]], bool] | None = None,
+    tries: int = 4,
 ) -> tuple[dict[int, tuple[Tile, ...]], list[Tile]]:
     """One guess at the hidden tiles from ``view`` alone: a rack for each opponent (weighted by
     the public history) and the pool in draw order, all drawn from :meth:`PlayerView.unseen`.
@@ -168,12 +178,14 @@ class ExpertPlayer:
         worlds = self.world_count(view, len(candidates))
         keys = [action_key(c.action) for c in candidates]
         extra = other is not None and action_key(other) not in keys
-        searched = self.search(view, candidates + [Candidate("other", other)] if extra else candidates, worlds)
+        searched = self.search(
+            view, candidates + [Candidate("other", other)] if extra and other is not None else candidates, worlds
+        )
         self.last = searched[: len(candidates)]
         judged = searched[-1] if extra else searched[keys.index(action_key(other))] if other is not None else None
         return self.pick(self.last).action, judged
 
-    def candidates(self, view: PlayerView, full=None) -> list[Candidate]:
+    def candidates(self, view: PlayerView, full: Solution | None = None) -> list[Candidate]:
         """This turn's distinct candidate moves, the hard AI's first and drawing last."""
         from rummisolve.solver import solve
 
@@ -221,7 +233,7 @@ class ExpertPlayer:
         starts = [self._after(view, c.action) for c in candidates]
         totals = [0.0] * len(candidates)
         done = 0
-        cache: dict = {}
+        cache: dict[Any, Any] = {}
         deadline = time.process_time() + self.cap * self.think
         table0 = tuple(view.table)
 
@@ -244,9 +256,14 @@ class ExpertPlayer:
 
     def pick(self, searched: tuple[Candidate, ...]) -> Candidate:
         """The best mean; the hard AI's move (the first) unless another beats it by ``margin``."""
+
+        def value(candidate: Candidate) -> float:
+            assert candidate.value is not None  # searched
+            return candidate.value
+
         first = searched[0]
-        best = max(searched, key=lambda c: c.value)
-        return best if best.value > first.value + self.margin else first
+        best = max(searched, key=value)
+        return best if value(best) > value(first) + self.margin else first
 
     # -- internals ----------------------------------------------------------------------------------
 
@@ -254,12 +271,12 @@ class ExpertPlayer:
         return self.depth if self.depth is not None else view.players + 1
 
     @staticmethod
-    def _after(view: PlayerView, action: Action):
+    def _after(view: PlayerView, action: Action) -> _Start:
         """(table, rack, opened flags, drew) right after this player's ``action``."""
         opened = list(view.players_opened)
         if isinstance(action, Draw):
             return tuple(view.table), tuple(view.rack), tuple(opened), True
-        table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in action.table)
+        table = tuple(m if isinstance(m, Meld) else Meld.of(m, view.rules) for m in _play(action).table)
         played = Counter(t for m in table for t in m.tiles) - Counter(t for m in view.table for t in m.tiles)
         rack = tuple(sorted((Counter(view.rack) - played).elements()))
         opened[view.seat] = True
@@ -270,10 +287,23 @@ def action_key(action: Action) -> tuple:
     """What makes two actions the same move: a draw, or the melds of the new table in any order."""
     if isinstance(action, Draw):
         return ("draw",)
-    return ("play",) + tuple(sorted(tuple(m.tiles if isinstance(m, Meld) else m) for m in action.table))
+    return ("play",) + tuple(sorted(tuple(m.tiles if isinstance(m, Meld) else m) for m in _play(action).table))
 
 
-def _greedy(table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool, rules, cache: dict):
+def _play(action: Play | Discard) -> Play:
+    """The expert never sees a discard (it plays no discard rule)."""
+    return cast(Play, action)
+
+
+_Start = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[bool, ...], bool]
+"""(table, rack, opened flags, drew) after a candidate move."""
+_Move = tuple[tuple[Meld, ...], tuple[Tile, ...]]
+"""(new table, rack left)."""
+
+
+def _greedy(
+    table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool, rules: RuleSet, cache: dict[Any, Any]
+) -> _Move | None:
     """The solver's most-tiles move (the medium AI): ``(new table, rack left)`` or ``None``."""
     key = (tuple(m.tiles for m in table), rack, opened)
     if key not in cache:
@@ -284,7 +314,15 @@ def _greedy(table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool, rules
     return cache[key]
 
 
-def _playout(view: PlayerView, table, racks: dict, opened: tuple, pool: list, depth: int, cache: dict) -> float:
+def _playout(
+    view: PlayerView,
+    table: tuple[Meld, ...],
+    racks: dict[int, tuple[Tile, ...]],
+    opened_before: tuple[bool, ...],
+    pool: list[Tile],
+    depth: int,
+    cache: dict[Any, Any],
+) -> float:
     """Play ``depth`` turns from the seat after this player; 1 if this player wins, 0 if another
     does, else 0.5 less :data:`LOOSE_WEIGHT` per loose tile of this player's. Every seat plays the
     solver's most-tiles move unless, in this world, that lets the next player out and drawing
@@ -292,9 +330,10 @@ def _playout(view: PlayerView, table, racks: dict, opened: tuple, pool: list, de
     rules = view.rules
     me = view.seat
     n = view.players
-    opened = list(opened)
+    opened = list(opened_before)
     seat = (me + 1) % n
     passes = 0
+    move: _Move | None
     for _ in range(depth):
         move = _greedy(table, racks[seat], opened[seat], rules, cache)
         if move is not None and move[1] and pool:
@@ -318,13 +357,13 @@ def _playout(view: PlayerView, table, racks: dict, opened: tuple, pool: list, de
     return 0.5 - LOOSE_WEIGHT * _loose(racks[me], rules, cache)
 
 
-def _out(table, rack: tuple[Tile, ...], rules, cache: dict) -> bool:
+def _out(table: tuple[Meld, ...], rack: tuple[Tile, ...], rules: RuleSet, cache: dict[Any, Any]) -> bool:
     """Whether ``rack`` (of an opened player) goes out on ``table``."""
     move = _greedy(table, rack, True, rules, cache)
     return move is not None and not move[1]
 
 
-def _loose(rack: tuple[Tile, ...], rules, cache: dict) -> int:
+def _loose(rack: tuple[Tile, ...], rules: RuleSet, cache: dict[Any, Any]) -> int:
     """How many of ``rack``'s tiles fit no meld of the rack's own (the solver on an empty table)."""
     key = ("loose", rack)
     if key not in cache:

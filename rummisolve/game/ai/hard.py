@@ -43,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Iterable
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.ai.discarding import discard_options, taken_tiles, wanted_by
@@ -333,11 +334,11 @@ class HardPlayer:
         return Play(tuple(full.table))
 
 
-def _table_key(table) -> tuple:
+def _table_key(table: Iterable[Meld]) -> tuple[tuple[Tile, ...], ...]:
     return tuple(m.tiles for m in table)
 
 
-def _rack_after(rack, old_table, new_table) -> tuple[Tile, ...]:
+def _rack_after(rack: Iterable[Tile], old_table: Iterable[Meld], new_table: Iterable[Meld]) -> tuple[Tile, ...]:
     """The rack less the tiles a play moved onto the table."""
     played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
     return tuple(sorted((Counter(rack) - played).elements()))

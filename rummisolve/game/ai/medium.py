@@ -9,16 +9,19 @@ discards the tile whose loss keeps its rack most playable (:mod:`rummisolve.game
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.ai.discarding import best_discard
 from rummisolve.game.state import PlayerView
 from rummisolve.position import Position
+from rummisolve.solution import Solution
+from rummisolve.tiles import Tile
 
 __all__ = ["MediumPlayer", "rack_after"]
 
 
-def rack_after(rack, played) -> tuple:
+def rack_after(rack: Iterable[Tile], played: Iterable[Tile]) -> tuple[Tile, ...]:
     """The rack less the tiles played (sorted)."""
     return tuple(sorted((Counter(rack) - Counter(played)).elements()))
 
@@ -41,7 +44,7 @@ class MediumPlayer:
             return Draw()
         return Play(tuple(solution.table))
 
-    def _discard_turn(self, view: PlayerView, solution) -> Action:
+    def _discard_turn(self, view: PlayerView, solution: Solution) -> Action:
         rules = view.rules
         if view.draw_from is None:  # before drawing: play now, or draw from the pile or the pool
             source = self._draw_source(view, solution)
@@ -52,7 +55,7 @@ class MediumPlayer:
         left = rack_after(view.rack, solution.played)
         return Play(tuple(solution.table), discard=best_discard(left, rules, True))
 
-    def _draw_source(self, view: PlayerView, solution) -> str | None:
+    def _draw_source(self, view: PlayerView, solution: Solution) -> str | None:
         """Where to draw from, or ``None`` to play without drawing. Playing now sheds the tiles
         played and the discard; taking the top first sheds only the tiles played then."""
         from rummisolve.solver import solve

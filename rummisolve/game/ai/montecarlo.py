@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import InvalidMeldError, Meld, MeldKind
+from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
 __all__ = ["fitting_tiles", "opponent_groups", "World", "single_tile_tables"]
@@ -41,7 +42,7 @@ def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
                 out.update(Tile(c, number) for c in meld.rules.colour_list if c not in present)
             continue
         colour = rep[0].colour
-        numbers = [r.number for r in rep]
+        numbers = [r.value for r in rep]  # what the tiles stand for: numbered tiles
         if numbers[0] > 1:
             out.add(Tile(colour, numbers[0] - 1))
         if numbers[-1] < meld.rules.numbers:
@@ -51,11 +52,15 @@ def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
     return frozenset(out)
 
 
-def fitting_tiles_of_json_tables(rules):
-    """``table_json -> fitting_tiles(table)`` for the tables of the public history, remembered."""
-    cache: dict = {}
+FitSets = Callable[[Sequence[Sequence[str]]], frozenset[Tile]]
+"""``table_json -> fitting_tiles(table)`` (a table as JSON: melds of tile codes)."""
 
-    def fitsets(table_json):
+
+def fitting_tiles_of_json_tables(rules: RuleSet) -> FitSets:
+    """``table_json -> fitting_tiles(table)`` for the tables of the public history, remembered."""
+    cache: dict[tuple[tuple[str, ...], ...], frozenset[Tile]] = {}
+
+    def fitsets(table_json: Sequence[Sequence[str]]) -> frozenset[Tile]:
         key = tuple(tuple(m) for m in table_json)
         if key not in cache:
             cache[key] = fitting_tiles(tuple(Meld.of(m, rules) for m in table_json))
@@ -64,7 +69,7 @@ def fitting_tiles_of_json_tables(rules):
     return fitsets
 
 
-def opponent_groups(view: PlayerView, seat: int, fitsets) -> list[tuple[int, list[frozenset[Tile]]]]:
+def opponent_groups(view: PlayerView, seat: int, fitsets: FitSets) -> list[tuple[int, list[frozenset[Tile]]]]:
     """The opponent's hidden rack as groups of tiles with the tables each group most likely did
     not fit: ``(count, [fitting-tile sets])``. The first group holds the tiles kept after its last
     play (not its opening); each later draw adds a one-tile group. ``fitsets(table_json)`` maps a
@@ -148,7 +153,7 @@ class World:
 
 def single_tile_tables(table: Sequence[Meld], tile: Tile) -> list[tuple[Meld, ...]]:
     """Every table that adds ``tile`` alone by a simple move (run end, group, run split)."""
-    out = []
+    out: list[tuple[Meld, ...]] = []
     if tile.is_any_joker:
         return out
     for i, meld in enumerate(table):
@@ -160,7 +165,7 @@ def single_tile_tables(table: Sequence[Meld], tile: Tile) -> list[tuple[Meld, ..
             if rep[0].number == tile.number and tile.colour not in {r.colour for r in rep}:
                 options.append((meld.tiles + (tile,),))
         elif rep[0].colour is tile.colour:
-            numbers = [r.number for r in rep]
+            numbers = [r.value for r in rep]  # numbered tiles
             if tile.number == numbers[-1] + 1:
                 options.append((meld.tiles + (tile,),))
             if tile.number == numbers[0] - 1:

@@ -59,7 +59,11 @@ def tile_text(tile: Tile, colour: bool = True, marked: bool = False) -> str:
     """``R7`` (in red with ``colour``); ``marked``: ``[R7]`` (underlined too with ``colour``)."""
     if not colour:
         return f"[{tile}]" if marked else str(tile)
-    ink = JOKER_ANSI[tile.joker_kind] if tile.is_any_joker else ANSI[tile.colour]
+    if tile.joker_kind is not None:
+        ink = JOKER_ANSI[tile.joker_kind]
+    else:
+        assert tile.colour is not None  # a numbered tile
+        ink = ANSI[tile.colour]
     text = f"{ink}{_UNDERLINE if marked else ''}{tile}{_RESET}"
     return f"[{text}]" if marked else text
 
@@ -110,6 +114,7 @@ def marked_table_text(
 
 def _identity(meld: Meld | Sequence[Tile], rules: RuleSet | None) -> tuple:
     """A meld compared for "unchanged": a group's tiles in any order, otherwise the sequence."""
+    kind: MeldKind | None
     if isinstance(meld, Meld):
         kind = meld.kind
     else:

@@ -186,7 +186,8 @@ class HumanPlayer:
             self._turn = None
             raise UndoRequest
         if word == "sort":
-            return self._sort(line.split()[1:])
+            self._sort(line.split()[1:])
+            return None
         if word in ("h", "help", "?"):
             self._print(HELP_TEXT)
             return None
