@@ -54,7 +54,7 @@ def stored_records(parser: argparse.ArgumentParser, data: str, sets: str, limit:
 
 def with_optimum(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` with ``"optimum"`` added (both objectives, by the oracle). Twist positions have no
-    oracle at full size (its enumeration is exact only on small rule sets, ``tests/twist_oracle.py``):
+    oracle at full size (its enumeration is exact only on small rule sets, ``tests/support/twist_oracle.py``):
     ``"unproven": true`` and no optimum; the runner judges them by the referee alone."""
     position = position_of(record)
     if position.rules.has_twist:

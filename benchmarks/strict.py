@@ -3,7 +3,7 @@
     python -m benchmarks.strict [--count 40] [--seed 7] [--repeat 3] [--default-efforts]
 
 Three sets, every position with a joker on the table: ``small``, the 24 small positions
-``tests/test_solver.py`` checks against a brute force over the referee; ``std`` and ``xp``, the
+``tests/solver/test_solve.py`` checks against a brute force over the referee; ``std`` and ``xp``, the
 first ``--count`` opened positions with table jokers that :func:`benchmarks.positions.random_positions`
 (seeds ``--seed`` and ``--seed + 1``) makes under the standard and xp rules with strict retrieval.
 Each position is solved for both objectives; a solve's time is the best of ``--repeat`` (wall
@@ -32,7 +32,7 @@ def positions(count: int = 40, seed: int = 7) -> list[tuple[str, Position]]:
     """The benchmark's positions, as (set name, position)."""
     strict = STANDARD.replace(joker_retrieval="strict")
     out: list[tuple[str, Position]] = []
-    rng = random.Random("strict")  # as tests/test_solver.py::_strict_positions
+    rng = random.Random("strict")  # as tests/solver/test_solve.py::_strict_positions
     small = 0
     while small < 24:
         p = small_position(rng, strict, max_tiles=7)

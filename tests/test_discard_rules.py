@@ -16,8 +16,8 @@ from rummisolve.jsonio import rules_from_json, rules_to_json
 from rummisolve.referee import REASONS
 from rummisolve.rules import STANDARD, XP
 from rummisolve.service import solve_json, verify_json
-from tests.strategies import positions
-from tests.test_solver import assert_sound
+from tests.support.soundness import assert_sound
+from tests.support.strategies import positions
 
 DISCARD = STANDARD.replace(discard=True)
 

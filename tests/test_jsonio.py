@@ -33,7 +33,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.tiles import parse_tiles
-from tests.strategies import positions, rule_sets
+from tests.support.strategies import positions, rule_sets
 
 # -- round trips ----------------------------------------------------------------------------
 

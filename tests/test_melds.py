@@ -14,7 +14,7 @@ from rummisolve.errors import InvalidMeldError
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.tiles import JOKER, Colour, Tile, parse_tiles
-from tests.strategies import rule_sets, valid_melds
+from tests.support.strategies import rule_sets, valid_melds
 
 NAMESPACE = {name: getattr(rummisolve, name) for name in ("Tile", "Colour", "RuleSet", "Meld")}
 WRAP = RuleSet(wraparound=True)

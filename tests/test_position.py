@@ -15,7 +15,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.tiles import JOKER, parse_tiles
-from tests.strategies import positions
+from tests.support.strategies import positions
 
 NAMESPACE = {name: getattr(rummisolve, name) for name in ("Tile", "Colour", "RuleSet", "Meld", "Position")}
 

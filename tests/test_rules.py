@@ -13,7 +13,7 @@ import rummisolve
 from rummisolve.errors import RuleSetError, TileRangeError
 from rummisolve.rules import PRESETS, STANDARD, XP, RuleSet
 from rummisolve.tiles import JOKER, Colour, Tile, parse_tiles
-from tests.strategies import rule_sets
+from tests.support.strategies import rule_sets
 
 NAMESPACE = {name: getattr(rummisolve, name) for name in ("Tile", "Colour", "RuleSet")}
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rummisolve import Position, solve, solve_json, verify
 from rummisolve.jsonio import position_from_json, position_to_json
-from tests.strategies import positions
+from tests.support.strategies import positions
 
 CONTRACT = ("status", "played", "table", "value")
 

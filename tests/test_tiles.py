@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import rummisolve
 from rummisolve.errors import RummisolveError, TileNotationError
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
-from tests.strategies import tile_codes
+from tests.support.strategies import tile_codes
 
 NAMESPACE = {name: getattr(rummisolve, name) for name in ("Tile", "Colour", "JOKER", "RuleSet", "Meld", "Position")}
 

@@ -17,7 +17,7 @@ import pytest
 from rummisolve.melds import Meld, MeldKind, meld_problem
 from rummisolve.rules import TWIST, RuleSet
 from rummisolve.tiles import ALL_JOKERS
-from tests.twist_definition import best_readings, random_reading
+from tests.support.twist_definition import best_readings, random_reading
 
 SMALL = RuleSet(numbers=5, double_jokers=1, colour_change_jokers=1, mirror_jokers=1)
 SMALL_WRAP = SMALL.replace(wraparound=True)

@@ -14,7 +14,7 @@ from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.rules import STANDARD, TWIST
 from rummisolve.tiles import Tile, parse_tiles
 from rummisolve.twist_melds import TWIST_MELD_REASONS
-from tests.twist_definition import best_readings
+from tests.support.twist_definition import best_readings
 
 T = Tile.parse
 

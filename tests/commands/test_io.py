@@ -24,7 +24,7 @@ from rummisolve.commands._io import input_lines
 from rummisolve.errors import OptionError, UnavailableError
 from rummisolve.jsonio import position_to_json, stream_documents
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 LINUX = sys.platform.startswith("linux")
 

@@ -16,7 +16,7 @@ from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.solver import solve
 from rummisolve.solver_limits import unsupported_position
 from rummisolve.tiles import Tile, parse_tiles
-from tests.strategies import meld_tiles, positions
+from tests.support.strategies import meld_tiles, positions
 
 STRICT = STANDARD.replace(joker_retrieval="strict")
 

@@ -21,7 +21,7 @@ from rummisolve.referee import verify
 from rummisolve.render import COLOUR_MARKS, TILE_COLOURS, render_result, render_svg
 from rummisolve.rules import STANDARD, XP, RuleSet
 from rummisolve.service import render_json
-from tests.strategies import positions
+from tests.support.strategies import positions
 
 SVG = "{http://www.w3.org/2000/svg}"
 TRANSLATE = re.compile(r"translate\(([-\d.]+),([-\d.]+)\)")

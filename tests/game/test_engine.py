@@ -1,7 +1,7 @@
 """Engine tests: deal, turns, draws, plays, the blocked ending, scoring, timer, undo/redo, replay.
 
 Most tests here use a small stand-in referee (``fake_referee``) so they exercise the engine alone;
-tests/test_game_players.py runs real games through the real referee.
+tests/game/test_players.py runs real games through the real referee.
 """
 
 from __future__ import annotations
@@ -319,7 +319,7 @@ def _script_env():
     import os
     from pathlib import Path
 
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     return {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 

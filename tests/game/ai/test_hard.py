@@ -13,7 +13,7 @@ from rummisolve.game.ai.montecarlo import World, fitting_tiles, opponent_groups,
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles
-from tests.ai_views import SMALL, view_for, with_hidden_reshuffled
+from tests.support.ai_views import SMALL, view_for, with_hidden_reshuffled
 
 
 def _actions(deck, turns=24):

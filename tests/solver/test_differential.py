@@ -17,7 +17,7 @@ import pytest
 from benchmarks.oracle import optimum
 from benchmarks.positions import random_position, small_position
 from rummisolve import STANDARD, XP, Position, RuleSet, solve
-from tests.test_solver import assert_sound
+from tests.support.soundness import assert_sound
 
 RULES: dict[str, RuleSet] = {
     "standard": STANDARD,

@@ -11,7 +11,7 @@ import pytest
 
 from rummisolve.solver._ortools import MINIMUM, require_ortools
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("version", ["9.15.6755", "9.16.0", "10.0.1"])

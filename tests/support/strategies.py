@@ -2,7 +2,7 @@
 
 Import them from any test module::
 
-    from tests.strategies import rule_sets, tiles, valid_melds, positions
+    from tests.support.strategies import rule_sets, tiles, valid_melds, positions
 
 Valid melds are built from first principles (a run is consecutive numbers of one colour, a
 group is one number in distinct colours, jokers replace some slots), not with the classifier

@@ -24,7 +24,7 @@ from rummisolve import STANDARD, XP, Position, RuleSet, solve
 from rummisolve.rules import TWIST
 from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._shortcut import lay_down_all
-from tests.test_solver import assert_sound
+from tests.support.soundness import assert_sound
 
 RULES: dict[str, RuleSet] = {
     "standard": STANDARD,
@@ -108,7 +108,7 @@ def test_shortcut_answers_equal_the_models(monkeypatch, name):
 
 
 def test_shortcut_on_game_positions_equals_the_model(monkeypatch):
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "game.jsonl"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "game.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     for row in random.Random("shortcut-game").sample(rows, 60):
         position = position_of(row)

@@ -1,5 +1,5 @@
 """Differential test of the solver on Twist positions: its optimum against the independent exact
-method of :mod:`tests.twist_oracle` (every Twist meld enumerated from the definition, then a
+method of :mod:`tests.support.twist_oracle` (every Twist meld enumerated from the definition, then a
 HiGHS MIP), on a few hundred seeded random small positions with special jokers, both objectives.
 
 Small rule sets (6-7 numbers, 3-4 colours) keep the definition's enumeration complete for every
@@ -17,8 +17,8 @@ import pytest
 from rummisolve import Position, solve
 from rummisolve.rules import TWIST
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER
-from tests.twist_definition import twist_melds
-from tests.twist_oracle import twist_optimum
+from tests.support.twist_definition import twist_melds
+from tests.support.twist_oracle import twist_optimum
 
 RULES = {
     "seven_numbers": TWIST.replace(numbers=7),

@@ -30,7 +30,7 @@ from rummisolve import solve_json
 from rummisolve.game import Game
 from rummisolve.solver import solve
 
-SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -74,7 +74,7 @@ def server(tmp_path_factory, browser):
     port = _free_port()
     folder = tmp_path_factory.mktemp("webapp")
     log = (folder / "server.log").open("w")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(folder / "games.sqlite3")]
     proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)

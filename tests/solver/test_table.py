@@ -24,7 +24,7 @@ from rummisolve.errors import InvalidMeldError, OptionError, RuleSetError, TileC
 from rummisolve.rules import TWIST
 from rummisolve.solver import probe
 
-DATA = Path(__file__).resolve().parent.parent / "benchmarks"
+DATA = Path(__file__).resolve().parents[2] / "benchmarks"
 
 RULES: dict[str, RuleSet] = {
     "standard": STANDARD,

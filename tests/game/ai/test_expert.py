@@ -18,7 +18,7 @@ from rummisolve.game.ai.montecarlo import fitting_tiles_of_json_tables
 from rummisolve.game.players import AI_LEVELS
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import parse_tiles
-from tests.ai_views import SMALL, view_for, with_hidden_reshuffled
+from tests.support.ai_views import SMALL, view_for, with_hidden_reshuffled
 
 FAST = {"worlds": 2, "close": 99}
 """Search every turn (``close`` above any rack), over two worlds: quick, and every path runs."""

@@ -190,7 +190,7 @@ def test_the_pages_ship_as_package_data_and_load_nothing_from_other_hosts():
     from fnmatch import fnmatch
     from pathlib import Path
 
-    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     patterns = pyproject["tool"]["setuptools"]["package-data"]["rummisolve.server"]
     files = sorted(p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file())
     assert {"static/index.html", "static/play.html"} <= set(files)

@@ -30,7 +30,7 @@ from rummisolve.solver._groups import add_groups, deal, group_bound, group_offse
 from rummisolve.solver._pieces import protos
 from rummisolve.solver.probe import without_shortcut
 from rummisolve.tiles import JOKER, Tile
-from tests.test_solver import assert_sound
+from tests.support.soundness import assert_sound
 
 
 def _legal_groups(rules: RuleSet, number: int, dealt: list[tuple[list[int], int]]) -> bool:

@@ -17,7 +17,7 @@ from rummisolve import STANDARD, XP, Position, RuleSet, solve, verify
 from rummisolve.errors import OptionError
 from rummisolve.jsonio import position_from_json
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 GAME = HERE.parent / "benchmarks" / "game.jsonl"
 CONTRACT = ("rules", "table", "rack", "opened")
 

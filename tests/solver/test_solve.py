@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from benchmarks.positions import random_position, small_position
 from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_problem, solve, verify
 from rummisolve.errors import OptionError
-from rummisolve.solution import STATUSES, Solution
+from rummisolve.solution import Solution
 from rummisolve.solver._pieces import INF
-from tests.strategies import positions
+from tests.support.soundness import assert_sound, melds
+from tests.support.strategies import positions
 
 STRICT = STANDARD.replace(joker_retrieval="strict")
 WRAP = STANDARD.replace(wraparound=True)
@@ -33,54 +34,6 @@ def pos(table: list[str], rack: str, opened: bool = True, rules: RuleSet = STAND
 
 def tiles(text: str) -> tuple[Tile, ...]:
     return tuple(sorted(Tile.parse(code) for code in text.split()))
-
-
-def melds(solution: Solution) -> list[str]:
-    return [str(m) for m in solution.table]
-
-
-def assert_sound(position: Position, solution: Solution, objective: str | None = None) -> None:
-    """Everything a Solution promises, checked independently of the solver (referee called again)."""
-    assert isinstance(solution, Solution)
-    assert solution.status in STATUSES
-    assert solution.position is position
-    if objective is not None:
-        assert solution.objective == objective
-    rack = Counter(position.rack)
-    played = Counter(solution.played)
-    assert list(solution.played) == sorted(solution.played)
-    assert not played - rack, "played tiles that are not on the rack"
-    assert Counter(solution.rack_after) == rack - played
-    assert list(solution.rack_after) == sorted(solution.rack_after)
-    assert solution.value == position.rules.rack_value(solution.played)
-    assert solution.tiles_played == len(solution.played)
-    # kept: indices of old melds, which open the new table unchanged and in their old order
-    assert list(solution.kept) == sorted(set(solution.kept))
-    assert all(0 <= i < len(position.table) for i in solution.kept)
-    assert solution.table[: len(solution.kept)] == tuple(position.table[i] for i in solution.kept)
-    # every joker is reported with the tile its slot stands for
-    for m, slot, stands in solution.jokers:
-        assert solution.table[m].tiles[slot] == JOKER
-        assert solution.table[m].represents[slot] == stands
-    assert len(solution.jokers) == sum(m.joker_count for m in solution.table)
-    assert solution.proven == (solution.status in ("optimal", "no_move"))
-    if solution.status in ("no_move", "unknown"):
-        assert not solution
-        assert solution.played == () and solution.value == 0
-        assert solution.table == position.table
-        assert solution.kept == tuple(range(len(position.table)))
-        return
-    assert solution
-    assert solution.played, "a move plays at least one rack tile"
-    verdict = verify(position, solution.table)
-    assert verdict.legal, f"referee rejects {melds(solution)} for {position!r}: {verdict.reasons}"
-    assert Counter(verdict.played) == played
-    # conservation: old table + played == new table, as multisets
-    old = Counter(position.table_tiles)
-    new = Counter(t for m in solution.table for t in m.tiles)
-    assert old + played == new
-    for meld in solution.table:
-        assert Meld.of(meld.tiles, position.rules) == meld
 
 
 def solved(position: Position, objective: str = "tiles") -> Solution:
@@ -1110,8 +1063,8 @@ def _keep_variables(position: Position):
     cat = catalogue(position.rules)
     built = build_model(position, cat, "tiles")
     by_meld = {}
-    for s, (var, melds) in built.simple_keep.items():
-        for m in melds:
+    for s, (var, meld_indices) in built.simple_keep.items():
+        for m in meld_indices:
             by_meld[m] = "x" if var == built.final_offset + s else "kc"
     return by_meld
 

@@ -21,7 +21,7 @@ from benchmarks.positions import random_position
 from rummisolve import STANDARD, XP, Position, RuleSet, solve
 from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._model import build_model
-from tests.test_solver import assert_sound
+from tests.support.soundness import assert_sound
 
 RULES: dict[str, RuleSet] = {
     "standard": STANDARD,
@@ -80,7 +80,7 @@ def test_substituted_keep_finds_moves_as_good_as_the_keep_rows(monkeypatch, name
 
 
 def test_substituted_keep_on_game_positions(monkeypatch):
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "game.jsonl"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "game.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     problems: list[str] = []
     for row in random.Random("keep-substitution-game").sample(rows, 50):

@@ -920,7 +920,7 @@ def test_example_clients_talk_to_the_service(server, client, tmp_path):
     import shutil
     from pathlib import Path
 
-    script = Path(__file__).resolve().parent.parent / "examples" / client
+    script = Path(__file__).resolve().parents[2] / "examples" / client
     runtime = sys.executable if client.endswith(".py") else shutil.which("node")
     if runtime is None:
         pytest.skip("node is not installed")

@@ -1,5 +1,5 @@
 """An independent exact method for Twist positions: every valid Twist meld enumerated from the
-definition (:mod:`tests.twist_definition`, which shares nothing with the solver's model nor
+definition (:mod:`tests.support.twist_definition`, which shares nothing with the solver's model nor
 with rummisolve's classifier), then the HiGHS MIP of :mod:`benchmarks.oracle` over those melds.
 
 Complete for positions of up to ``max_tiles`` tiles in play (every meld of the position has at
@@ -15,7 +15,7 @@ from benchmarks.oracle import Candidate, OracleAnswer, candidate_melds
 from benchmarks.oracle import solve as oracle_solve
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
-from tests.twist_definition import twist_melds
+from tests.support.twist_definition import twist_melds
 
 __all__ = ["twist_solve", "twist_optimum"]
 

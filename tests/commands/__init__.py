@@ -1,0 +1,1 @@
+"""Tests of rummisolve.commands: the subcommands, run as a user would."""

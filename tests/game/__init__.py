@@ -1,0 +1,1 @@
+"""Tests of rummisolve.game: the engine, the players, the analysis."""

@@ -1,0 +1,1 @@
+"""Tests of rummisolve.game.ai: the AI levels."""

@@ -1,0 +1,1 @@
+"""Tests of rummisolve.game.terminal: the human at a scripted terminal."""
