@@ -89,6 +89,11 @@ tables a second-best ``distinct`` move can take minutes) ends, its move ``feasib
 server's cap on ``time_limit`` is as long."""
 
 
+FINISH_RESERVE = 0.05
+"""The alternatives' searches stop this many seconds (at most this share of the time) before the
+deadline, so that decoding and refereeing the move found last still end within it."""
+
+
 def check_options(
     objective: Objective | str, time_limit: float | None, seed: int, alternatives: int, stop: StopSignal | None
 ) -> tuple[Objective, float | None]:
@@ -123,7 +128,8 @@ def solve_checked(
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
-    deadline = None if limit is None else time.perf_counter() + limit
+    started = time.perf_counter()
+    deadline = None if limit is None else started + limit
     kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
     search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
     best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
@@ -138,7 +144,8 @@ def solve_checked(
         return dataclasses.replace(best, alternatives=())  # every other move plays a part of it
     if deadline is None:
         deadline = time.perf_counter() + ALTERNATIVES_TIME_LIMIT
-        search.limit(deadline)
+    deadline -= min(FINISH_RESERVE, (deadline - started) * FINISH_RESERVE)
+    search.limit(deadline)
     found: list[Solution] = []
     move = best
     while len(found) < count:
