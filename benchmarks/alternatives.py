@@ -81,6 +81,8 @@ def measure(records: list[dict], count: int, repeat: int, mode: str | None = Non
 
 
 def summarise(rows: list[dict], count: int) -> str:
+    if not rows:
+        return "No game position with a move among those chosen.\n"
     ratios = sorted(row["ratio"] for row in rows)
     p90 = ratios[int(0.9 * (len(ratios) - 1))]
     return "\n".join(

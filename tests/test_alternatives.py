@@ -129,6 +129,29 @@ def test_alternatives_match_the_oracle_and_brute_force_on_small_dense_positions(
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_twist_alternatives_match_the_twist_oracle(mode):
+    # Special jokers have rows of their own (a further JD, JC or JM played is a tile the earlier move does not play).
+    from tests.test_twist_solver_differential import RULES, _positions
+    from tests.twist_oracle import twist_solve
+
+    checked = 0
+    for name in RULES:
+        for position in _positions(name)[:15]:
+            for objective in ("tiles", "value"):
+                best = solve(position, objective, alternatives=3, alternatives_mode=mode)
+                seen = []
+                for move in (best, *best.alternatives) if best else ():
+                    assert move.status == "optimal" and verify(position, move.table).legal
+                    key = "exclude" if mode == "distinct" else "exclude_contained"
+                    assert twist_solve(position, objective, **{key: seen}).optimum == primary(move, objective)
+                    seen.append(move.played)
+                    checked += move is not best
+                if best and len(best.alternatives) < 3:
+                    assert twist_solve(position, objective, **{key: seen}).optimum is None
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_alternatives_on_large_tables_are_legal_distinct_and_ordered(mode):
     rng = random.Random(11)
     for _ in range(4):
