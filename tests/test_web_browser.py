@@ -720,7 +720,9 @@ def test_on_a_phone_the_answer_comes_into_view_and_the_rack_stays_in_reach(brows
     p.get_by_test_id("solve").click()
     _solved(page)
     top = p.evaluate("document.getElementById('result-panel').getBoundingClientRect().top")
-    assert 0 <= top < PHONE["height"] / 2, top  # Solve brought the answer up
+    # Solve brought the answer up (to within a pixel: the page scrolls by whole pixels, and the panel
+    # may start at a fraction of one)
+    assert -1 < top < PHONE["height"] / 2, top
     # The play page: the rack stays on screen at the top of the page, and a drag from it reaches the table.
     page.open(f"/play?players=human,medium&seed={SEED}&delay=0")
     _your_turn(p, 1)
