@@ -17,7 +17,7 @@ from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import JOKER, Tile
 
-__all__ = ["meld_value", "exhaustive_optimum", "MAX_TILES"]
+__all__ = ["meld_value", "exhaustive_optimum", "playable_bags", "MAX_TILES"]
 
 MAX_TILES = 14
 """Positions with more tiles in play are refused (the search would take too long)."""
@@ -101,6 +101,22 @@ def _best_partition_factory(rules: RuleSet):
 
 def exhaustive_optimum(position: Position, objective: str = "tiles") -> int | None:
     """The optimum by brute force (same meaning as :func:`benchmarks.oracle.optimum`)."""
+    scores = [score(bag, position.rules, objective) for bag in playable_bags(position, objective)]
+    return max(scores, default=None)
+
+
+def score(bag: Bag, rules: RuleSet, objective: str) -> int:
+    """Rack tiles in ``bag`` (``tiles``) or their points, a joker counting its penalty (``value``)."""
+    if objective == "tiles":
+        return len(bag)
+    return sum(rules.joker_penalty if t.is_joker else t.number for t in bag)
+
+
+def playable_bags(position: Position, objective: str | None = None) -> list[Bag]:
+    """The multisets of rack tiles some legal move plays (sorted tuples), by brute force.
+
+    With ``objective``, only the bags that score higher than every playable bag tried before
+    them (enough for the optimum, much faster); without, every one."""
     rules = position.rules
     if rules.joker_retrieval == "strict":
         raise NotImplementedError("joker_retrieval='strict' is out of scope")
@@ -110,11 +126,6 @@ def exhaustive_optimum(position: Position, objective: str = "tiles") -> int | No
     table = tuple(sorted(t for meld in position.table for t in meld.tiles))
     rack = tuple(sorted(position.rack))
 
-    def score(bag: Bag) -> int:
-        if objective == "tiles":
-            return len(bag)
-        return sum(rules.joker_penalty if t.is_joker else t.number for t in bag)
-
     def opening_ok(bag: Bag) -> bool:
         if not rules.joker_in_initial_meld and JOKER in bag:
             return False
@@ -122,10 +133,11 @@ def exhaustive_optimum(position: Position, objective: str = "tiles") -> int | No
         return value is not None and value >= rules.initial_threshold
 
     best = None
+    found: list[Bag] = []
     for played in _sub_bags(rack):
         if not played:
             continue
-        if best is not None and score(played) <= best:
+        if objective is not None and best is not None and score(played, rules, objective) <= best:
             continue
         if not position.opened and not rules.joker_in_initial_meld and JOKER in played:
             continue  # no rack joker at all on an opening turn that forbids them
@@ -138,5 +150,7 @@ def exhaustive_optimum(position: Position, objective: str = "tiles") -> int | No
                 part and opening_ok(part) for part in _sub_bags(played)
             )
         if ok:
-            best = score(played)
-    return best
+            found.append(played)
+            if objective is not None:
+                best = score(played, rules, objective)
+    return found

@@ -253,7 +253,11 @@ class _Model:
 
 
 def solve(
-    position: Position, objective: str = "tiles", exclude: Iterable[Iterable[Tile]] = (), candidates=None
+    position: Position,
+    objective: str = "tiles",
+    exclude: Iterable[Iterable[Tile]] = (),
+    candidates=None,
+    exclude_contained: Iterable[Iterable[Tile]] = (),
 ) -> OracleAnswer:
     """The proven optimum of ``position`` for ``objective`` and an arrangement reaching it.
 
@@ -261,7 +265,9 @@ def solve(
     Twist oracle, ``benchmarks/twist_oracle.py``, passes its own enumeration).
 
     ``exclude``: multisets of rack tiles the move may not play exactly (to check alternatives:
-    the best move whose played tiles differ from each of them)."""
+    the best move whose played tiles differ from each of them). ``exclude_contained``: multisets
+    the move may not play any part of (the best move that plays, for each of them, some tile or
+    a further copy it does not: the solver's default alternatives)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
     rules = position.rules
@@ -283,12 +289,13 @@ def solve(
     # at least one rack tile; under the discard rule at most all but one (a tile stays to discard)
     most = len(position.rack) - 1.0 if rules.discard else _INF
     model.add_row(((y[k], 1.0) for k in kinds), 1.0, most)
-    for banned in exclude:  # y != banned: some kind played fewer times, or more
+    banned_moves = [(banned, False) for banned in exclude] + [(banned, True) for banned in exclude_contained]
+    for banned, contained in banned_moves:  # y != banned: some kind played fewer times, or more
         wanted = Counter(banned)
         ways = []
         for k in kinds:
             have, value = rack.get(k, 0), wanted.get(k, 0)
-            if value >= 1:  # fewer: y[k] <= value - 1 when chosen
+            if value >= 1 and not contained:  # fewer: y[k] <= value - 1 when chosen
                 fewer = model.add_col(0.0, 1.0)
                 model.add_row([(y[k], 1.0), (fewer, float(have - value + 1))], -_INF, float(have))
                 ways.append((fewer, 1.0))
@@ -296,6 +303,8 @@ def solve(
                 more = model.add_col(0.0, 1.0)
                 model.add_row([(y[k], 1.0), (more, -float(value + 1))], 0.0, _INF)
                 ways.append((more, 1.0))
+        if not ways:
+            return no_move  # every move plays a part of ``banned``
         model.add_row(ways, 1.0, _INF)
 
     def add_arrangement(pool: Counter[Tile], include_table: bool) -> dict[int, Candidate]:

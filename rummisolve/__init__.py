@@ -27,7 +27,7 @@ from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee import REASONS, Reason, Verdict, verify
 from rummisolve.rules import PRESETS, STANDARD, TWIST, XP, RuleSet
-from rummisolve.solution import Objective, Solution, Status
+from rummisolve.solution import AlternativesMode, Objective, Solution, Status
 from rummisolve.tiles import (
     COLOUR_CHANGE_JOKER,
     DOUBLE_JOKER,
@@ -82,6 +82,7 @@ __all__ = [
     "Solution",
     "Objective",
     "Status",
+    "AlternativesMode",
     "solve_json",
     "verify_json",
     "explain_json",

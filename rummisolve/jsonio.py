@@ -18,7 +18,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.referee import Verdict
 from rummisolve.rules import RuleSet
-from rummisolve.solution import OBJECTIVES, Objective, Solution
+from rummisolve.solution import ALTERNATIVES_MODES, OBJECTIVES, AlternativesMode, Objective, Solution
 from rummisolve.tiles import Tile
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "objective_from_json",
     "hint_to_json",
     "alternatives_from_json",
+    "alternatives_mode_from_json",
     "MAX_ALTERNATIVES",
     "read_documents",
     "stream_documents",
@@ -181,6 +182,15 @@ def alternatives_from_json(obj: Any, path: str = "alternatives") -> int:
     if isinstance(obj, bool) or not isinstance(obj, int) or not 0 <= obj <= MAX_ALTERNATIVES:
         raise JsonInputError(f"{path}: expected a whole number from 0 to {MAX_ALTERNATIVES}, got {obj!r}")
     return obj
+
+
+def alternatives_mode_from_json(obj: Any, path: str = "alternatives_mode") -> AlternativesMode:
+    """What an alternative is: ``"not_contained"`` (the default, for ``null``) or ``"distinct"``."""
+    if obj is None:
+        return AlternativesMode.NOT_CONTAINED
+    if not isinstance(obj, str) or obj not in ALTERNATIVES_MODES:
+        raise JsonInputError(f"{path}: expected one of {', '.join(map(repr, ALTERNATIVES_MODES))}, got {obj!r}")
+    return AlternativesMode(obj)
 
 
 def joker_to_json(meld: Meld, index: int, slot: int) -> dict[str, Any]:

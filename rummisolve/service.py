@@ -20,6 +20,7 @@ from rummisolve.errors import IllegalTurnError, JsonInputError, OptionError, Rul
 from rummisolve.explain import explain
 from rummisolve.jsonio import (
     alternatives_from_json,
+    alternatives_mode_from_json,
     error_message,
     explanation_to_json,
     hint_to_json,
@@ -39,7 +40,7 @@ from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.render import render_result, render_svg
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.solution import STATUSES, Objective
+from rummisolve.solution import STATUSES, AlternativesMode, Objective
 from rummisolve.solver_limits import check_time_limit
 
 if TYPE_CHECKING:
@@ -54,7 +55,9 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     Bad input never raises: it returns ``{"status": "error", "error": "<message naming the bad part>"}``.
     Optional fields ``objective`` (``"tiles"``/``"value"``), ``time_limit`` (seconds),
     ``alternatives`` (0 to 10: that many further moves, in an ``alternatives`` list of results
-    without timings), ``explain`` (``true`` adds ``meld_map`` and ``steps``, to the alternatives
+    without timings), ``alternatives_mode`` (``"not_contained"``, the default: each alternative
+    plays a tile the moves before it do not; ``"distinct"``: its played tiles differ from theirs;
+    see :func:`rummisolve.solve`), ``explain`` (``true`` adds ``meld_map`` and ``steps``, to the alternatives
     too: how to play the move, see :func:`rummisolve.explain.explain`), ``hint`` (1, 2 or 3:
     answer with only what a hint of that level reveals, see :func:`rummisolve.hints.hint`) and
     ``id`` (any JSON value, returned first on the result, errors included, so batches can be
@@ -75,7 +78,7 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     return answer
 
 
-_REQUEST_KEYS = ("id", "hint", "explain", "alternatives")
+_REQUEST_KEYS = ("id", "hint", "explain", "alternatives", "alternatives_mode")
 """The fields of a solve request that are not the position's (``objective`` and ``time_limit`` are)."""
 
 
@@ -90,12 +93,14 @@ class SolveRequest:
     """How many alternatives were asked for; ``None`` if the field was absent (no list in the answer)."""
     explain: bool = False
     hint: int | None = None
+    alternatives_mode: AlternativesMode = AlternativesMode.NOT_CONTAINED
+    """What an alternative is (:class:`~rummisolve.solution.AlternativesMode`)."""
 
     @classmethod
     def from_json(cls, obj: Any) -> SolveRequest:
         """Decode a request; a :class:`~rummisolve.errors.RummisolveError` names the first bad part
         (the hint level and what it cannot be combined with, then ``explain``, ``alternatives``,
-        the position, ``objective``, ``time_limit``)."""
+        ``alternatives_mode``, the position, ``objective``, ``time_limit``)."""
         from rummisolve.hints import HINT_LEVELS
 
         fields = obj if isinstance(obj, dict) else {}
@@ -103,7 +108,7 @@ class SolveRequest:
         if "hint" in fields:
             if isinstance(hint, bool) or hint not in HINT_LEVELS:
                 raise OptionError(f"position.hint: expected 1, 2 or 3, got {hint!r}")
-            clash = sorted({"alternatives", "explain"} & set(fields))
+            clash = sorted({"alternatives", "alternatives_mode", "explain"} & set(fields))
             if clash:
                 raise OptionError(f"position.hint: cannot be combined with {', '.join(map(repr, clash))}")
         explain = fields.get("explain", False)
@@ -112,6 +117,7 @@ class SolveRequest:
         alternatives = None
         if "alternatives" in fields:
             alternatives = alternatives_from_json(fields["alternatives"], "position.alternatives")
+        mode = alternatives_mode_from_json(fields.get("alternatives_mode"), "position.alternatives_mode")
         if isinstance(obj, dict):
             obj = {k: v for k, v in obj.items() if k not in _REQUEST_KEYS}
         position = position_from_json(obj)
@@ -120,7 +126,7 @@ class SolveRequest:
             time_limit = check_time_limit(obj.get("time_limit"))
         except OptionError as err:
             raise OptionError(f"position.time_limit: {err}") from None
-        return cls(position, objective, time_limit, alternatives, explain, hint)
+        return cls(position, objective, time_limit, alternatives, explain, hint, mode)
 
 
 def _move_answer(request: SolveRequest, parse: float, stop: StopSignal | None) -> dict[str, Any]:
@@ -129,7 +135,12 @@ def _move_answer(request: SolveRequest, parse: float, stop: StopSignal | None) -
 
     try:
         solution = solve(
-            request.position, request.objective, request.time_limit, alternatives=request.alternatives or 0, stop=stop
+            request.position,
+            request.objective,
+            request.time_limit,
+            alternatives=request.alternatives or 0,
+            alternatives_mode=request.alternatives_mode,
+            stop=stop,
         )
     except RuleSetError as err:  # the only one solve() raises: more jokers in play than the model takes
         return {"status": "error", "error": f"position: {error_message(err)}"}
@@ -137,6 +148,7 @@ def _move_answer(request: SolveRequest, parse: float, stop: StopSignal | None) -
     start = time.perf_counter()
     result = solution_to_json(solution)
     if request.alternatives is not None:
+        result["alternatives_mode"] = request.alternatives_mode.value
         result["alternatives"] = [solution_to_json(move, timings=False) for move in solution.alternatives]
     timings = result["timings"]
     timings["encode"] = round(time.perf_counter() - start, 6)

@@ -9,7 +9,7 @@ from rummisolve.melds import Meld, StandsFor
 from rummisolve.position import Position
 from rummisolve.tiles import Tile
 
-__all__ = ["Solution", "Objective", "Status", "OBJECTIVES", "STATUSES"]
+__all__ = ["Solution", "Objective", "Status", "AlternativesMode", "OBJECTIVES", "STATUSES", "ALTERNATIVES_MODES"]
 
 
 class Objective(enum.StrEnum):
@@ -42,8 +42,25 @@ class Status(enum.StrEnum):
         return f"Status.{self.name}"
 
 
+class AlternativesMode(enum.StrEnum):
+    """What an alternative is (``solve(..., alternatives=N, alternatives_mode=...)``). String-valued,
+    like :class:`Objective`."""
+
+    NOT_CONTAINED = "not_contained"
+    """The default. Each alternative plays some tile (or a further copy of one) that each move listed
+    before it does not: its played multiset is contained in none of theirs. So no alternative is
+    an earlier move less some tiles."""
+    DISTINCT = "distinct"
+    """Each alternative's played multiset differs from every earlier move's (it may be an earlier
+    move less a tile)."""
+
+    def __repr__(self) -> str:
+        return f"AlternativesMode.{self.name}"
+
+
 OBJECTIVES: tuple[str, ...] = tuple(o.value for o in Objective)
 STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
+ALTERNATIVES_MODES: tuple[str, ...] = tuple(m.value for m in AlternativesMode)
 """The names, as plain strings (messages list them: ``'tiles'``, not ``Objective.TILES``)."""
 _MOVES = frozenset((Status.OPTIMAL, Status.FEASIBLE))
 _PROVEN = frozenset((Status.OPTIMAL, Status.NO_MOVE))
@@ -75,7 +92,9 @@ class Solution:
     """Seconds spent: ``build``, ``solve``, ``decode``, ``verify`` (and ``parse`` from JSON)."""
     alternatives: tuple[Solution, ...] = field(default=(), compare=False, repr=False)
     """Further moves, when asked for (see :func:`rummisolve.solve`): each the best among the moves
-    whose played tiles differ from the best move's and every earlier alternative's."""
+    that play a tile (or a further copy) the best move and every earlier alternative do not play
+    (:attr:`AlternativesMode.NOT_CONTAINED`, the default), or whose played tiles differ from
+    theirs (:attr:`AlternativesMode.DISTINCT`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))

@@ -16,9 +16,15 @@ from typing import Any
 from rummisolve.errors import OptionError
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
-from rummisolve.solution import OBJECTIVES, Objective
+from rummisolve.solution import ALTERNATIVES_MODES, OBJECTIVES, AlternativesMode, Objective
 
-__all__ = ["unsupported_position", "unsupported_rules", "check_objective", "check_time_limit"]
+__all__ = [
+    "unsupported_position",
+    "unsupported_rules",
+    "check_objective",
+    "check_time_limit",
+    "check_alternatives_mode",
+]
 
 
 def check_objective(objective: Any) -> Objective:
@@ -26,6 +32,13 @@ def check_objective(objective: Any) -> Objective:
     if isinstance(objective, str) and objective in OBJECTIVES:
         return Objective(objective)
     raise OptionError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {objective!r}")
+
+
+def check_alternatives_mode(mode: Any) -> AlternativesMode:
+    """``mode`` as an :class:`AlternativesMode`; :class:`OptionError` naming it if it is none."""
+    if isinstance(mode, str) and mode in ALTERNATIVES_MODES:
+        return AlternativesMode(mode)
+    raise OptionError(f"alternatives_mode must be one of {', '.join(map(repr, ALTERNATIVES_MODES))}, not {mode!r}")
 
 
 def check_time_limit(time_limit: Any) -> float | None:

@@ -138,8 +138,15 @@ class SolveRequest(PositionIn):
         None,
         ge=0,
         le=10,
-        description="Also list up to this many further moves, each the best whose played tiles differ from "
-        "every earlier move's (the result's 'alternatives').",
+        description="Also list up to this many further moves (the result's 'alternatives'), each the best among "
+        "the moves that play a tile (or a further copy) each earlier move does not (see alternatives_mode). "
+        "All within time_limit: fewer when the time runs out, 'feasible' when a proof was cut short.",
+    )
+    alternatives_mode: Literal["not_contained", "distinct"] = Field(
+        "not_contained",
+        description="What an alternative is: 'not_contained' (its played tiles are a part of no earlier move's) "
+        "or 'distinct' (its played tiles differ from every earlier move's, so it may be an earlier move less a "
+        "tile). The result says which in its own 'alternatives_mode'.",
     )
     explain: bool | None = Field(
         None, description="Also say how to play the move step by step: 'meld_map' and 'steps' on the result."
@@ -147,7 +154,7 @@ class SolveRequest(PositionIn):
     hint: Literal[1, 2, 3] | None = Field(
         None,
         description="Answer with a hint only: 1 the tiles to play, 2 also the table melds touched, 3 the whole "
-        "move with its steps (the result's 'hint'; not with alternatives or explain).",
+        "move with its steps (the result's 'hint'; not with alternatives, alternatives_mode or explain).",
     )
 
 

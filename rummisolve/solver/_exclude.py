@@ -1,9 +1,18 @@
 """No-good rows: forbid the model a multiset of played rack tiles, so the next search finds the best
-move that plays anything else (the solver's alternatives).
+move that plays something else (the solver's alternatives).
 
-A played multiset is a vector ``q`` over the rack's tile kinds and its jokers. ``q != P`` is one
-Boolean per way to differ: ``lt[k] => q[k] <= P[k] - 1`` and ``gt[k] => q[k] >= P[k] + 1`` (only
-where the rack allows it), with at least one of them true. Where the table may be rearranged,
+A played multiset is a vector ``q`` over the rack's tile kinds and its jokers. Two ways to forbid
+a multiset ``P``:
+
+* *not contained* (``q`` is no sub-multiset of ``P``: the move plays a tile, or a further copy,
+  that ``P`` does not): one Boolean per kind the rack holds more of than ``P``,
+  ``gt[k] => q[k] >= P[k] + 1``, at least one true. When ``P`` holds the whole rack there is no
+  such kind: no move is left (:func:`exclude_played` answers 0 ways and adds a row no solution
+  meets);
+* *distinct* (``q != P``): also ``lt[k] => q[k] <= P[k] - 1`` for each kind ``P`` plays, at
+  least one of all of them true.
+
+Either way only where the rack allows it. Where the table may be rearranged,
 ``q[k]`` is the final layer's ``p[k]`` and the jokers played are the layer's jokers less the
 table's; in an official opening (the layer holds the new melds only) ``q[k]`` is the layer's
 slots of kind ``k`` less its jokers standing for ``k``, and every joker of the layer is played.
@@ -27,8 +36,10 @@ SPECIAL_ORDER = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)
 __all__ = ["exclude_played"]
 
 
-def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...]) -> None:
-    """Add to ``built.proto`` the rows that forbid playing exactly the multiset ``played``."""
+def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...], contained: bool = False) -> int:
+    """Add to ``built.proto`` the rows that forbid playing exactly the multiset ``played`` (with
+    ``contained``, also every sub-multiset of it); the number of ways left to differ (0: the rows
+    forbid every move)."""
     proto = built.proto
     counts = built.counts
     n_sets, n_kinds = len(cat.sets), len(cat.kinds)
@@ -87,7 +98,7 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
     literals: list[int] = []
     rows: list[cmh.ConstraintProto] = []
     for variables, coeffs, value, least, most in differences:
-        for lo, hi in ((-INF, value - 1), (value + 1, INF)):
+        for lo, hi in ((value + 1, INF),) if contained else ((-INF, value - 1), (value + 1, INF)):
             if hi < least or lo > most:  # the rack cannot differ this way
                 continue
             literal = len(proto.variables) + len(literals)
@@ -98,3 +109,4 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
     proto.variables.extend([domain] * len(literals))
     rows.append(linear(literals, [1] * len(literals), 1, INF))
     proto.constraints.extend(rows)
+    return len(literals)

@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import verify
-from rummisolve.solution import Objective, Solution, Status
+from rummisolve.solution import AlternativesMode, Objective, Solution, Status
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
@@ -23,7 +23,7 @@ from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver._strict import may_miss
-from rummisolve.solver_limits import check_objective, check_time_limit, unsupported_position
+from rummisolve.solver_limits import check_alternatives_mode, check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
 __all__ = ["solve"]
@@ -36,6 +36,7 @@ def solve(
     *,
     seed: int = 0,
     alternatives: int = 0,
+    alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
     stop: StopSignal | None = None,
 ) -> Solution:
     """The best turn for ``position``, proven optimal unless ``time_limit`` (seconds) cuts the search.
@@ -57,11 +58,17 @@ def solve(
     melds may differ (see :mod:`rummisolve.solver._shortcut`).
 
     ``alternatives``: up to this many further moves in ``Solution.alternatives``, each the best
-    (by the objective, then melds kept) among the moves whose played tiles differ, as a
-    multiset, from the best move's and every earlier alternative's; proven so (``optimal``) unless
-    the time limit, shared with the main search, cut the proof (``feasible``). Fewer when fewer
-    exist or the time runs out. The same model is searched again with the earlier played
-    multisets forbidden.
+    (by the objective, then melds kept) among the moves that, for every move listed before it
+    (the best move, then the earlier alternatives), play some tile or a further copy of one that
+    move does not: its played multiset is contained in none of theirs (``alternatives_mode``
+    ``"not_contained"``, the default; with ``"distinct"``, among the moves whose played multiset
+    differs from theirs, which may be an earlier move less a tile). Each is proven so
+    (``optimal``) unless the time cut the proof short (``feasible``). The time is the
+    ``time_limit``, all of it shared by the best move and its alternatives; without one, the
+    alternatives together get :data:`ALTERNATIVES_TIME_LIMIT` seconds after the best move. Fewer
+    when fewer exist or the time runs out (none under ``"not_contained"`` when the best move
+    plays the whole rack, or everything the rack could play: answered at once). The same model
+    is searched again with the earlier played multisets forbidden.
 
     >>> from rummisolve import Position
     >>> s = solve(Position.from_notation(["R1 R2 R3"], "R4 K9 J", opened=True))
@@ -71,13 +78,27 @@ def solve(
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
     objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
-    return solve_checked(position, catalogue(position.rules), objective, limit, seed, alternatives, stop)
+    mode = check_alternatives_mode(alternatives_mode)
+    return solve_checked(position, catalogue(position.rules), objective, limit, seed, (alternatives, mode), stop)
+
+
+ALTERNATIVES_TIME_LIMIT = 10.0
+"""Seconds the alternatives of a solve without a time limit may take in all, after the best move
+(which stays unbounded): with it a search for an alternative that is hard to prove (on dense
+tables a second-best ``distinct`` move can take minutes) ends, its move ``feasible``. The
+server's cap on ``time_limit`` is as long."""
+
+
+FINISH_RESERVE = 0.05
+"""The alternatives' searches stop this many seconds (at most this share of the time) before the
+deadline, so that decoding and refereeing the move found last still end within it."""
 
 
 def check_options(
     objective: Objective | str, time_limit: float | None, seed: int, alternatives: int, stop: StopSignal | None
 ) -> tuple[Objective, float | None]:
-    """The objective and the time limit of :func:`solve`'s options, each option checked."""
+    """The objective and the time limit of :func:`solve`'s options, each option checked (the
+    alternatives' mode: :func:`~rummisolve.solver_limits.check_alternatives_mode`)."""
     objective = check_objective(objective)
     limit = check_time_limit(time_limit)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
@@ -95,33 +116,48 @@ def solve_checked(
     objective: Objective,
     limit: float | None,
     seed: int,
-    alternatives: int,
+    alternatives: tuple[int, AlternativesMode],
     stop: StopSignal | None,
     table: TableCounts | None = None,
 ) -> Solution:
     """:func:`solve` once its options are checked. ``cat``: the rule set's enumerated catalogue
     (the shortcut's); the model's is :func:`~rummisolve.solver._candidates.model_catalogue`.
+    ``alternatives``: how many, and what they are.
     ``table``: the counts of ``position.table`` under the model's catalogue
     (:func:`~rummisolve.solver._layout.count_table`), if already made."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
-    deadline = None if limit is None else time.perf_counter() + limit
+    started = time.perf_counter()
+    deadline = None if limit is None else started + limit
     kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
     search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
     best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
+    everything = best is not None  # the shortcut's move plays every rack tile any move could
     if best is None:
         best = search.next()
-    if not alternatives or not best:
+    count, mode = alternatives
+    if not count or not best:
         return best
+    contained = mode == AlternativesMode.NOT_CONTAINED
+    if contained and everything:
+        return dataclasses.replace(best, alternatives=())  # every other move plays a part of it
+    if deadline is None:
+        deadline = time.perf_counter() + ALTERNATIVES_TIME_LIMIT
+    deadline -= min(FINISH_RESERVE, (deadline - started) * FINISH_RESERVE)
+    search.limit(deadline)
     found: list[Solution] = []
-    search.exclude(best.played)
-    while len(found) < alternatives and not _expired(deadline, stop):
+    move = best
+    while len(found) < count:
+        if contained and len(move.played) == len(position.rack):
+            break  # it plays the whole rack: every later move would be a part of it
+        search.exclude(move.played, contained)
+        if _expired(deadline, stop):
+            break
         move = search.next()
         if not move:
             break
         found.append(move)
-        search.exclude(move.played)
     return dataclasses.replace(best, alternatives=tuple(found))
 
 
@@ -182,15 +218,21 @@ class _Search:
         self.seed = seed
         self.deadline = deadline
         self.anchored: dict[int, int] = {}
-        self.excluded: list[tuple[Tile, ...]] = []
+        self.excluded: list[tuple[tuple[Tile, ...], bool]] = []
+        self.blocked = False
+        """Whether an exclusion left no way to differ (so no move is left: no search)."""
         self.built = None
         self.stale = True
 
-    def exclude(self, played: tuple[Tile, ...]) -> None:
-        """Forbid the next searches to play exactly ``played``."""
-        self.excluded.append(played)
+    def exclude(self, played: tuple[Tile, ...], contained: bool = False) -> None:
+        """Forbid the next searches to play exactly ``played`` (with ``contained``, any part of it too)."""
+        self.excluded.append((played, contained))
         if not self.stale and self.built is not None:
-            exclude_played(self.built, self.cat, played)
+            self.blocked |= not exclude_played(self.built, self.cat, played, contained)
+
+    def limit(self, deadline: float | None) -> None:
+        """Stop the next searches at ``deadline`` (``time.perf_counter()`` seconds)."""
+        self.deadline = deadline
 
     def next(self, lenient: bool = False) -> Solution | None:
         """The best move not excluded (refereed), or a :class:`Solution` without a move.
@@ -204,12 +246,12 @@ class _Search:
                 start = time.perf_counter()
                 self.built = build_model(position, cat, objective, self.anchored, self.table, self.kept_hosts)
                 if self.built is not None:
-                    for played in self.excluded:
-                        exclude_played(self.built, cat, played)
+                    ways = [exclude_played(self.built, cat, played, contained) for played, contained in self.excluded]
+                    self.blocked = not all(ways)
                 self.stale = False
                 timings["build"] += time.perf_counter() - start
             built = self.built
-            if built is None:
+            if built is None or self.blocked:
                 return _no_move(position, objective, timings, Status.NO_MOVE)
 
             start = time.perf_counter()
@@ -281,14 +323,21 @@ class _StrictSearch:
         self.args = args
         self.relaxed = _Search(*args, kept_hosts=False)
         self.restricted: _Search | None = None
-        self.excluded: list[tuple[Tile, ...]] = []
+        self.excluded: list[tuple[tuple[Tile, ...], bool]] = []
 
-    def exclude(self, played: tuple[Tile, ...]) -> None:
-        """Forbid the next searches to play exactly ``played``."""
-        self.excluded.append(played)
+    def exclude(self, played: tuple[Tile, ...], contained: bool = False) -> None:
+        """Forbid the next searches to play exactly ``played`` (with ``contained``, any part of it too)."""
+        self.excluded.append((played, contained))
         for search in (self.relaxed, self.restricted):
             if search is not None:
-                search.exclude(played)
+                search.exclude(played, contained)
+
+    def limit(self, deadline: float | None) -> None:
+        """Stop the next searches at ``deadline``."""
+        for search in (self.relaxed, self.restricted):
+            if search is not None:
+                search.limit(deadline)
+        self.args = (*self.args[:4], deadline, *self.args[5:])
 
     def next(self) -> Solution:
         """The best move not excluded, its status honest (see the class docstring)."""
@@ -299,8 +348,8 @@ class _StrictSearch:
         bound, proven = self.relaxed.found
         if self.restricted is None:
             self.restricted = _Search(*self.args)
-            for played in self.excluded:
-                self.restricted.exclude(played)
+            for played, contained in self.excluded:
+                self.restricted.exclude(played, contained)
         best = self.restricted.next()
         spent.append(self.restricted.timings)
         if not self._may_miss():

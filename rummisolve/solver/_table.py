@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.solution import Objective, Solution
+from rummisolve.solution import AlternativesMode, Objective, Solution
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._layout import count_table
 from rummisolve.solver._out import goes_out
 from rummisolve.solver._solve import check_options, solve_checked
 from rummisolve.solver._stop import StopSignal
+from rummisolve.solver_limits import check_alternatives_mode
 from rummisolve.tiles import Tile, split_melds
 
 __all__ = ["TableSolver", "solve_racks"]
@@ -63,13 +64,15 @@ class TableSolver:
         *,
         seed: int = 0,
         alternatives: int = 0,
+        alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
         stop: StopSignal | None = None,
     ) -> Solution:
         """``solve(Position(table, rack, opened, rules), objective, time_limit, ...)``: the same
         solution (status, tiles played, value, table, melds kept, alternatives), the same errors."""
         position = Position(self.table, rack, opened, self.rules)
         objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
-        return solve_checked(position, self._cat, objective, limit, seed, alternatives, stop, self._counts)
+        wanted = (alternatives, check_alternatives_mode(alternatives_mode))
+        return solve_checked(position, self._cat, objective, limit, seed, wanted, stop, self._counts)
 
     def goes_out(self, rack: str | Iterable[Tile | str], opened: bool = True) -> bool:
         """Whether some legal move plays every tile of ``rack`` (under the discard rule all but
@@ -97,8 +100,10 @@ def solve_racks(
     rules: RuleSet = STANDARD,
     seed: int = 0,
     alternatives: int = 0,
+    alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
 ) -> list[Solution]:
     """The best move of each of ``racks`` on ``table``, in order (:meth:`TableSolver.solve` on
     each; ``time_limit`` applies to each solve)."""
     solver = TableSolver(table, rules)
-    return [solver.solve(rack, opened, objective, time_limit, seed=seed, alternatives=alternatives) for rack in racks]
+    options = {"seed": seed, "alternatives": alternatives, "alternatives_mode": alternatives_mode}
+    return [solver.solve(rack, opened, objective, time_limit, **options) for rack in racks]

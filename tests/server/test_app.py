@@ -217,6 +217,7 @@ def test_openapi_documents_schemas_and_examples(server):
         "time_limit",
         "id",
         "alternatives",
+        "alternatives_mode",
         "explain",
         "hint",
     }
@@ -1095,8 +1096,13 @@ def test_explain_a_legal_turn_and_refuse_an_illegal_one(server):
     for bad in ({"position": position}, [1, 2], {"position": position, "table": "R1"}):
         answer = server.client.post("/explain", json=bad)
         assert answer.status_code == 400 and "error" in answer.json()
-    explained = server.client.post("/solve", json={**position, "explain": True, "alternatives": 1}).json()
+    body = {**position, "explain": True, "alternatives": 1, "alternatives_mode": "distinct"}
+    explained = server.client.post("/solve", json=body).json()
     assert explained["steps"] and explained["alternatives"][0]["steps"]
+    assert explained["alternatives_mode"] == "distinct"
+    assert server.client.post("/solve", json={**body, "alternatives_mode": None}).json()["alternatives"] == []
+    refused = server.client.post("/solve", json={**body, "alternatives_mode": "other"})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("position.alternatives_mode:")
     hinted = server.client.post("/solve", json={**position, "hint": 1}).json()
     assert hinted["hint"]["played"] == ["O7", "O8", "R7"]
     assert "/explain" in server.client.get("/openapi.json").json()["paths"]

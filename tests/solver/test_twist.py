@@ -141,9 +141,11 @@ def test_alternatives_under_twist_differ_in_played_tiles():
     # The best move plays the JD with R2 R5; an alternative must play another multiset.
     _, s = _solve([], "R2 R5 JD K9 K10 K11")
     position = s.position
-    best = solve(position, alternatives=2)
+    best = solve(position, alternatives=2, alternatives_mode="distinct")
     seen = [sorted(map(str, best.played))] + [sorted(map(str, a.played)) for a in best.alternatives]
     assert len({tuple(x) for x in seen}) == len(seen) >= 2
+    # The best move plays the whole rack: no move plays a tile it does not.
+    assert len(best.played) == 6 and solve(position, alternatives=2).alternatives == ()
 
 
 def test_a_twist_game_with_every_ai_level_is_refereed_and_uses_special_jokers():

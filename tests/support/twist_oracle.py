@@ -51,11 +51,12 @@ def _candidates(rules: RuleSet, pool: Counter) -> list[Candidate]:
     return plain + special
 
 
-def twist_solve(position: Position, objective: str = "tiles") -> OracleAnswer:
-    """The proven optimum of a (small) Twist position and an arrangement reaching it."""
+def twist_solve(position: Position, objective: str = "tiles", **exclusions) -> OracleAnswer:
+    """The proven optimum of a (small) Twist position and an arrangement reaching it.
+    ``exclusions``: ``exclude`` and ``exclude_contained`` of :func:`benchmarks.oracle.solve`."""
     if position.tiles_in_play > MAX_TILES:
         raise ValueError(f"the Twist oracle takes at most {MAX_TILES} tiles in play, not {position.tiles_in_play}")
-    return oracle_solve(position, objective, candidates=_candidates)
+    return oracle_solve(position, objective, candidates=_candidates, **exclusions)
 
 
 def twist_optimum(position: Position, objective: str = "tiles") -> int | None:

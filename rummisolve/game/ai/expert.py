@@ -8,7 +8,8 @@ Each turn the expert:
    turns, and early on nobody goes out that soon;
 3. otherwise collects candidates: the hard AI's move (banking, lean opening, guard), the solver's
    best move and up to ``alternatives`` next-best moves with other tiles played (``solve(...,
-   alternatives=N)``), hold-back plays (the best move without the rack's own melds, one banked
+   alternatives=N, alternatives_mode="distinct")``: the best move less a tile is a candidate
+   too), hold-back plays (the best move without the rack's own melds, one banked
    meld alone) and drawing;
 4. samples ``worlds`` guesses at the hidden tiles from its own view only: every opponent's rack
    (weighted by the public history as the hard AI's guard does,
@@ -167,7 +168,7 @@ class ExpertPlayer:
             return self.hard.choose(view), None
         from rummisolve.solver import solve
 
-        full = solve(view.position, objective="tiles", alternatives=self.alternatives)
+        full = solve(view.position, objective="tiles", alternatives=self.alternatives, alternatives_mode="distinct")
         if not full:
             return Draw(), None
         if len(full.played) >= len(view.rack):
@@ -191,7 +192,7 @@ class ExpertPlayer:
 
         rules = view.rules
         if full is None:
-            full = solve(view.position, objective="tiles", alternatives=self.alternatives)
+            full = solve(view.position, objective="tiles", alternatives=self.alternatives, alternatives_mode="distinct")
         raw: list[tuple[str, Action]] = [("hard", self.hard.choose(view)), ("best", Play(tuple(full.table)))]
         raw += [(f"alternative {i + 1}", Play(tuple(a.table))) for i, a in enumerate(full.alternatives)]
         if view.opened:

@@ -1,4 +1,5 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
+import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
 import { exportLinks } from "./analysis-export.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
@@ -19,7 +20,7 @@ function position() {
 }
 
 let checks = 0;
-const SOLVE_ONLY = ["id", "explain", "alternatives", "hint"]; // fields of a solve request, not of its position
+const SOLVE_ONLY = ["id", "explain", "alternatives", "alternatives_mode", "hint"]; // fields of a solve request, not of its position
 
 /** Check the position as Solve would (the server decodes it the same way) and show what is wrong at
  * once, or nothing; while it is wrong, the result panel is hidden. */
@@ -172,7 +173,8 @@ async function solve() {
   $("solve").disabled = true;
   history.replaceState(null, "", `/?position=${encodeURIComponent(JSON.stringify(pos))}`);
   const alternatives = Number($("alternatives").value);
-  const request = { ...pos, explain: true, ...(alternatives ? { alternatives } : {}) };
+  const mode = $("alternatives-mode").value;
+  const request = { ...pos, explain: true, ...(alternatives ? { alternatives, alternatives_mode: mode } : {}) };
   try {
     const response = await api("/solve", request);
     const result = response.data;
@@ -215,14 +217,17 @@ function marksByMeld(move) {
   return marks;
 }
 
-function showResult(move, main) {
+/** Show ``move``: the result itself (``main``: also list its alternatives) or its alternative ``index`` (from 1). */
+function showResult(move, main, index = 0) {
   state.shown = move;
   state.step = -1;
   $("result-empty").classList.add("hidden");
   $("result").classList.remove("hidden");
   $("status").textContent = move.status;
   $("status").className = `status-word ${move.status}`;
-  $("status-words").textContent = meta.statuses[move.status] || "";
+  $("status-words").textContent = index ? "" : meta.statuses[move.status] || "";
+  $("result-title").textContent = index ? `Alternative ${index}` : "Best move";
+  if (index) $("status-words").append(el("span", { "data-testid": "alternative-label", text: alternativeLabel(state.result, index) }));
   $("played").textContent = formatTiles(move.played || []);
   $("value").textContent = move.played && move.played.length ? `(${move.tiles_played} tile${move.tiles_played === 1 ? "" : "s"}, ${move.value} points)` : "";
   renderResultTable(move);
@@ -234,7 +239,10 @@ function showResult(move, main) {
   $("result-rack").replaceChildren(...rackLeft.map((c) => tileElement(c, meta)));
   if (!rackLeft.length) $("result-rack").append(el("span", { class: "empty", text: "Nothing left: the rack is empty." }));
   renderSteps(move);
-  if (main) renderAlternatives();
+  if (main) {
+    $("alternatives-box").classList.toggle("hidden", state.result.alternatives === undefined);
+    renderAlternatives($("alternatives-list"), state.result, (shown, i) => showResult(shown, false, i));
+  }
   const timings = state.result.timings || {};
   $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${(v * 1000).toFixed(1)} ms` }))));
   exportLinks(move, state.position);
@@ -312,23 +320,6 @@ async function playSteps() {
   }
   state.playing = false;
   $("step-play").textContent = "Play all";
-}
-
-function renderAlternatives() {
-  const list = $("alternatives-list");
-  list.replaceChildren();
-  const alternatives = state.result.alternatives;
-  $("alternatives-box").classList.toggle("hidden", alternatives === undefined);
-  if (!alternatives) return;
-  const entry = (move, label) => el("li", {}, el("button", { type: "button", onclick: () => showResult(move, false) },
-    `${label}: ${formatTiles(move.played) || "nothing"} — ${move.tiles_played} tile${move.tiles_played === 1 ? "" : "s"}, ${move.value} points (${move.status})`));
-  list.append(entry(state.result, "Best"));
-  alternatives.forEach((move, i) => {
-    const item = entry(move, `Alternative ${i + 1}`);
-    item.setAttribute("data-testid", "alternative");
-    list.append(item);
-  });
-  if (!alternatives.length) list.append(el("li", { class: "muted", text: "No other move plays a different set of tiles." }));
 }
 
 // -- start ---------------------------------------------------------------------------------------
