@@ -281,6 +281,9 @@ def test_notation_and_json_are_checked_on_apply(page):
     shows("position.rack[0]: unknown tile code 'HELLO'")
     assert error.inner_text().count("unknown tile code") == 1 and panel.is_hidden()
     page.shoot("analysis-bad-notation")
+    p.set_viewport_size(PHONE)
+    page.shoot("analysis-bad-notation-phone")
+    p.set_viewport_size(DESKTOP)
     p.get_by_test_id("rack-notation").fill("R5 R6")
     p.get_by_test_id("apply-notation").click()
     p.wait_for_function("document.querySelector('[data-testid=error]').textContent === ''")
@@ -530,6 +533,9 @@ def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server)
     last = p.get_by_test_id("log").locator("li").last.inner_text()
     assert last.endswith(f"discards {p.get_by_test_id('discard-top').get_attribute('data-tile')}"), last
     page.shoot("play-discard")
+    p.set_viewport_size(PHONE)
+    page.shoot("play-discard-phone")
+    p.set_viewport_size(DESKTOP)
     page.close()
 
 
@@ -599,6 +605,9 @@ def test_a_run_keeps_number_order_wherever_a_tile_is_dropped(browser, server):
     p.get_by_test_id("end-turn").click()
     p.wait_for_function("document.querySelector('[data-testid=log]').textContent.includes('you play')")
     page.shoot("play-run-order")
+    p.set_viewport_size(PHONE)
+    page.shoot("play-run-order-phone")
+    p.set_viewport_size(DESKTOP)
     page.close()
 
 
@@ -620,6 +629,9 @@ def test_the_others_moves_and_the_drawn_tile_are_marked_and_ai_turns_can_be_skip
     legend = p.get_by_test_id("changed-legend")
     assert legend.is_visible() and "changed by the other players" in legend.inner_text()
     page.shoot("play-changed-since")
+    p.set_viewport_size(PHONE)
+    page.shoot("play-changed-since-phone")
+    p.set_viewport_size(DESKTOP)
     # An edit of a changed meld is the human's own change now: its mark goes.
     _drag(p, p.get_by_test_id("rack").locator("[data-tile]").first, table.locator("[data-meld='0']"))
     assert table.locator("[data-meld='0'][data-changed]").count() == 0
@@ -678,6 +690,8 @@ def test_a_second_tab_of_a_game_is_told_it_is_stale(browser, server):
     assert _rack(other) == _rack(p)
     SCREENSHOTS.mkdir(exist_ok=True)
     other.screenshot(path=str(SCREENSHOTS / "play-stale-tab.png"), full_page=True)
+    other.set_viewport_size(PHONE)
+    other.screenshot(path=str(SCREENSHOTS / "play-stale-tab-phone.png"), full_page=True)
     # The refused request (409) is logged by the browser; nothing else may be.
     page.errors = [e for e in page.errors if "status of 409" not in e]
     page.close()
@@ -695,6 +709,9 @@ def test_help_names_every_rule_option_and_the_board_shows_those_of_a_position(pa
     for option in meta["options"]:
         assert option["help"] in p.get_by_test_id("option-list").inner_text()
     page.shoot("help")
+    p.set_viewport_size(PHONE)
+    page.shoot("help-phone")
+    p.set_viewport_size(DESKTOP)
     # The analysis board shows only the options that change a position's moves, each with its line.
     page.open("/")
     p.locator("summary", has_text="Rule options").click()
@@ -771,6 +788,9 @@ def test_each_step_shows_the_table_as_it_is_then(page):
     final = {m["label"].split(" (")[0]: m["tiles"] for m in melds}
     assert final == {f"new meld {j + 1}": meld for j, meld in enumerate(expected["table"])}
     page.shoot("analysis-steps")
+    p.set_viewport_size(PHONE)
+    page.shoot("analysis-steps-phone")
+    p.set_viewport_size(DESKTOP)
 
 
 def test_the_header_and_the_highlight_name_the_same_player(browser, server):
@@ -813,6 +833,9 @@ def test_a_saved_game_opens_from_a_file_as_a_replay_with_its_analysis(browser, s
     )
     assert last == [[str(t) for t in m] for m in game.state.table]
     page.shoot("play-opened-file")
+    p.set_viewport_size(PHONE)
+    page.shoot("play-opened-file-phone")
+    p.set_viewport_size(DESKTOP)
     # A file that is no saved game is named, and nothing else happens.
     bad = tmp_path / "notes.json"
     bad.write_text('{"hello": 1}')

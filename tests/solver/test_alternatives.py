@@ -131,8 +131,8 @@ def test_alternatives_match_the_oracle_and_brute_force_on_small_dense_positions(
 @pytest.mark.parametrize("mode", MODES)
 def test_twist_alternatives_match_the_twist_oracle(mode):
     # Special jokers have rows of their own (a further JD, JC or JM played is a tile the earlier move does not play).
-    from tests.test_twist_solver_differential import RULES, _positions
-    from tests.twist_oracle import twist_solve
+    from tests.solver.test_twist_differential import RULES, _positions
+    from tests.support.twist_oracle import twist_solve
 
     checked = 0
     for name in RULES:
