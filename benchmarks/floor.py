@@ -5,7 +5,7 @@
 For each position and objective that reaches CP-SAT it times, in CPU milliseconds (best of two
 runs, the three measures in alternating order so that none always runs first):
 
-- ``search``: the shipped search (``rummisolve.solver._solve._search``) on the built model;
+- ``search``: the shipped search (``rummisolve.solver._solve.staged_search``) on the built model;
 - ``hinted``: the same search on the same model, given the optimal solution found by ``search``
   as a complete hint, so it only has to confirm and prove it (what a perfect heuristic could
   give);

@@ -250,16 +250,16 @@ def decode(
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
     groups = [slots for s, slots in layout if not cat.sets[s].is_run]
     new = []
-    for run in _join_runs(cat, runs):
-        meld = _meld(cat, run, rules)
+    for run in join_runs(cat, runs):
+        meld = slots_meld(cat, run, rules)
         if meld.kind is not MeldKind.RUN and rules.joker_retrieval == "strict":
             # The jokers would stand for other tiles than the model placed them on.
             s = cat.index_of(tuple(k for k, _ in run), True)
             raise NeedAnchors({s: 2})
         new.append(meld)
     groups += _dealt_groups(cat, grouped)
-    for group in sorted(groups, key=_group_key):
-        meld = _group_meld(cat, group, rules)
+    for group in sorted(groups, key=group_key):
+        meld = group_meld(cat, group, rules)
         if meld is None:
             # Every order of this group's tiles reads as a run: give its copies two real tiles.
             raise NeedAnchors({cat.index_of(tuple(k for k, _ in group), False): 2})
@@ -345,11 +345,11 @@ def _anchor_copies(
             real[k] -= 1
 
 
-def _group_key(slots: list[Slot]) -> tuple[int, ...]:
+def group_key(slots: list[Slot]) -> tuple[int, ...]:
     return tuple(k for k, _ in slots)
 
 
-def _group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
+def group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
     """The group as a meld: real tiles in colour order, then jokers.
 
     A group with one real tile can also read as a (higher-valued) run, e.g. ``K10 J J`` as
@@ -359,22 +359,22 @@ def _group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
     a group."""
     real = sorted(slot for slot in slots if slot[1] is REAL_SLOT)
     jokers = [slot for slot in slots if slot[1] is JOKER_SLOT]
-    meld = _meld(cat, real + jokers, rules)
+    meld = slots_meld(cat, real + jokers, rules)
     if len(real) != 1 or meld.kind is MeldKind.GROUP:
         return meld
     for at in range(len(slots) - 1, -1, -1):
         order = jokers[:at] + real + jokers[at:]
-        candidate = _meld(cat, order, rules)
+        candidate = slots_meld(cat, order, rules)
         if candidate.kind is MeldKind.GROUP:
             return candidate
     return None if rules.joker_retrieval == "strict" else meld
 
 
-def _meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:
+def slots_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:
     return Meld.of([JOKER if joker else cat.kinds[k] for k, joker in slots], rules)
 
 
-def _join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
+def join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
     """Re-join runs that continue one another (they were split only to keep the model small)."""
     top = cat.rules.numbers
     pending = sorted(runs, key=lambda run: (run[0][0] // top, run[0][0] % top))

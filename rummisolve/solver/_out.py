@@ -26,13 +26,13 @@ from rummisolve.solver._layout import Counts, TableCounts, count_position
 from rummisolve.solver._model import build_model, primary_offset
 from rummisolve.solver._pieces import INF, protos
 from rummisolve.solver._solve import (
-    _FEASIBLE,
-    _INFEASIBLE,
-    _OPTIMAL,
+    CP_FEASIBLE,
+    CP_INFEASIBLE,
+    CP_OPTIMAL,
     QUICK_EFFORT,
-    _parameters,
-    _referee,
-    _run,
+    referee_accepts,
+    run_cpsat,
+    sat_parameters,
     solution_values,
 )
 from rummisolve.solver_limits import unsupported_position
@@ -61,10 +61,10 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
             return False
         objective = built.proto.objective
         objective.domain.extend([-INF, -built.weight * (need + primary_offset(built))])
-        response = _run(built.proto, params)
-        if response.status == _INFEASIBLE:
+        response = run_cpsat(built.proto, params)
+        if response.status == CP_INFEASIBLE:
             return False
-        if response.status not in (_OPTIMAL, _FEASIBLE):
+        if response.status not in (CP_OPTIMAL, CP_FEASIBLE):
             raise InternalError(
                 f"the go-out search ended {response.status.name} without a time limit: please report this bug"
             )
@@ -76,7 +76,7 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
         break
     if len(played) < need:
         raise InternalError(f"the go-out search played {len(played)} of {need} tiles: please report this bug")
-    _referee(position, new_table)
+    referee_accepts(position, new_table)
     return True
 
 
@@ -118,7 +118,7 @@ def _feasibility(seed: int) -> cmh.SatParameters:
     found = _PARAMETERS.get(seed)
     if found is None:
         found = cmh.SatParameters()
-        found.copy_from(_parameters(seed, None, effort=QUICK_EFFORT))
+        found.copy_from(sat_parameters(seed, None, effort=QUICK_EFFORT))
         found.clear_max_deterministic_time()
         found.stop_after_first_solution = True
         if len(_PARAMETERS) < 64:

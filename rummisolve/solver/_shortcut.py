@@ -30,7 +30,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue, catalogue
-from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, _group_key, _group_meld, _join_runs, _meld
+from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, group_key, group_meld, join_runs, slots_meld
 from rummisolve.solver._layout import TableCounts
 from rummisolve.tiles import Tile
 
@@ -106,8 +106,8 @@ def lay_down_all(
         slots = [(k, JOKER_SLOT if k in missing else REAL_SLOT) for k in cat.sets[s].kinds]
         (runs if cat.sets[s].is_run else groups).append(slots)
     try:
-        melds = [_meld(cat, run, rules) for run in _join_runs(cat, runs)]
-        melds += [_group_meld(cat, group, rules) for group in sorted(groups, key=_group_key)]
+        melds = [slots_meld(cat, run, rules) for run in join_runs(cat, runs)]
+        melds += [group_meld(cat, group, rules) for group in sorted(groups, key=group_key)]
     except InvalidMeldError:
         return None
     if None in melds:

@@ -177,7 +177,7 @@ def _shortcut(position: Position, cat, objective: Objective, counts: TableCounts
     played, table = found
     timings = {"build": time.perf_counter() - start, "solve": 0.0, "decode": 0.0, "verify": 0.0}
     start = time.perf_counter()
-    _referee(position, table)
+    referee_accepts(position, table)
     timings["verify"] = time.perf_counter() - start
     return Solution(
         status=Status.OPTIMAL,
@@ -256,23 +256,25 @@ class _Search:
 
             start = time.perf_counter()
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-            # Tests replace _search with functions that take neither stop nor efforts.
+            # Tests replace staged_search with functions that take neither stop nor efforts.
             extra = {} if self.stop is None else {"stop": self.stop}
             efforts = search_efforts(cat, built)
             if efforts is not None:
                 extra["efforts"] = efforts
-            response = _search(built.proto, self.seed, self.deadline, eager=eager, **extra)
+            response = staged_search(built.proto, self.seed, self.deadline, eager=eager, **extra)
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
             start = time.perf_counter()
-            if status not in (_OPTIMAL, _FEASIBLE):
-                missing = Status.NO_MOVE if status == _INFEASIBLE else Status.UNKNOWN
+            if status not in (CP_OPTIMAL, CP_FEASIBLE):
+                missing = Status.NO_MOVE if status == CP_INFEASIBLE else Status.UNKNOWN
                 return _no_move(position, objective, timings, missing)
             sol = solution_values(response)
             if primary_value(built, cat, sol, objective) <= 0 and not _plays_anything(built, cat, sol):
                 timings["decode"] += time.perf_counter() - start
-                return _no_move(position, objective, timings, Status.NO_MOVE if status == _OPTIMAL else Status.UNKNOWN)
+                return _no_move(
+                    position, objective, timings, Status.NO_MOVE if status == CP_OPTIMAL else Status.UNKNOWN
+                )
             try:
                 played, table, kept = decode(position, cat, built, sol, self.anchored)
             except NeedAnchors as need:
@@ -287,13 +289,13 @@ class _Search:
             break
 
         start = time.perf_counter()
-        self.found = (round(response.objective_value), status == _OPTIMAL)
-        accepted = _referee(position, table, rejected_ok=lenient and built.relaxed)
+        self.found = (round(response.objective_value), status == CP_OPTIMAL)
+        accepted = referee_accepts(position, table, rejected_ok=lenient and built.relaxed)
         timings["verify"] = time.perf_counter() - start
         if not accepted:
             return None
         return Solution(
-            status=Status.OPTIMAL if status == _OPTIMAL else Status.FEASIBLE,
+            status=Status.OPTIMAL if status == CP_OPTIMAL else Status.FEASIBLE,
             played=played,
             table=table,
             value=value,
@@ -368,10 +370,10 @@ class _StrictSearch:
         return may_miss(self.args[0]) or built is None or built.doubled_hosts
 
 
-_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
-_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
-_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
-_PROVEN = (_OPTIMAL, _INFEASIBLE)
+CP_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
+CP_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
+CP_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
+_PROVEN = (CP_OPTIMAL, CP_INFEASIBLE)
 _PARAMETERS: dict[tuple[int, float | None, float | None, bool], cmh.SatParameters] = {}
 _CACHED_LIMITS = 64
 _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
@@ -408,7 +410,7 @@ catalogues of 6-8 colours, runs only: 180-240; enumerated, 8 colours would have 
 search puts the whole linear relaxation into the LP at once."""
 
 
-def _search(
+def staged_search(
     proto: cmh.CpModelProto,
     seed: int,
     deadline: float | None,
@@ -435,12 +437,12 @@ def _search(
     Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic. A set
     ``stop`` acts like the deadline passing: the running stage stops and no other starts.
     ``efforts``: (quick budget, target budget, target steps) in place of the defaults."""
-    run = _run if stop is None else functools.partial(_run, stop=stop)
+    run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
-    response = run(proto, _parameters(seed, _remaining(deadline), effort=quick_effort))
+    response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
     if response.status in _PROVEN or _expired(deadline, stop):
         return response
-    incumbent = response if response.status == _FEASIBLE else None
+    incumbent = response if response.status == CP_FEASIBLE else None
     lower = response.best_objective_bound
     bounded = math.isfinite(lower)
     bound = math.ceil(lower - 1e-6) if bounded else 0
@@ -448,16 +450,16 @@ def _search(
     try:
         for step in range(target_steps + 1 if bounded else 0):
             if incumbent is not None and incumbent.objective_value <= bound:
-                incumbent.status = _OPTIMAL  # nothing better than the bound exists
+                incumbent.status = CP_OPTIMAL  # nothing better than the bound exists
                 return incumbent
             if step == target_steps:
                 break
             objective.domain.extend([bound, bound])
-            target = run(proto, _parameters(seed, _remaining(deadline), effort=target_effort))
+            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=target_effort))
             objective.domain.clear()
-            if target.status == _OPTIMAL:
+            if target.status == CP_OPTIMAL:
                 return target
-            if target.status != _INFEASIBLE or _expired(deadline, stop):
+            if target.status != CP_INFEASIBLE or _expired(deadline, stop):
                 break
             bound += 1
         if _expired(deadline, stop):
@@ -465,15 +467,15 @@ def _search(
         if bounded or incumbent is not None:
             upper = INF if incumbent is None else round(incumbent.objective_value) - 1
             objective.domain.extend([bound if bounded else -INF, upper])
-        second = run(proto, _parameters(seed, _remaining(deadline), eager=eager))
+        second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager))
     finally:
         objective.domain.clear()
-    if second.status == _INFEASIBLE and incumbent is not None:
-        incumbent.status = _OPTIMAL  # nothing better than it exists
+    if second.status == CP_INFEASIBLE and incumbent is not None:
+        incumbent.status = CP_OPTIMAL  # nothing better than it exists
         return incumbent
-    if second.status not in (_OPTIMAL, _FEASIBLE) and incumbent is not None:
+    if second.status not in (CP_OPTIMAL, CP_FEASIBLE) and incumbent is not None:
         return incumbent
-    if second.status == _FEASIBLE and incumbent is not None:
+    if second.status == CP_FEASIBLE and incumbent is not None:
         return min(second, incumbent, key=lambda r: r.objective_value)
     return second
 
@@ -501,7 +503,9 @@ def _not_an_integer(text: str) -> None:
 _INTEGERS = json.JSONDecoder(parse_float=_not_an_integer, parse_constant=_not_an_integer)
 
 
-def _run(proto: cmh.CpModelProto, params: cmh.SatParameters, stop: StopSignal | None = None) -> cmh.CpSolverResponse:
+def run_cpsat(
+    proto: cmh.CpModelProto, params: cmh.SatParameters, stop: StopSignal | None = None
+) -> cmh.CpSolverResponse:
     """One CP-SAT search; a ``stop`` set before or during it ends it at once (status UNKNOWN or FEASIBLE)."""
     wrapper = cmh.SolveWrapper()
     wrapper.set_parameters(params)
@@ -520,7 +524,9 @@ def _expired(deadline: float | None, stop: StopSignal | None = None) -> bool:
     return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop.is_set())
 
 
-def _parameters(seed: int, limit: float | None, effort: float | None = None, eager: bool = False) -> cmh.SatParameters:
+def sat_parameters(
+    seed: int, limit: float | None, effort: float | None = None, eager: bool = False
+) -> cmh.SatParameters:
     """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
 
     Presolve, probing, SAT inprocessing and symmetry detection are off: on game positions they
@@ -570,7 +576,7 @@ def _no_move(position: Position, objective: Objective, timings: dict[str, float]
     return Solution(status, (), position.table, 0, objective, position, kept, timings)
 
 
-def _referee(position: Position, table, rejected_ok: bool = False) -> bool:
+def referee_accepts(position: Position, table, rejected_ok: bool = False) -> bool:
     """Whether the referee accepts ``table``; if it does not, ``False`` when ``rejected_ok``, else
     :class:`RefereeRejectedError`."""
     verdict = verify(position, table)

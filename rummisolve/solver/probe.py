@@ -19,11 +19,11 @@ from rummisolve.solver._model import build_model
 from rummisolve.solver._solve import (
     EAGER_FALLBACK_SETS,
     QUICK_EFFORT,
-    _parameters,
-    _run,
-    _search,
+    run_cpsat,
+    sat_parameters,
     search_efforts,
     solution_values,
+    staged_search,
 )
 
 __all__ = ["SearchResult", "model_of", "search", "load", "shortcut_fires", "without_shortcut"]
@@ -67,15 +67,15 @@ def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
         proto.copy_from(model.proto)
         proto.solution_hint.vars.extend(range(len(hint.values)))
         proto.solution_hint.values.extend(hint.values)
-    return _result(_search(proto, 0, None, model.eager, efforts=model.efforts))
+    return _result(staged_search(proto, 0, None, model.eager, efforts=model.efforts))
 
 
 def load(model: Model) -> SearchResult:
     """CP-SAT stopped at once (a deterministic-time limit of ~0): loading the model, no search."""
     params = cmh.SatParameters()
-    params.copy_from(_parameters(0, None, effort=model.efforts[0] if model.efforts else QUICK_EFFORT))
+    params.copy_from(sat_parameters(0, None, effort=model.efforts[0] if model.efforts else QUICK_EFFORT))
     params.max_deterministic_time = 1e-9
-    return _result(_run(model.proto, params))
+    return _result(run_cpsat(model.proto, params))
 
 
 def _result(response: cmh.CpSolverResponse) -> SearchResult:

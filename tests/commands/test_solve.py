@@ -354,7 +354,7 @@ def test_a_search_cut_before_any_move_is_reported_as_unknown_everywhere(monkeypa
         response.status = cmh.CpSolverStatus.UNKNOWN
         return response
 
-    monkeypatch.setattr(_solve, "_search", out_of_time)
+    monkeypatch.setattr(_solve, "staged_search", out_of_time)
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines(EXTEND)))
     assert cli.main(["solve", "--time-limit", "0.001"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -225,13 +225,13 @@ def test_grouped_models_search_with_their_own_budgets(monkeypatch):
     from rummisolve.solver import _solve
 
     budgets = []
-    real_run = _solve._run
+    real_run = _solve.run_cpsat
 
     def spy(proto, params, stop=None):
         budgets.append(params.max_deterministic_time)
         return real_run(proto, params)
 
-    monkeypatch.setattr(_solve, "_run", spy)
+    monkeypatch.setattr(_solve, "run_cpsat", spy)
     monkeypatch.setattr(_solve, "_SHORTCUTS", False)
     wide = (RuleSet(colours=8, max_players=8), _solve.GROUPED_EFFORTS[0])
     for rules, expected in (wide, (RuleSet(), _solve.QUICK_EFFORT)):

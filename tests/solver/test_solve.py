@@ -581,7 +581,7 @@ def test_every_search_stage_agrees(monkeypatch):
     sample += [small_position(rng, STANDARD) for _ in range(6)]
     calls = Counter()
     shortened = []
-    real_run = api._run
+    real_run = api.run_cpsat
 
     def spy(proto, params, shorten=False):
         if params.max_deterministic_time < 1:
@@ -590,7 +590,7 @@ def test_every_search_stage_agrees(monkeypatch):
             stage = "full, eager" if not params.add_lp_constraints_lazily else "full, lazy"
         calls[stage] += 1
         response = real_run(proto, params)
-        if shorten and stage == "quick" and response.status == api._OPTIMAL:
+        if shorten and stage == "quick" and response.status == api.CP_OPTIMAL:
             # Stop the quick stage one step short of its proof: its bound one below the
             # optimum, no solution kept.
             shortened.append(response.objective_value)
@@ -600,7 +600,7 @@ def test_every_search_stage_agrees(monkeypatch):
             return short
         return response
 
-    monkeypatch.setattr(api, "_run", spy)
+    monkeypatch.setattr(api, "run_cpsat", spy)
     default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
     assert calls["quick"] > 0
 
@@ -614,10 +614,10 @@ def test_every_search_stage_agrees(monkeypatch):
 
     # The target stage must rule out the quick stage's bound, then find the optimum one above it.
     monkeypatch.setattr(api, "TARGET_STEPS", 2)
-    monkeypatch.setattr(api, "_run", lambda proto, params: spy(proto, params, shorten=True))
+    monkeypatch.setattr(api, "run_cpsat", lambda proto, params: spy(proto, params, shorten=True))
     check({"quick", "target"})
     assert shortened and calls["target"] == 2 * len(shortened)
-    monkeypatch.setattr(api, "_run", spy)
+    monkeypatch.setattr(api, "run_cpsat", spy)
     # Neither proves anything: the full stage decides, with an eager LP and then a lazy one.
     monkeypatch.setattr(api, "QUICK_EFFORT", 1e-9)
     monkeypatch.setattr(api, "TARGET_EFFORT", 1e-9)
@@ -634,17 +634,17 @@ def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
     rng = random.Random("told")
     sample = [random_position(rng, STANDARD, table_size=30, rack_size=8, opened=True) for _ in range(4)]
     sample += [small_position(rng, STANDARD) for _ in range(4)]
-    real_run = api._run
+    real_run = api.run_cpsat
     seen = []
 
     def quick_one_short(keep_solution):
         def run(proto, params):
             response = real_run(proto, params)
-            if params.max_deterministic_time < 1 and response.status == api._OPTIMAL:
+            if params.max_deterministic_time < 1 and response.status == api.CP_OPTIMAL:
                 # The quick stage stops one step short: its bound one below the optimum, with or
                 # without the optimal solution in hand.
                 if keep_solution:
-                    response.status = api._FEASIBLE
+                    response.status = api.CP_FEASIBLE
                 else:
                     response = type(response)()
                     response.status = api.cmh.CpSolverStatus.UNKNOWN
@@ -658,9 +658,9 @@ def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
     monkeypatch.setattr(api, "TARGET_STEPS", 0)
     monkeypatch.setattr(api, "_SHORTCUTS", False)  # every answer from the searches under test
     for keep_solution in (True, False):
-        monkeypatch.setattr(api, "_run", real_run)
+        monkeypatch.setattr(api, "run_cpsat", real_run)
         default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
-        monkeypatch.setattr(api, "_run", quick_one_short(keep_solution))
+        monkeypatch.setattr(api, "run_cpsat", quick_one_short(keep_solution))
         seen.clear()
         for s, objective in default:
             other = solve(s.position, objective)
@@ -670,9 +670,9 @@ def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
         assert len(seen) == len(moved) > 0
         for (lower, upper), status in seen:
             if keep_solution:  # only the bound itself is left, and nothing is there
-                assert upper == lower and status == api._INFEASIBLE
+                assert upper == lower and status == api.CP_INFEASIBLE
             else:  # from the bound up: the optimum, one above it, is found and proven
-                assert upper == INF and status == api._OPTIMAL
+                assert upper == INF and status == api.CP_OPTIMAL
 
 
 # -- 5. status and limits ---------------------------------------------------------------------------
@@ -705,13 +705,13 @@ def test_a_position_without_a_move_is_an_infeasible_model(table, rack):
     the best turn that plays nothing."""
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import _INFEASIBLE, _parameters, _run
+    from rummisolve.solver._solve import CP_INFEASIBLE, run_cpsat, sat_parameters
 
     p = pos(table, rack)
     for objective in ("tiles", "value"):
         built = build_model(p, catalogue(p.rules), objective)
         assert built is not None  # the cheap checks do not settle these
-        assert _run(built.proto, _parameters(0, None)).status == _INFEASIBLE
+        assert run_cpsat(built.proto, sat_parameters(0, None)).status == CP_INFEASIBLE
         s = solved(p, objective)
         assert s.status == "no_move" and s.proven and s.table == p.table
 
@@ -777,7 +777,7 @@ def test_a_search_cut_before_any_move_is_unknown_not_no_move(monkeypatch):
         return response
 
     p = pos(["R1 R2 R3"], "R4 K9")
-    monkeypatch.setattr(_solve, "_search", out_of_time)
+    monkeypatch.setattr(_solve, "staged_search", out_of_time)
     s = solve(p, time_limit=0.001)
     assert s.status == "unknown" and s.status is not _solve.Status.NO_MOVE
     assert not s and not s.proven and s.played == () and s.table == p.table
@@ -1031,11 +1031,11 @@ def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
 def test_solution_values_reads_every_value_of_a_real_response():
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import _parameters, _run, solution_values
+    from rummisolve.solver._solve import run_cpsat, sat_parameters, solution_values
 
     position = pos(["R1 R2 R3", "K7 B7 O7", "J B8 B9"], "R4 K7 O8 O9 J")
     built = build_model(position, catalogue(position.rules), "tiles")
-    response = _run(built.proto, _parameters(0, None))
+    response = run_cpsat(built.proto, sat_parameters(0, None))
     values = solution_values(response)
     assert values == list(response.solution)
     assert len(values) == len(built.proto.variables) > 100
@@ -1240,14 +1240,14 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._decode import NeedAnchors, decode, primary_value
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import _OPTIMAL, _parameters, _run, solution_values
+    from rummisolve.solver._solve import CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
 
     cat = catalogue(position.rules)
     built = build_model(position, cat, objective)
     if built is None or built.kept_by_rule:
         return
-    response = _run(built.proto, _parameters(0, None))
-    if response.status != _OPTIMAL:  # infeasible: no move (or an opening that cannot be made)
+    response = run_cpsat(built.proto, sat_parameters(0, None))
+    if response.status != CP_OPTIMAL:  # infeasible: no move (or an opening that cannot be made)
         return
     sol = solution_values(response)
     try:
