@@ -122,6 +122,15 @@ class Page:
         SCREENSHOTS.mkdir(exist_ok=True)
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
+    def shoot_both(self, name: str) -> None:
+        """A screenshot at the desktop size and one at the phone size (``name-phone``)."""
+        size = self.page.viewport_size
+        self.page.set_viewport_size(DESKTOP)
+        self.shoot(name)
+        self.page.set_viewport_size(PHONE)
+        self.shoot(f"{name}-phone")
+        self.page.set_viewport_size(size)
+
     def close(self) -> None:
         self.context.close()
         assert self.errors == [], self.errors
@@ -280,10 +289,7 @@ def test_notation_and_json_are_checked_on_apply(page):
     p.get_by_test_id("apply-notation").click()
     shows("position.rack[0]: unknown tile code 'HELLO'")
     assert error.inner_text().count("unknown tile code") == 1 and panel.is_hidden()
-    page.shoot("analysis-bad-notation")
-    p.set_viewport_size(PHONE)
-    page.shoot("analysis-bad-notation-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("analysis-bad-notation")
     p.get_by_test_id("rack-notation").fill("R5 R6")
     p.get_by_test_id("apply-notation").click()
     p.wait_for_function("document.querySelector('[data-testid=error]').textContent === ''")
@@ -532,10 +538,7 @@ def test_hints_laid_out_reset_and_the_discard_rule_with_a_timer(browser, server)
     # The discard pile's top (the AI's discard, the last line of the log) is drawn as a tile.
     last = p.get_by_test_id("log").locator("li").last.inner_text()
     assert last.endswith(f"discards {p.get_by_test_id('discard-top').get_attribute('data-tile')}"), last
-    page.shoot("play-discard")
-    p.set_viewport_size(PHONE)
-    page.shoot("play-discard-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("play-discard")
     page.close()
 
 
@@ -604,10 +607,7 @@ def test_a_run_keeps_number_order_wherever_a_tile_is_dropped(browser, server):
     # 4 + 5 + 6 + 7 + 8 = 30: an initial meld the referee accepts.
     p.get_by_test_id("end-turn").click()
     p.wait_for_function("document.querySelector('[data-testid=log]').textContent.includes('you play')")
-    page.shoot("play-run-order")
-    p.set_viewport_size(PHONE)
-    page.shoot("play-run-order-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("play-run-order")
     page.close()
 
 
@@ -628,10 +628,7 @@ def test_the_others_moves_and_the_drawn_tile_are_marked_and_ai_turns_can_be_skip
     assert p.get_by_test_id("rack").locator("[data-drawn=true]").get_attribute("data-tile") == drew
     legend = p.get_by_test_id("changed-legend")
     assert legend.is_visible() and "changed by the other players" in legend.inner_text()
-    page.shoot("play-changed-since")
-    p.set_viewport_size(PHONE)
-    page.shoot("play-changed-since-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("play-changed-since")
     # An edit of a changed meld is the human's own change now: its mark goes.
     _drag(p, p.get_by_test_id("rack").locator("[data-tile]").first, table.locator("[data-meld='0']"))
     assert table.locator("[data-meld='0'][data-changed]").count() == 0
@@ -708,10 +705,7 @@ def test_help_names_every_rule_option_and_the_board_shows_those_of_a_position(pa
     assert shown == [o["name"] for o in meta["options"]]
     for option in meta["options"]:
         assert option["help"] in p.get_by_test_id("option-list").inner_text()
-    page.shoot("help")
-    p.set_viewport_size(PHONE)
-    page.shoot("help-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("help")
     # The analysis board shows only the options that change a position's moves, each with its line.
     page.open("/")
     p.locator("summary", has_text="Rule options").click()
@@ -787,10 +781,7 @@ def test_each_step_shows_the_table_as_it_is_then(page):
     # After the last step the table is the move's new table, meld by meld.
     final = {m["label"].split(" (")[0]: m["tiles"] for m in melds}
     assert final == {f"new meld {j + 1}": meld for j, meld in enumerate(expected["table"])}
-    page.shoot("analysis-steps")
-    p.set_viewport_size(PHONE)
-    page.shoot("analysis-steps-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("analysis-steps")
 
 
 def test_the_header_and_the_highlight_name_the_same_player(browser, server):
@@ -832,10 +823,7 @@ def test_a_saved_game_opens_from_a_file_as_a_replay_with_its_analysis(browser, s
         "ms => ms.map(m => [...m.querySelectorAll('[data-tile]')].map(t => t.dataset.tile))"
     )
     assert last == [[str(t) for t in m] for m in game.state.table]
-    page.shoot("play-opened-file")
-    p.set_viewport_size(PHONE)
-    page.shoot("play-opened-file-phone")
-    p.set_viewport_size(DESKTOP)
+    page.shoot_both("play-opened-file")
     # A file that is no saved game is named, and nothing else happens.
     bad = tmp_path / "notes.json"
     bad.write_text('{"hello": 1}')
