@@ -28,7 +28,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--alternatives",
         type=_count,
         metavar="N",
-        help="also list up to N further moves (0-10), each the best that plays other tiles",
+        help="also list up to N further moves (0-10), each the best that plays a tile the moves above it do not",
+    )
+    parser.add_argument(
+        "--alternatives-mode",
+        choices=("not_contained", "distinct"),
+        help="override what an alternative is: not_contained (the default: plays a tile the moves above "
+        "do not) or distinct (plays other tiles)",
     )
     parser.add_argument(
         "--workers",
@@ -79,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             ("objective", args.objective),
             ("time_limit", args.time_limit),
             ("alternatives", args.alternatives),
+            ("alternatives_mode", args.alternatives_mode),
             ("explain", True if args.explain else None),
             ("hint", args.hint),
         )

@@ -87,6 +87,19 @@ def test_objective_override():
     assert all(r["objective"] == "value" for r in out)
 
 
+def test_alternatives_mode_option(monkeypatch, capsys):
+    position = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "R5", "R6", "K7"]}
+    status, (default,) = run_main(monkeypatch, capsys, lines(position), "--alternatives", "2")
+    assert status == 0 and default["alternatives"] == []  # every other move plays less of the same
+    status, (distinct,) = run_main(
+        monkeypatch, capsys, lines(position), "--alternatives", "2", "--alternatives-mode", "distinct"
+    )
+    assert status == 0 and [a["played"] for a in distinct["alternatives"]] == [["R4", "R5"], ["R4"]]
+    assert distinct["alternatives_mode"] == "distinct"
+    for move in distinct["alternatives"]:
+        assert_answers(position, move)
+
+
 def test_bad_lines_get_error_lines_and_the_rest_are_answered():
     text = (
         json.dumps(EXTEND)
