@@ -61,6 +61,16 @@ Event = PlayEvent | DrawEvent | DiscardEvent | TimeoutEvent
 Referee = Callable[..., Any]
 
 
+def bounded_referee(max_steps: int | None) -> Referee | None:
+    """The referee with its search bounded by ``max_steps`` (as on ``/verify``); ``None`` (the
+    engine's own, unbounded) for ``None``."""
+    if max_steps is None:
+        return None
+    from rummisolve.referee import verify
+
+    return lambda position, table: verify(position, table, max_steps=max_steps)
+
+
 def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
     """The full set of ``rules`` shuffled by ``random.Random(seed)`` (deterministic for a seed)."""
     deck = list(rules.full_set())

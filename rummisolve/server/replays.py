@@ -5,18 +5,13 @@ turns. Nothing is stored: the file is the uploader's own, so every rack and even
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from rummisolve.errors import JsonInputError, RummisolveError
-from rummisolve.game.engine import Game, Referee
+from rummisolve.game.engine import Game, bounded_referee
 from rummisolve.game.saves import SESSION_FORMAT, human_seat, is_session
 from rummisolve.jsonio import table_to_json
-
-if TYPE_CHECKING:
-    from rummisolve.position import Position
-    from rummisolve.referee import Verdict
-    from rummisolve.tiles import Tile
 
 __all__ = ["saved_replay", "round_frames", "MAX_ROUNDS"]
 
@@ -30,7 +25,7 @@ def saved_replay(obj: Any, max_steps: int | None = None) -> dict[str, Any]:
     ``analysis``: :func:`rummisolve.game.analysis.analyse_game` of ``seat`` without the expert, or
     ``{"error"}`` where it does not apply. Bad input raises a :class:`RummisolveError` naming it."""
     rounds = _rounds(obj)
-    referee = None if max_steps is None else _bounded_referee(max_steps)
+    referee = bounded_referee(max_steps)
     games = [Game.from_json(g, referee=referee) for g in rounds]
     names = list(games[0].names) if games else _names(obj)
     seat = human_seat(obj) or 0
@@ -45,27 +40,29 @@ def saved_replay(obj: Any, max_steps: int | None = None) -> dict[str, Any]:
     }
 
 
-def _bounded_referee(max_steps: int) -> Referee:
-    """The referee, its search bounded by ``max_steps`` (as on ``/verify``)."""
-    from rummisolve.referee import verify
-
-    def referee(position: Position, table: Sequence[Sequence[Tile]]) -> Verdict:
-        return verify(position, table, max_steps=max_steps)
-
-    return referee
-
-
-def round_frames(game: Game) -> list[dict[str, Any]]:
-    """Every state of a round: its table, the event that led to it, every rack."""
+def round_frames(
+    game: Game,
+    *,
+    seat: int | None = None,
+    public: Callable[[Any, Any], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Every state of a round: its table, the event that led to it and the racks. A round still
+    running, seen by ``seat``: only that seat's rack, and the others' events as ``public(event,
+    table before it)`` gives them; otherwise (a finished round, or no seat) everything."""
+    hide = seat is not None and not game.finished
     frames = []
     for i, state in enumerate(game.states):
+        event = None
+        if i > 0:
+            done = game.events[i - 1]
+            event = public(done, game.states[i - 1].table) if hide and public is not None else done.to_json()
         frames.append(
             {
                 "turn": state.turn,
                 "current": state.current,
-                "event": None if i == 0 else game.events[i - 1].to_json(),
+                "event": event,
                 "table": table_to_json(state.table),
-                "racks": [[str(t) for t in rack] for rack in state.racks],
+                "racks": [None if hide and s != seat else [str(t) for t in rack] for s, rack in enumerate(state.racks)],
                 "rack_sizes": [len(rack) for rack in state.racks],
                 "pool_size": len(state.pool),
             }

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, OptionError
-from rummisolve.game.engine import Game, Referee
+from rummisolve.game.engine import Game, bounded_referee
 from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.reasons import for_people
@@ -46,6 +46,7 @@ from rummisolve.game.saves import SESSION_FORMAT
 from rummisolve.game.scoring import match_totals
 from rummisolve.jsonio import hint_to_json, rules_from_json, rules_to_json, table_to_json
 from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.server.replays import round_frames
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
 
@@ -127,7 +128,7 @@ class Session:
             seed,
             first=r % len(self.kinds),
             names=self.names,
-            referee=_referee(self.max_steps),
+            referee=bounded_referee(self.max_steps),
         )
 
     @property
@@ -294,28 +295,7 @@ class Session:
         if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(self.rounds):
             raise OptionError(f"no round {r!r}: this game has rounds 0 to {len(self.rounds) - 1}")
         game = self.rounds[r]
-        states = game.states
-        frames = []
-        for i, state in enumerate(states):
-            event = None
-            if i > 0:
-                done = game.events[i - 1]
-                event = done.to_json() if game.finished else self._public(done, states[i - 1].table)
-            racks = [
-                [str(t) for t in rack] if game.finished or seat == self.human else None
-                for seat, rack in enumerate(state.racks)
-            ]
-            frames.append(
-                {
-                    "turn": state.turn,
-                    "current": state.current,
-                    "event": event,
-                    "table": table_to_json(state.table),
-                    "racks": racks,
-                    "rack_sizes": [len(rack) for rack in state.racks],
-                    "pool_size": len(state.pool),
-                }
-            )
+        frames = round_frames(game, seat=self.human, public=self._public)
         return {"round": r, "names": list(self.names), "finished": game.finished, "frames": frames}
 
     def summary(self) -> dict[str, Any]:
@@ -390,7 +370,7 @@ class Session:
         rounds = obj.get("rounds")
         if not isinstance(rounds, list) or not rounds:
             raise JsonInputError("saved session.rounds: expected a non-empty array of saved games")
-        referee = _referee(max_steps)
+        referee = bounded_referee(max_steps)
         games = [Game.from_json(g, referee=referee) for g in rounds]
         return cls(kinds, rules, seed, games, practice=practice, max_steps=max_steps)
 
@@ -423,15 +403,6 @@ def _scores(game: Game) -> tuple[int, ...]:
     scores = game.scores()
     assert scores is not None  # finished
     return scores
-
-
-def _referee(max_steps: int | None) -> Referee | None:
-    """The engine's referee, its search bounded by ``max_steps`` (``None``: the engine's own)."""
-    if max_steps is None:
-        return None
-    from rummisolve.referee import verify
-
-    return lambda position, table: verify(position, table, max_steps=max_steps)
 
 
 def check_kinds(kinds: Any) -> tuple[str, ...]:

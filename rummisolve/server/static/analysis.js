@@ -2,7 +2,7 @@
 import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
 import { exportLinks } from "./analysis-export.js";
 import { renderStepTable } from "./analysis-steps.js";
-import { $, api, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
+import { $, api, count, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
 const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
 let meta;
@@ -229,7 +229,7 @@ function showResult(move, main, index = 0) {
   $("result-title").textContent = index ? `Alternative ${index}` : "Best move";
   if (index) $("status-words").append(el("span", { "data-testid": "alternative-label", text: alternativeLabel(state.result, index) }));
   $("played").textContent = formatTiles(move.played || []);
-  $("value").textContent = move.played && move.played.length ? `(${move.tiles_played} tile${move.tiles_played === 1 ? "" : "s"}, ${move.value} points)` : "";
+  $("value").textContent = move.played && move.played.length ? `(${count(move.tiles_played, "tile")}, ${move.value} points)` : "";
   renderResultTable(move);
   const rackLeft = [...state.position.rack];
   for (const code of move.played || []) {
