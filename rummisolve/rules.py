@@ -17,6 +17,7 @@ __all__ = [
     "STANDARD",
     "XP",
     "TWIST",
+    "XPRESS",
     "PRESETS",
     "JOKER_RETRIEVAL_MODES",
     "EMPTY_POOL_SCORING_MODES",
@@ -46,7 +47,7 @@ INTEGER_OPTION_BOUNDS: dict[str, tuple[int, int]] = {
 """The allowed range (inclusive) of every integer option."""
 MAX_TURN_TIMER = 86_400
 """The longest turn timer, in seconds (a day)."""
-_BOOLEAN_OPTIONS = ("wraparound", "open_then_manipulate", "joker_in_initial_meld", "discard")
+_BOOLEAN_OPTIONS = ("wraparound", "open_then_manipulate", "joker_in_initial_meld", "discard", "dice")
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +101,9 @@ class RuleSet:
     discard: bool = False
     """Rummy-style turns: every turn ends with a discard onto a face-up pile, a player may draw its top
     tile instead of the pool's, and goes out by discarding the last tile (so a play must leave one)."""
+    dice: bool = False
+    """The dice edition (Xpress, docs/rules.md#xpress): the tiles are the faces the dice show. A position
+    solves as an ordinary one; the dice add the best re-roll (:func:`rummisolve.xpress.best_reroll`)."""
 
     def __post_init__(self) -> None:
         def check_int(name: str, low: int, high: int) -> None:
@@ -173,7 +177,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """A named preset: ``"standard"``, ``"xp"`` or ``"twist"``."""
+        """A named preset: ``"standard"``, ``"xp"``, ``"twist"`` or ``"xpress"``."""
         try:
             return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
         except (KeyError, TypeError):
@@ -340,4 +344,8 @@ TWIST = RuleSet(double_jokers=2, colour_change_jokers=2, mirror_jokers=2, turn_t
 """The Twist edition: the standard set plus 2 double, 2 colour-change and 2 mirror jokers (112 tiles),
 with a 60-second turn timer."""
 
-PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP, "twist": TWIST}
+XPRESS = RuleSet(jokers=4, rack_size=9, initial_threshold=0, max_players=2, dice=True)
+"""The Xpress dice edition (RULES 5.3): 18 dice of 108 faces (the standard numbers twice, 4 jokers),
+9 a player, 2 players, minimum meld 3, no opening threshold."""
+
+PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP, "twist": TWIST, "xpress": XPRESS}

@@ -93,6 +93,7 @@ class RuleOptions(BaseModel):
     timer_penalty: int | None = _bounded("timer_penalty")
     empty_pool_scoring: EmptyPoolScoring | None = None
     discard: bool | None = None
+    dice: bool | None = None
 
 
 class PositionIn(BaseModel):
