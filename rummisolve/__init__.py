@@ -26,7 +26,7 @@ from rummisolve.explain import Explanation, Step, explain, explain_solution
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee import REASONS, Reason, Verdict, verify
-from rummisolve.rules import PRESETS, STANDARD, TWIST, XP, RuleSet
+from rummisolve.rules import PRESETS, STANDARD, TWIST, XP, XPRESS, RuleSet
 from rummisolve.solution import AlternativesMode, Objective, Solution, Status
 from rummisolve.tiles import (
     COLOUR_CHANGE_JOKER,
@@ -45,6 +45,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.hints import hint
     from rummisolve.service import explain_json, render_json, solve_json, verify_json
     from rummisolve.solver import TableSolver, solve, solve_racks
+    from rummisolve.xpress import best_reroll
+    from rummisolve.xpress.dice import XPRESS_DICE
 
 __version__ = "0.1.0"
 
@@ -62,6 +64,9 @@ __all__ = [
     "STANDARD",
     "XP",
     "TWIST",
+    "XPRESS",
+    "XPRESS_DICE",
+    "best_reroll",
     "PRESETS",
     "Meld",
     "MeldKind",
@@ -113,6 +118,8 @@ _LAZY = {
     "hint": "rummisolve.hints",
     "solve_many": "rummisolve.batch",
     "render_json": "rummisolve.service",
+    "XPRESS_DICE": "rummisolve.xpress.dice",
+    "best_reroll": "rummisolve.xpress",
 }
 
 

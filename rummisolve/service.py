@@ -73,12 +73,13 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     else:
         parse = time.perf_counter() - start
         answer = _hint_answer(request, stop) if request.hint is not None else _move_answer(request, parse, stop)
+        answer = _with_reroll(obj, request, answer)
     if isinstance(obj, dict) and "id" in obj:
         return {"id": obj["id"], **answer}
     return answer
 
 
-_REQUEST_KEYS = ("id", "hint", "explain", "alternatives", "alternatives_mode")
+_REQUEST_KEYS = ("id", "hint", "explain", "alternatives", "alternatives_mode", "dice", "reroll")
 """The fields of a solve request that are not the position's (``objective`` and ``time_limit`` are)."""
 
 
@@ -121,6 +122,7 @@ class SolveRequest:
         if isinstance(obj, dict):
             obj = {k: v for k, v in obj.items() if k not in _REQUEST_KEYS}
         position = position_from_json(obj)
+        _check_dice(fields, position)
         objective = objective_from_json(obj.get("objective"), "position.objective")
         try:
             time_limit = check_time_limit(obj.get("time_limit"))
@@ -389,3 +391,30 @@ def _kept(kept: Any, melds: list[Meld], position: Position | None) -> list[int] 
                     f"kept[{i}]: table[{i}] ({melds[i]}) is not the position's meld {old} ({position.table[old]})"
                 )
     return kept
+
+
+# -- Xpress: the dice fields and the best re-roll (docs/json-contract.md, "Xpress") ----------------
+
+
+def _check_dice(fields: dict[str, Any], position: Position) -> None:
+    """Check ``dice`` / ``reroll`` (a :class:`~rummisolve.xpress.DiceError` names the bad part)."""
+    if "dice" in fields or "reroll" in fields:
+        from rummisolve.xpress.reroll_json import free_dice_from_json
+
+        free_dice_from_json(fields, position)
+
+
+def _with_reroll(obj: Any, request: SolveRequest, answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with the ``reroll`` object when the request asks for it."""
+    if not isinstance(obj, dict) or answer.get("status") == "error":
+        return answer
+    from rummisolve.xpress.reroll_json import free_dice_from_json, reroll_from_json, wants_reroll
+
+    if not wants_reroll(obj):
+        return answer
+    dice = free_dice_from_json(obj, request.position)
+    assert dice is not None  # checked by SolveRequest.from_json
+    try:
+        return {**answer, "reroll": reroll_from_json(obj, request.position, dice, request.objective.value)}
+    except RummisolveError as err:
+        return {"status": "error", "error": error_message(err)}

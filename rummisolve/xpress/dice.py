@@ -18,6 +18,7 @@ __all__ = [
     "die_named",
     "custom_die",
     "FACES",
+    "XPRESS_DICE",
 ]
 
 FACES = 6
@@ -91,7 +92,5 @@ def custom_die(faces: tuple[Tile, ...]) -> Die:
     return Die(tuple(faces))
 
 
-def __getattr__(name: str) -> object:
-    if name == "XPRESS_DICE":
-        return tuple(die.faces for die in xpress_dice())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+XPRESS_DICE: tuple[tuple[Tile, ...], ...] = tuple(die.faces for die in xpress_dice())
+"""The faces of D1..D18, in table order (also ``rummisolve.XPRESS_DICE``)."""

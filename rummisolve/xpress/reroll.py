@@ -103,9 +103,22 @@ def check_free_dice(position: Position, dice: Sequence[FreeDie]) -> None:
             raise DiceError(f"dice[{index}]: die {name} is already claimed by dice[{seen[name]}]")
         if name is not None:
             seen[name] = index
+    _check_table_dice(position, dice)
     if Counter(free.shown for free in dice) != Counter(position.rack):
         shown = " ".join(str(free.shown) for free in dice)
         raise DiceError(f"dice: the faces shown ({shown}) are not the rack ({' '.join(map(str, position.rack))})")
+
+
+def _check_table_dice(position: Position, dice: Sequence[FreeDie]) -> None:
+    """A face on the table as often as the set has it cannot be on a free die too (that die is on the table)."""
+    table = position.table_counts()
+    can_show = Counter(tile for free in dice for tile in set(free.die.faces))
+    for tile, free in sorted(can_show.items()):
+        if table[tile] + free > position.rules.copies_of(tile):
+            raise DiceError(
+                f"dice: {free} free dice can show {tile} and the table has {table[tile]}, but the set has only "
+                f"{position.rules.copies_of(tile)}: a die on the table is claimed as free"
+            )
 
 
 def best_reroll(
