@@ -1,0 +1,73 @@
+"""The Xpress fields of the JSON contract: dice, reroll, and every bad input named."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rummisolve import solve_json
+
+BASE = {"rules": "xpress", "table": [["R1", "R2", "R3"]], "rack": ["B1", "O1", "R1"], "dice": ["D1", "D3", "D5"]}
+
+
+def test_reroll_answers_beside_the_usual_result():
+    answer = solve_json({**BASE, "reroll": True})
+    assert answer["status"] == "optimal" and answer["tiles_played"] == 3
+    reroll = answer["reroll"]
+    assert set(reroll) >= {"dice", "expected", "exact", "stderr", "options"}
+    assert reroll["dice"] == [] and reroll["expected"] == {"tiles": 3.0, "value": 3.0, "out": 1.0}
+    assert reroll["exact"] is True and reroll["stderr"] is None
+    assert len(reroll["options"]) == 8 and reroll["options"][0]["dice"] == reroll["dice"]
+    json.dumps(answer)
+
+
+def test_dice_without_reroll_answer_as_usual_and_custom_dice_work():
+    assert "reroll" not in solve_json(BASE)
+    custom = {**BASE, "dice": ["D1", "D3", {"faces": ["R1", "K2", "K3", "K4", "K5", "K6"]}], "reroll": "out"}
+    answer = solve_json(custom)
+    assert answer["reroll"]["objective"] == "out"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"dice": ["D1", "D3", "D99"]}, "position.dice[2]: unknown die 'D99'"),
+        ({"dice": ["D1", "D3", "D7"]}, "position.dice[2]: die D7 has no face R1"),
+        ({"dice": ["D1", "D1", "D5"], "rack": ["B1", "B1", "R1"]}, "die D1 is already claimed by dice[0]"),
+        ({"dice": ["D1", "D3"]}, "2 dice for a rack of 3 entries"),
+        ({"dice": "D1"}, "position.dice: expected an array"),
+        ({"dice": ["D1", "D3", 5]}, "position.dice[2]: expected a die name"),
+        ({"dice": ["D1", "D3", {"faces": ["R1"]}]}, "position.dice[2]: expected 6 faces"),
+        ({"dice": ["D17", "D18"], "rack": ["O5", "B7"], "table": [["R1", "R2", "R3"]]}, "claimed as free"),
+        ({"rack": ["R1"] * 0 + ["B1"] * 1, "dice": None}, "expected an array"),
+        ({"reroll": "maybe"}, "position.reroll: expected true, false"),
+    ],
+)
+def test_bad_dice_are_named(change, message):
+    answer = solve_json({**BASE, **change, "reroll": change.get("reroll", True)})
+    assert answer["status"] == "error" and message in answer["error"], answer
+
+
+def test_reroll_without_dice_is_an_error():
+    request = {k: v for k, v in BASE.items() if k != "dice"}
+    answer = solve_json({**request, "reroll": True})
+    assert answer["status"] == "error" and "position.reroll: needs 'dice'" in answer["error"]
+
+
+def test_more_dice_than_the_edition_has():
+    rack = [f"{colour}{number}" for colour in "KB" for number in range(1, 11)][:19]
+    dice = [{"faces": [code, "R1", "R2", "R3", "R4", "R5"]} for code in rack]
+    answer = solve_json({"rules": "xpress", "rack": rack, "dice": dice, "reroll": True})
+    assert answer["status"] == "error" and "19 dice, but the edition has 18" in answer["error"]
+
+
+def test_the_cli_reads_a_reroll_request():
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "solve", "-"],
+        input=json.dumps({**BASE, "reroll": True}), capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["reroll"]["dice"] == []
