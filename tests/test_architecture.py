@@ -21,7 +21,7 @@ LAYERS = {
     "core": ("errors", "tiles", "rules", "twist_melds", "melds", "position", "solution"),
     "referee": ("referee",),
     "codec": ("jsonio", "solver_limits"),
-    "engines": ("solver", "render", "game", "batch", "explain", "hints"),
+    "engines": ("solver", "render", "game", "batch", "explain", "hints", "xpress"),
     "service": ("service",),
     "apps": ("cli", "commands", "server", "__main__"),
 }

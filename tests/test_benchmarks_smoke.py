@@ -415,3 +415,11 @@ def test_load_server_smoke_with_alternatives_clients(tmp_path, capsys):
     memory = report["server_memory_mib"]
     assert memory["idle_rss"] > 0 and memory["after_rss"] > 0
     assert "alternatives" in capsys.readouterr().out
+
+
+def test_reroll_benchmark_smoke(capsys):
+    from benchmarks import reroll
+
+    assert reroll.main(["--deals", "2", "--max-solves", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "2 deals, 9 free dice" in out and "512 subsets" in out

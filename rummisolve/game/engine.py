@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError
+from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError, RuleSetError
 from rummisolve.game.events import (
     Deal,
     DiscardEvent,
@@ -115,6 +115,11 @@ class Game:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+        if rules.dice:
+            raise RuleSetError(
+                "rule option 'dice': the Xpress dice game cannot be played yet (its positions solve, and "
+                "rummisolve.xpress.best_reroll advises the roll; docs/rules.md#xpress)"
+            )
         if isinstance(players, bool) or not isinstance(players, int):
             raise GameStateError(f"players must be a whole number, not {players!r}")
         if not rules.min_players <= players <= rules.max_players:

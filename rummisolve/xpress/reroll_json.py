@@ -7,7 +7,7 @@ from typing import Any
 from rummisolve.errors import JsonInputError, RummisolveError
 from rummisolve.jsonio import json_type_name, tiles_from_json, with_path
 from rummisolve.position import Position
-from rummisolve.xpress.dice import FACES, Die, DiceError, FreeDie, die_named
+from rummisolve.xpress.dice import FACES, DiceError, Die, FreeDie, die_named
 from rummisolve.xpress.reroll import RerollAdvice, RerollOption, best_reroll, check_free_dice
 
 __all__ = ["DICE_KEYS", "free_dice_from_json", "wants_reroll", "REROLL_OBJECTIVES", "reroll_from_json", "advice_to_json"]

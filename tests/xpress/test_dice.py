@@ -53,3 +53,11 @@ def test_dice_errors_name_the_bad_input():
     with pytest.raises(DiceError, match="D1 has no face B2"):
         FreeDie(die_named("D1"), Tile.parse("B2"))
     assert issubclass(DiceError, ValueError)
+
+
+def test_the_tile_game_engine_refuses_the_dice_edition_by_name():
+    from rummisolve.errors import RuleSetError
+    from rummisolve.game import Game
+
+    with pytest.raises(RuleSetError, match="'dice'"):
+        Game(2, RuleSet.preset("xpress"), seed=1)
