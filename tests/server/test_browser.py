@@ -550,6 +550,10 @@ def test_the_setup_form_seats_and_saved_games(browser, server):
     assert all("404" in e for e in page.errors), page.errors  # the browser logs the failed GET itself
     page.errors.clear()
     page.open("/play")
+    presets = p.get_by_test_id("rules-preset").locator("option").all_inner_texts()
+    assert "standard" in presets and "xpress" not in presets  # the dice game is not playable yet
+    assert p.locator("#setup [data-option-row=dice]").count() == 0
+    assert p.locator("#setup [data-option-row=discard]").count() == 1
     assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("remove-ai").is_disabled()
     p.get_by_test_id("add-ai").click()
     p.get_by_test_id("add-ai").click()

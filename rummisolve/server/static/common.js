@@ -140,14 +140,17 @@ export function sortTiles(codes, order, meta) {
  */
 export class RulesForm {
   /** ``positionOnly``: show only the options that change a position's moves (the analysis board);
-   * the others keep their preset's values. */
-  constructor(container, meta, onChange, { positionOnly = false } = {}) {
+   * the others keep their preset's values. ``games``: only what the game engine plays (no dice
+   * edition: its game is not built yet, docs/rules.md#xpress). */
+  constructor(container, meta, onChange, { positionOnly = false, games = false } = {}) {
     this.meta = meta;
     this.onChange = onChange || (() => {});
     this.inputs = new Map();
     const id = `rules-${Math.random().toString(36).slice(2, 8)}`;
     this.preset = el("select", { id: `${id}-preset`, "data-testid": "rules-preset", onchange: () => this.fromPreset() });
-    for (const name of Object.keys(meta.presets)) this.preset.append(el("option", { value: name, text: name }));
+    for (const [name, values] of Object.entries(meta.presets)) {
+      if (!(games && values.dice)) this.preset.append(el("option", { value: name, text: name }));
+    }
     const grid = el("div", { class: "options-grid" });
     for (const option of meta.options) {
       const inputId = `${id}-${option.name}`;
@@ -164,7 +167,7 @@ export class RulesForm {
       input.dataset.option = option.name;
       input.addEventListener("change", () => this.onChange());
       this.inputs.set(option.name, { input, option });
-      if (positionOnly && !option.affects_position) continue;
+      if ((positionOnly && !option.affects_position) || (games && option.name === "dice")) continue;
       const helpId = `${inputId}-help`;
       input.setAttribute("aria-describedby", helpId);
       grid.append(el("div", { class: "option", "data-option-row": option.name },

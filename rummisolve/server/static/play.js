@@ -52,7 +52,7 @@ function wireGame() {
 async function main() {
   setRender(render);
   state.meta = await loadMeta();
-  state.rulesForm = new RulesForm($("setup-rules"), state.meta, fitSeats);
+  state.rulesForm = new RulesForm($("setup-rules"), state.meta, fitSeats, { games: true });
   renderSeats(1);
   wireSetup();
   wireGame();
