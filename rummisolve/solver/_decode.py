@@ -199,12 +199,12 @@ def decode(
     # Kept strict jokers' hosts likewise hold the jokers and a tile of their old meld; a host
     # longer than a base set is laid out as one run of its pieces.
     for record in built.freed:
-        host = next((s for s, var in record["w"] if sol[var]), None)
-        pieces = (host,) if host is not None else next((p for p, var in record.get("long", ()) if sol[var]), None)
+        host = next((s for s, var in record.hosts if sol[var]), None)
+        pieces = (host,) if host is not None else next((p for p, var in record.long if sol[var]), None)
         if pieces is None:
             continue
-        filled = {k: JOKER_SLOT for k, var in record["q"] + record["rr"] if sol[var]}
-        filled.update({k: REAL_SLOT for k, var in record["r"] if sol[var]})
+        filled = {k: JOKER_SLOT for k, var in record.jokers + record.rack_jokers if sol[var]}
+        filled.update({k: REAL_SLOT for k, var in record.reals if sol[var]})
         for k, what in filled.items():
             if what is JOKER_SLOT:
                 jokers[k] -= 1

@@ -35,23 +35,12 @@ Twist pieces place jokers in named base sets, so those rule sets keep the enumer
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import GroupKeep, PositionModel, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 
-__all__ = ["GroupKeep", "add_groups", "deal", "group_bound", "group_offsets", "keep_groups", "read_groups"]
-
-
-@dataclass(frozen=True, slots=True)
-class GroupKeep:
-    """Table groups of one shape that may stay as they were: how many do is variable ``var``."""
-
-    var: int
-    real_kinds: tuple[int, ...]
-    jokers: int
-    melds: tuple[int, ...]
-    """Indices of the table melds of this shape."""
+__all__ = ["add_groups", "deal", "group_bound", "group_offsets", "keep_groups", "read_groups"]
 
 
 def group_offsets(cat: Catalogue, number_index: int) -> tuple[int, int, int]:
@@ -142,13 +131,15 @@ def tile_terms(cat: Catalogue, offset: int, tile: list[int], joker: int) -> list
     return terms
 
 
-def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: list, constraints: list) -> None:
+def keep_groups(
+    built: PositionModel, cat: Catalogue, protos: Protos, rows: Rows, variables: list, constraints: list
+) -> None:
     """Variables counting the table groups kept as they were, by shape, outside the final layer's
-    block: their real tiles join the conservation rows (``rows[("kind", k)]``), their jokers the
+    block: their real tiles join the conservation rows (``rows.kind``), their jokers the
     joker row and (rack jokers to play) the row that a tile is played, and the opening's joker row
-    of ``open_then_manipulate`` (``rows["opening jokers"]``).
+    of ``open_then_manipulate`` (``rows.opening_jokers``).
 
-    Also the rows ``u[k] - jk[k] >= 0`` (``rows[("run tiles", k)]``) become "the runs' real tiles of
+    Also the rows ``u[k] - jk[k] >= 0`` (``rows.run_tiles``) become "the runs' real tiles of
     kind ``k`` outside kept melds are not negative": their slots of kind ``k`` (kept copies included
     where :attr:`~rummisolve.solver._layout.PositionModel.substituted` took them out of ``x[s]``)
     less ``jk[k]`` less the kept runs' real tiles. In the enumerated model conservation implies it
@@ -172,7 +163,7 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
         for k in meld.real_kinds:
             add(k, meld.var, -1)
     for k, terms in runs.items():
-        at = rows.get(("run tiles", k))
+        at = rows.run_tiles.get(k)
         if at is not None:
             _merge(constraints, at, terms)
     shapes: dict[tuple[tuple[int, ...], int], list[int]] = {}
@@ -189,13 +180,13 @@ def keep_groups(built, cat: Catalogue, protos: Protos, rows: dict, variables: li
         if jokers:
             joker_terms.append((var, jokers))
     for k, terms in kind_terms.items():
-        extend_row(constraints, rows[("kind", k)], terms)
+        extend_row(constraints, rows.kind[k], terms)
     if joker_terms:
-        extend_row(constraints, rows["jokers"], joker_terms)
-        if "plays" in rows and built.layer_jokers > built.counts.table_jokers:
-            extend_row(constraints, rows["plays"], joker_terms)
-        if "opening jokers" in rows:
-            extend_row(constraints, rows["opening jokers"], [(v, -c) for v, c in joker_terms])
+        extend_row(constraints, rows.jokers, joker_terms)
+        if rows.plays is not None and built.layer_jokers > built.counts.table_jokers:
+            extend_row(constraints, rows.plays, joker_terms)
+        if rows.opening_jokers is not None:
+            extend_row(constraints, rows.opening_jokers, [(v, -c) for v, c in joker_terms])
 
 
 def _merge(constraints: list, at: int, terms: dict[int, int]) -> None:

@@ -3,18 +3,34 @@ sets, and :class:`PositionModel`, the built proto with what decoding needs to re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model_helper as cmh
 
-from rummisolve.melds import MeldKind
+from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._twist import TwistModel
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER
 
 _SPECIAL_INDEX = {DOUBLE_JOKER: 0, COLOUR_CHANGE_JOKER: 1, MIRROR_JOKER: 2}
 
-__all__ = ["Counts", "KeptMeld", "PositionModel", "TableCounts", "count_position", "count_table"]
+__all__ = [
+    "Counts",
+    "FreedMeld",
+    "GroupKeep",
+    "KeptMeld",
+    "PositionModel",
+    "Rows",
+    "TableCounts",
+    "count_position",
+    "count_table",
+]
+
+
+TwistMeld = tuple[int, dict[int, int], int, tuple[int, int, int]]
+"""A table meld with special jokers: (index, real tiles by kind, regular jokers, special jokers)."""
 
 
 @dataclass
@@ -33,6 +49,17 @@ class KeptMeld:
     """A group under a grouped catalogue: no pieces, kept outside the layer's group block."""
 
 
+@dataclass(frozen=True, slots=True)
+class GroupKeep:
+    """Table groups of one shape that may stay as they were: how many do is variable ``var``."""
+
+    var: int
+    real_kinds: tuple[int, ...]
+    jokers: int
+    melds: tuple[int, ...]
+    """Indices of the table melds of this shape."""
+
+
 @dataclass
 class Counts:
     """Tile counts of a position by kind index."""
@@ -45,13 +72,51 @@ class Counts:
     table_specials: tuple[int, int, int] = (0, 0, 0)
     """``JD``, ``JC``, ``JM`` on the table (Twist)."""
     rack_specials: tuple[int, int, int] = (0, 0, 0)
-    twist_melds: list[tuple[int, dict[int, int], int, tuple[int, int, int]]] = field(default_factory=list)
-    """Table melds with special jokers: (index, real tiles by kind, regular jokers, special jokers)."""
+    twist_melds: list[TwistMeld] = field(default_factory=list)
+    """Table melds with special jokers."""
 
     @property
     def has_twist(self) -> bool:
         """Whether special jokers are in play."""
         return any(self.table_specials) or any(self.rack_specials)
+
+
+@dataclass
+class Rows:
+    """Where the rows that rule extensions extend sit in the model's constraint list (each
+    ``None`` or absent when the model has no such row)."""
+
+    kind: dict[int, int] = field(default_factory=dict)
+    """Kind -> its conservation row in the final layer (or an official opening's layer)."""
+    run_tiles: dict[int, int] = field(default_factory=dict)
+    """Kind -> ``jk[k] <= run slots of kind k`` (grouped catalogues)."""
+    jokers: int | None = None
+    """The layer's jokers: ``lo <= sum jk <= hi``."""
+    threshold: int | None = None
+    """An official opening's threshold."""
+    discard: int | None = None
+    """An official opening under the discard rule: a tile stays on the rack."""
+    plays: int | None = None
+    """A rearranging turn plays a tile."""
+    opening_jokers: int | None = None
+    """``open_then_manipulate``: the opening's rack jokers are among those played."""
+
+
+@dataclass
+class FreedMeld:
+    """A designated new meld of strict joker retrieval (:mod:`~rummisolve.solver._strict`): for a
+    freed joker, or a kept joker's host; each entry pairs what it holds with its variable."""
+
+    hosts: list[tuple[int, int]]
+    """(base set, variable): the meld is one copy of that set."""
+    jokers: list[tuple[int, int]]
+    """(kind, variable): a table joker in a slot of that kind."""
+    reals: list[tuple[int, int]]
+    """(kind, variable): a real tile in a slot of that kind (from the rack, or a kept host's witness)."""
+    rack_jokers: list[tuple[int, int]] = field(default_factory=list)
+    """(kind, variable): a rack joker in a slot of that kind."""
+    long: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
+    """(base sets, variable): a kept run's host longer than a base set, as its pieces."""
 
 
 @dataclass
@@ -76,18 +141,18 @@ class PositionModel:
     """Jokers the final layer may hold (table and rack)."""
     keep_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     """Base set -> [(keep variable, copies of the set it takes)]."""
-    freed: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
-    twist: object = None
-    """Special jokers' part of the model (:class:`rummisolve.solver._twist_model.TwistModel`), or ``None``."""
-    """Strict jokers that may be freed: variables ``y`` (set, var), ``q``/``r``/``rr`` (kind, var)."""
+    freed: list[FreedMeld] = field(default_factory=list)
+    """Strict joker retrieval's designated new melds."""
+    twist: TwistModel | None = None
+    """Special jokers' part of the model, or ``None``."""
     weight: int = 1
     """Objective weight of the primary objective (one more than the melds that could be kept)."""
     opening_offset: int = 0
     """First variable of the opening layer (``open_then_manipulate``)."""
     group_melds: list[KeptMeld] = field(default_factory=list)
     """Table groups of a grouped catalogue (kept, if at all, outside the group block)."""
-    group_keep: list = field(default_factory=list)
-    """Their keep variables by shape (:class:`rummisolve.solver._groups.GroupKeep`)."""
+    group_keep: list[GroupKeep] = field(default_factory=list)
+    """Their keep variables by shape."""
     relaxed: bool = False
     """Strict joker retrieval built without its kept hosts (:mod:`~rummisolve.solver._strict`): a
     relaxation of the rule, whose answers the referee must confirm."""
@@ -98,7 +163,7 @@ class PositionModel:
     """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
     (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
 
-    def copies(self, sol, n_sets: int) -> list[int]:
+    def copies(self, sol: Sequence[int], n_sets: int) -> list[int]:
         """Every copy of each base set in the final layer, kept melds' included."""
         copies = list(sol[self.final_offset : self.final_offset + n_sets])
         if self.substituted:
@@ -122,10 +187,10 @@ class TableCounts:
     melds: tuple[KeptMeld, ...]
     """Templates: :func:`count_position` hands each model fresh copies (the model sets ``var``)."""
     table_specials: tuple[int, int, int]
-    twist_melds: tuple[tuple[int, dict[int, int], int, tuple[int, int, int]], ...]
+    twist_melds: tuple[TwistMeld, ...]
 
 
-def count_table(table, cat: Catalogue) -> TableCounts:
+def count_table(table: Sequence[Meld], cat: Catalogue) -> TableCounts:
     """Tile counts of the melds ``table`` by kind, and each meld's decomposition into base sets."""
     n = len(cat.kinds)
     counts = [0] * n
@@ -133,7 +198,7 @@ def count_table(table, cat: Catalogue) -> TableCounts:
     kind_of = cat.kind_index.__getitem__
     melds = []
     table_specials = [0, 0, 0]
-    twist_melds = []
+    twist_melds: list[TwistMeld] = []
     for index, meld in enumerate(table):
         if any(t.is_special_joker for t in meld.tiles):
             reals: dict[int, int] = {}
@@ -151,7 +216,7 @@ def count_table(table, cat: Catalogue) -> TableCounts:
             table_jokers += regular
             for i, n in enumerate(mine):
                 table_specials[i] += n
-            twist_melds.append((index, reals, regular, tuple(mine)))
+            twist_melds.append((index, reals, regular, (mine[0], mine[1], mine[2])))
             continue
         joker_kinds = []
         real_kinds = []
@@ -169,7 +234,8 @@ def count_table(table, cat: Catalogue) -> TableCounts:
             continue
         slots = [kind_of(t) for t in meld.represents]
         melds.append(KeptMeld(index, _pieces(cat, slots, is_run), joker_kinds, real_kinds))
-    return TableCounts(tuple(counts), table_jokers, tuple(melds), tuple(table_specials), tuple(twist_melds))
+    specials = (table_specials[0], table_specials[1], table_specials[2])
+    return TableCounts(tuple(counts), table_jokers, tuple(melds), specials, tuple(twist_melds))
 
 
 def count_position(position: Position, cat: Catalogue, table: TableCounts | None = None) -> Counts:
@@ -198,7 +264,7 @@ def count_position(position: Position, cat: Catalogue, table: TableCounts | None
         rack_jokers,
         melds,
         table.table_specials,
-        tuple(rack_specials),
+        (rack_specials[0], rack_specials[1], rack_specials[2]),
         list(table.twist_melds),
     )
 

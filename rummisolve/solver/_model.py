@@ -47,7 +47,7 @@ from rummisolve.position import Position
 from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
-from rummisolve.solver._layout import Counts, PositionModel, TableCounts, count_position
+from rummisolve.solver._layout import Counts, PositionModel, Rows, TableCounts, count_position
 from rummisolve.solver._pieces import INF, Protos, extend_row, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.solver._strict import strict_jokers
@@ -91,7 +91,7 @@ def build_model(
     variables: list = []
     constraints: list = []
 
-    rows: dict = {}
+    rows = Rows()
     if opening and not rules.open_then_manipulate:
         twist = None
         if counts.has_twist and rules.joker_in_initial_meld:
@@ -114,15 +114,15 @@ def build_model(
             return None
         if not twist and not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
             return None
-        rows["jokers"] = len(constraints)
+        rows.jokers = len(constraints)
         _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
-        rows["threshold"] = len(constraints)
+        rows.threshold = len(constraints)
         _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
         if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
             xs = list(range(len(cat.sets)))
             sizes = [len(base.kinds) for base in cat.sets]
             groups = tile_terms(cat, 0, [1] * n_kinds, 1)
-            rows["discard"] = len(constraints)
+            rows.discard = len(constraints)
             constraints.append(
                 linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
             )
@@ -159,11 +159,11 @@ def build_model(
         ub = layer[0]
         if not playable_jokers and not played and not (twist and any(twist.rack_specials)):
             return None  # no rack tile is in a usable set
-        rows["jokers"] = len(constraints)
+        rows.jokers = len(constraints)
         _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
         built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
         built.layer_jokers = jokers
-        rows["plays"] = len(constraints)
+        rows.plays = len(constraints)
         _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
         built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints, rows):
@@ -203,7 +203,7 @@ def _layer(
     constraints: list,
     played: list[int] | None = None,
     extra=(),
-    rows: dict | None = None,
+    rows: Rows | None = None,
 ) -> tuple[list[int], list[bool]] | None:
     """Add one layer's variables and per-kind conservation.
 
@@ -231,7 +231,7 @@ def _layer(
                 sets = cat.sets_by_kind[k]
                 vs = [offset + s for s in sets] + [offset + len(cat.sets) + k]
                 if rows is not None:
-                    rows[("run tiles", k)] = len(constraints)
+                    rows.run_tiles[k] = len(constraints)
                 constraints.append(protos.cachedlinear(("run tiles", vs[-1]), vs, [1] * len(sets) + [-1], 0, INF))
         fit_list = [a or b for a, b in zip(fit_list, in_groups)]
     if not any(fit_list) and not extra:
@@ -243,13 +243,13 @@ def _layer(
             played.append(k)
         elif used or table[k] or rack[k]:
             if rows is not None:
-                rows[("kind", k)] = len(constraints)
+                rows.kind[k] = len(constraints)
             constraints.append(kind(offset, k, table[k], table[k] + rack[k]))
     return ub, fit_list
 
 
 def _played(
-    protos: Protos, counts: Counts, kinds: list[int], variables: list, constraints: list, rows: dict | None = None
+    protos: Protos, counts: Counts, kinds: list[int], variables: list, constraints: list, rows: Rows | None = None
 ) -> None:
     """The final layer's block of variables ``p[k]`` (S + K + ``k``): rack tiles of kind ``k`` played.
 
@@ -263,7 +263,7 @@ def _played(
     for k in kinds:
         block[k] = protos.domain(0, counts.rack[k])
         if rows is not None:
-            rows[("kind", k)] = len(constraints)
+            rows.kind[k] = len(constraints)
         constraints.append(played_row(k, counts.table[k]))
     variables.extend(block)
 
@@ -321,7 +321,7 @@ def _open_then_manipulate(
     opening_jokers: int,
     variables: list,
     constraints: list,
-    rows: dict,
+    rows: Rows,
 ) -> bool:
     """A second layer: new melds of rack tiles only, worth the threshold, all of them played."""
     counts = built.counts
@@ -352,7 +352,7 @@ def _open_then_manipulate(
     # Rack jokers in the opening <= rack jokers played (the final layer's jokers less the table's).
     jk0 = list(range(offset + n_sets, offset + n_sets + n_kinds)) + joker_vars(cat, offset)
     jk = list(range(n_sets, n_sets + n_kinds)) + joker_vars(cat, 0)
-    rows["opening jokers"] = len(constraints)
+    rows.opening_jokers = len(constraints)
     constraints.append(linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -INF, -counts.table_jokers))
     if opening_jokers >= rules.min_meld_length:
         # The opening melds are never laid out, so anchor every set jokers alone could fill.
@@ -362,7 +362,7 @@ def _open_then_manipulate(
 
 
 def _keep(
-    built: PositionModel, cat: Catalogue, ub: list[int], variables: list, constraints: list, rows: dict | None
+    built: PositionModel, cat: Catalogue, ub: list[int], variables: list, constraints: list, rows: Rows | None
 ) -> None:
     """Variables and constraints that count the table melds kept exactly as they were.
 
@@ -431,7 +431,7 @@ def _keep(
 
 
 def _substitute_kept(
-    built: PositionModel, cat: Catalogue, terms: dict[int, list[tuple[int, int]]], rows: dict, constraints: list
+    built: PositionModel, cat: Catalogue, terms: dict[int, list[tuple[int, int]]], rows: Rows, constraints: list
 ) -> bool:
     """Each keep variable into the conservation rows of its kinds (see :func:`_keep`); ``False``
     (nothing changed) when a kind of a kept meld has no conservation row to take it."""
@@ -444,10 +444,10 @@ def _substitute_kept(
                 row = by_kind[k] = {}
             for var, coeff in items:
                 row[var] = row.get(var, 0) + coeff
-    if any(("kind", k) not in rows for k in by_kind):
+    if any(k not in rows.kind for k in by_kind):
         return False
     for k, row in by_kind.items():
-        extend_row(constraints, rows[("kind", k)], list(row.items()))
+        extend_row(constraints, rows.kind[k], list(row.items()))
     built.substituted = True
     return True
 

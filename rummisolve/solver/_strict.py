@@ -5,7 +5,7 @@ from __future__ import annotations
 from rummisolve.melds import MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import PositionModel
+from rummisolve.solver._layout import FreedMeld, PositionModel
 from rummisolve.solver._pieces import INF, linear
 from rummisolve.solver._pieces import protos as protos_for
 
@@ -116,8 +116,8 @@ def strict_jokers(
         ws = [new_var() for _ in hosts]
         for s, w in zip(hosts, ws):
             designated.setdefault(s, []).append(w)
-        built.freed.append({"w": list(zip(hosts, ws)), "q": [], "r": [], "rr": []})
-        record = built.freed[-1]
+        record = FreedMeld(list(zip(hosts, ws)), [], [])
+        built.freed.append(record)
         # used(c) = sum(w) <= 1, used(c) <= jokers assigned, each assigned joker needs used(c)
         constraints.append(linear(ws, [1] * len(ws), 0, 1))
         constraints.append(linear(ws + members, [1] * len(ws) + [-1] * len(members), -INF, 0))
@@ -131,19 +131,19 @@ def strict_jokers(
             in_host = [w for s, w in zip(hosts, ws) if k in cat.sets[s].kinds]
             q = new_var()
             qs.append(q)
-            record["q"].append((k, q))
+            record.jokers.append((k, q))
             jokers_at.setdefault(k, []).append(q)
             slot_vars = [q]
             if counts.rack[k]:
                 r = new_var()
-                record["r"].append((k, r))
+                record.reals.append((k, r))
                 played_at.setdefault(k, []).append(r)
                 helpers.append(r)
                 real_helpers.append(r)
                 slot_vars.append(r)
             if rack_jokers:
                 rr = new_var()
-                record["rr"].append((k, rr))
+                record.rack_jokers.append((k, rr))
                 rack_joker_uses.append(rr)
                 jokers_at.setdefault(k, []).append(rr)
                 helpers.append(rr)
@@ -160,7 +160,7 @@ def strict_jokers(
     # reserved real tiles: the freed melds' rack tiles, then the kept hosts' witnesses
     real_at: dict[int, list[int]] = {}
     for record in built.freed:
-        for k, var in record["r"]:
+        for k, var in record.reals:
             real_at.setdefault(k, []).append(var)
     # Groups of one number may share a host (K4 B4 J and K4 O4 J become K4 O4 J J, beside K4 of
     # the one and O4 of the other); each run has hosts of its own.
@@ -281,13 +281,12 @@ def _kept_hosts(
         host_q.append(qs)
         host_w.append(ws)
         built.freed.append(
-            {
-                "w": [(pieces[0], var) for (pieces, _), var in zip(shapes, hs) if len(pieces) == 1],
-                "long": [(pieces, var) for (pieces, _), var in zip(shapes, hs) if len(pieces) > 1],
-                "q": list(qs.items()),
-                "r": list(ws.items()),
-                "rr": [],
-            }
+            FreedMeld(
+                hosts=[(pieces[0], var) for (pieces, _), var in zip(shapes, hs) if len(pieces) == 1],
+                jokers=list(qs.items()),
+                reals=list(ws.items()),
+                long=[(pieces, var) for (pieces, _), var in zip(shapes, hs) if len(pieces) > 1],
+            )
         )
     # the meld's bound jokers standing for k: kept in place (km) or in its hosts
     for k in options:
@@ -344,7 +343,7 @@ def _group_hosts(
         previous = hs
         slot_vars: dict[int, list[int]] = {}  # kind -> every hq and hw of that kind
         a_vars = []
-        record = {"w": [(pieces[0], var) for (pieces, _), var in zip(shapes, hs)], "q": [], "r": [], "rr": []}
+        record = FreedMeld([(pieces[0], var) for (pieces, _), var in zip(shapes, hs)], [], [])
         for i, ((_, jokers, _), (witnesses, options)) in enumerate(zip(family, info)):
             a = new_var()
             a_vars.append(a)
@@ -364,8 +363,8 @@ def _group_hosts(
                 slot_vars.setdefault(k, []).append(var)
                 witness_cols[i].setdefault(k, []).append(var)
                 real_at.setdefault(k, []).append(var)
-            record["q"] += qs
-            record["r"] += ws
+            record.jokers += qs
+            record.reals += ws
         constraints.append(linear(hs + a_vars, [1] * len(hs) + [-1] * len(a_vars), -INF, 0))  # used <= sum(a)
         for k, items in slot_vars.items():  # a slot of kind k: one joker or witness, in a host holding k
             holders = [h for (_, kinds), h in zip(shapes, hs) if k in kinds]
@@ -373,7 +372,7 @@ def _group_hosts(
         for (pieces, kinds), var in zip(shapes, hs):
             if anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
                 built.doubled_hosts = True
-                mine = [v for k, v in record["r"] if k in kinds]
+                mine = [v for k, v in record.reals if k in kinds]
                 constraints.append(linear(mine + [var], [1] * len(mine) + [-2], 0, INF))
         built.freed.append(record)
     for i, (_, jokers, keep) in enumerate(family):

@@ -30,7 +30,7 @@ from itertools import combinations
 
 from rummisolve.rules import RuleSet
 
-__all__ = ["Piece", "twist_pieces", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
+__all__ = ["Piece", "TwistModel", "twist_pieces", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
 
 KIND, DOUBLE, CHANGE, MIRROR = 0, 1, 2, 3
 """Piece elements: a kind slot ``(KIND, k)``, a double joker ``(DOUBLE, k)`` over kinds ``k, k+1`` (run)
@@ -234,3 +234,20 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
         elements = tuple((KIND, k) for k in kinds) + ((MIRROR, -1),) + tuple((KIND, k) for k in reversed(kinds))
         piece = Piece("mirror", elements, slots, mirrors=1, value=2 * value, upper=mirrors)
         _anchored(piece, available, jokers, found)
+
+
+@dataclass
+class TwistModel:
+    """The pieces of one layer and the variables that count its special jokers."""
+
+    pieces: list[Piece]
+    kinds: set[int]
+    """Kinds that some piece has slots of."""
+    played: dict[int, int] = field(default_factory=dict)
+    """Special joker (0 ``JD``, 1 ``JC``, 2 ``JM``) -> variable: rack ones played (not in an official opening)."""
+    layer_specials: tuple[int, int, int] = (0, 0, 0)
+    rack_specials: tuple[int, int, int] = (0, 0, 0)
+    kind_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, kind slots)."""
+    anchor_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, slots that must hold a real tile)."""

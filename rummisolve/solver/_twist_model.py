@@ -15,31 +15,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import Counts
+from rummisolve.solver._layout import Counts, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
-from rummisolve.solver._twist import Piece, twist_pieces
+from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
-__all__ = ["TwistModel", "plan_twist", "add_twist"]
-
-
-@dataclass
-class TwistModel:
-    """The pieces of one layer and the variables that count its special jokers."""
-
-    pieces: list[Piece]
-    kinds: set[int]
-    """Kinds that some piece has slots of."""
-    played: dict[int, int] = field(default_factory=dict)
-    """Special joker (0 ``JD``, 1 ``JC``, 2 ``JM``) -> variable: rack ones played (not in an official opening)."""
-    layer_specials: tuple[int, int, int] = (0, 0, 0)
-    rack_specials: tuple[int, int, int] = (0, 0, 0)
-    kind_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    """Kind -> (piece variable, kind slots)."""
-    anchor_terms: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    """Kind -> (piece variable, slots that must hold a real tile)."""
+__all__ = ["plan_twist", "add_twist"]
 
 
 def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
@@ -68,15 +49,15 @@ def add_twist(
     protos: Protos,
     counts: Counts,
     offset: int,
-    rows: dict,
+    rows: Rows,
     variables: list,
     constraints: list,
 ) -> None:
     """Add the pieces' variables to the layer at ``offset`` and their terms to its rows.
 
-    ``rows``: positions in ``constraints`` of the rows to extend: ``("kind", k)`` (conservation of
-    kind ``k``), ``"jokers"``, and, where they exist, ``"threshold"``, ``"discard"`` (an official
-    opening's), ``"plays"`` (the turn plays a tile)."""
+    ``rows``: where the rows to extend sit in ``constraints``: the conservation rows
+    (``rows.kind``), the jokers' and, where they exist, an official opening's threshold and
+    discard rows and a rearranging turn's "plays a tile" row."""
     n_sets = len(cat.sets)
     jk = offset + n_sets
     opening = built.kept_by_rule
@@ -124,7 +105,7 @@ def add_twist(
         twist.played = played
     # Conservation rows gain the pieces' kind slots.
     for k, terms in kind_terms.items():
-        extend_row(constraints, rows[("kind", k)], terms)
+        extend_row(constraints, rows.kind[k], terms)
     # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
     # Table melds kept as they were hold real tiles too: u[k] - jk[k] - anchors - kept real >= 0.
     if built.layer_jokers:
@@ -145,7 +126,7 @@ def add_twist(
                 merged[var] = merged.get(var, 0) - coeff
             constraints.append(linear(list(merged), list(merged.values()), 0, INF))
     if regular_terms:
-        extend_row(constraints, rows["jokers"], regular_terms)
+        extend_row(constraints, rows.jokers, regular_terms)
     # Colour changes: at each JC's number, c[A, B] colour changes from colour A (the segments
     # ending before it) to B != A (those starting after it): sum_B c[A, B] = before of colour A,
     # sum_A c[A, B] = after of colour B (a transportation problem: its relaxation pairs them too).
@@ -174,11 +155,11 @@ def add_twist(
             links = [v for (_, y), v in pairs.items() if y == b]
             constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
     # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
-    if "threshold" in rows:
-        extend_row(constraints, rows["threshold"], [(p.var, p.value) for p in twist.pieces if p.value])
-    if "discard" in rows:
-        extend_row(constraints, rows["discard"], [(p.var, p.tiles) for p in twist.pieces])
-    if "plays" in rows and played:
-        extend_row(constraints, rows["plays"], [(v, 1) for v in played.values()])
+    if rows.threshold is not None:
+        extend_row(constraints, rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
+    if rows.discard is not None:
+        extend_row(constraints, rows.discard, [(p.var, p.tiles) for p in twist.pieces])
+    if rows.plays is not None and played:
+        extend_row(constraints, rows.plays, [(v, 1) for v in played.values()])
     twist.kind_terms, twist.anchor_terms = kind_terms, anchor_terms
     built.twist = twist
