@@ -5,8 +5,8 @@
 Two measures on the stored positions that reach CP-SAT (both objectives), CPU milliseconds:
 
 - **Kept melds substituted** (shipped): ``rummisolve.solve`` end to end with the kept melds
-  substituted into the conservation rows, against the rows ``kept <= x[s]`` (the private switch
-  ``rummisolve.solver._model.SUBSTITUTE_KEPT``), the two alternating solve by solve for
+  substituted into the conservation rows, against the rows ``kept <= x[s]``
+  (``rummisolve.solver.probe.ModelVariant(substitute_kept=False)``), the two alternating solve by solve for
   ``--rounds`` rounds (best round of each); the answers must agree (status, the objective's
   value, melds kept).
 - **Variables fixed at 0 dropped** (not shipped): the model's variable count and CP-SAT's load
@@ -26,8 +26,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from benchmarks.build import position_of, stored_records
 from benchmarks.run import load_average
-from rummisolve import solve
-from rummisolve.solver import _model, probe
+from rummisolve.solver import probe
 
 __all__ = ["compact", "measure", "main"]
 
@@ -94,11 +93,8 @@ def measure(positions, rounds: int) -> dict[str, list[float]]:
             answers = {}
             for _ in range(rounds):
                 for switch in (True, False):
-                    _model.SUBSTITUTE_KEPT = switch
-                    try:
-                        ms, solution = _cpu_ms(solve, position, objective)
-                    finally:
-                        _model.SUBSTITUTE_KEPT = True
+                    variant = probe.ModelVariant(substitute_kept=switch)
+                    ms, solution = _cpu_ms(probe.solve_variant, position, objective, variant)
                     best[switch] = min(best[switch], ms)
                     answers[switch] = _answer(solution, objective)
             if answers[True] != answers[False]:

@@ -25,6 +25,8 @@ from rummisolve.solver import probe
 __all__ = ["measure", "main"]
 
 
+NO_SHORTCUT = probe.ModelVariant(shortcut=False)
+
 def _ms(function, *args) -> float:
     start = time.perf_counter()
     function(*args)
@@ -42,8 +44,7 @@ def measure(records: list[dict], rounds: int) -> dict:
         for position in fires:
             for objective in ("tiles", "value"):
                 fast.append(_ms(solve, position, objective))
-                with probe.without_shortcut():
-                    model.append(_ms(solve, position, objective))
+                model.append(_ms(probe.solve_variant, position, objective, NO_SHORTCUT))
     early, proved = [], []
     for position in others:
         for objective in ("tiles", "value"):

@@ -55,11 +55,6 @@ from rummisolve.solver._twist_model import add_twist, plan_twist
 
 __all__ = ["build_model", "primary_offset"]
 
-SUBSTITUTE_KEPT = True
-"""Private switch: ``False`` builds the keep rows ``kept <= x[s]`` instead of substituting the kept
-melds into the conservation rows (see :func:`_keep`; the differential tests and benchmarks compare)."""
-
-
 def build_model(
     position: Position,
     cat: Catalogue,
@@ -67,6 +62,8 @@ def build_model(
     anchored: dict[int, int] | None = None,
     table: TableCounts | None = None,
     kept_hosts: bool = True,
+    *,
+    substitute_kept: bool = True,
 ) -> PositionModel | None:
     """Build the model for ``position``; ``None`` when cheap checks prove there is no legal move.
 
@@ -75,7 +72,9 @@ def build_model(
     solution actually needed them for (see :func:`rummisolve.solver._decode.decode`). ``table``:
     the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made.
     ``kept_hosts=False``: strict retrieval's kept jokers without their kept hosts
-    (:func:`~rummisolve.solver._strict.strict_jokers`), a relaxation of the rule."""
+    (:func:`~rummisolve.solver._strict.strict_jokers`), a relaxation of the rule.
+    ``substitute_kept=False``: the rows ``kept <= x[s]`` in place of substituting the kept melds
+    into the conservation rows (see :func:`_keep`; :class:`~rummisolve.solver._variant.ModelVariant`)."""
     anchored = anchored or {}
     rules = position.rules
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
@@ -168,7 +167,7 @@ def build_model(
         built.opening_offset = built.played_offset + n_kinds
         if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints, rows):
             return None
-        substitute = SUBSTITUTE_KEPT and not twist and not (rules.joker_retrieval == "strict" and counts.table_jokers)
+        substitute = substitute_kept and not twist and not (rules.joker_retrieval == "strict" and counts.table_jokers)
         _keep(built, cat, ub, variables, constraints, rows if substitute else None)
         if cat.grouped:
             keep_groups(built, cat, protos, rows, variables, constraints)

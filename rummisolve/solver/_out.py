@@ -21,20 +21,12 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.errors import InternalError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._cpsat import CP_FEASIBLE, CP_INFEASIBLE, CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
 from rummisolve.solver._decode import NeedAnchors, decode
 from rummisolve.solver._layout import Counts, TableCounts, count_position
 from rummisolve.solver._model import build_model, primary_offset
 from rummisolve.solver._pieces import INF, protos
-from rummisolve.solver._solve import (
-    CP_FEASIBLE,
-    CP_INFEASIBLE,
-    CP_OPTIMAL,
-    QUICK_EFFORT,
-    referee_accepts,
-    run_cpsat,
-    sat_parameters,
-    solution_values,
-)
+from rummisolve.solver._solve import QUICK_EFFORT, referee_accepts
 from rummisolve.solver_limits import unsupported_position
 
 __all__ = ["goes_out"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import math
 import time
 
@@ -14,7 +13,16 @@ from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.solution import AlternativesMode, Objective, Solution, Status
-from rummisolve.solver._candidates import catalogue, model_catalogue
+from rummisolve.solver._candidates import Catalogue, catalogue, model_catalogue
+from rummisolve.solver._cpsat import (
+    CP_FEASIBLE,
+    CP_INFEASIBLE,
+    CP_OPTIMAL,
+    PROVEN,
+    run_cpsat,
+    sat_parameters,
+    solution_values,
+)
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._layout import TableCounts
@@ -23,6 +31,7 @@ from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver._strict import may_miss
+from rummisolve.solver._variant import SHIPPED, ModelVariant
 from rummisolve.solver_limits import check_alternatives_mode, check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
@@ -119,20 +128,22 @@ def solve_checked(
     alternatives: tuple[int, AlternativesMode],
     stop: StopSignal | None,
     table: TableCounts | None = None,
+    variant: ModelVariant = SHIPPED,
 ) -> Solution:
     """:func:`solve` once its options are checked. ``cat``: the rule set's enumerated catalogue
     (the shortcut's); the model's is :func:`~rummisolve.solver._candidates.model_catalogue`.
     ``alternatives``: how many, and what they are.
     ``table``: the counts of ``position.table`` under the model's catalogue
-    (:func:`~rummisolve.solver._layout.count_table`), if already made."""
+    (:func:`~rummisolve.solver._layout.count_table`), if already made. ``variant``: how the model
+    is built and searched (:class:`~rummisolve.solver._variant.ModelVariant`)."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
     started = time.perf_counter()
     deadline = None if limit is None else started + limit
     kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
-    search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table)
-    best = _shortcut(position, cat, objective, table) if _SHORTCUTS and not _expired(deadline, stop) else None
+    search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table, variant=variant)
+    best = _shortcut(position, cat, objective, table) if variant.shortcut and not _expired(deadline, stop) else None
     everything = best is not None  # the shortcut's move plays every rack tile any move could
     if best is None:
         best = search.next()
@@ -159,10 +170,6 @@ def solve_checked(
             break
         found.append(move)
     return dataclasses.replace(best, alternatives=tuple(found))
-
-
-_SHORTCUTS = True
-"""Private switch: ``False`` sends every position to the model (the differential tests compare)."""
 
 
 def _shortcut(position: Position, cat, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
@@ -205,10 +212,13 @@ class _Search:
         stop: StopSignal | None = None,
         table: TableCounts | None = None,
         kept_hosts: bool = True,
+        *,
+        variant: ModelVariant = SHIPPED,
     ) -> None:
         self.position = position
         self.table = table
         self.kept_hosts = kept_hosts
+        self.variant = variant
         self.found: tuple[int, bool] = (0, False)
         """The last move's objective value (CP-SAT's, minimised) and whether the search proved it."""
         self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
@@ -244,7 +254,15 @@ class _Search:
         while True:
             if self.stale:
                 start = time.perf_counter()
-                self.built = build_model(position, cat, objective, self.anchored, self.table, self.kept_hosts)
+                self.built = build_model(
+                    position,
+                    cat,
+                    objective,
+                    self.anchored,
+                    self.table,
+                    self.kept_hosts,
+                    substitute_kept=self.variant.substitute_kept,
+                )
                 if self.built is not None:
                     ways = [exclude_played(self.built, cat, played, contained) for played, contained in self.excluded]
                     self.blocked = not all(ways)
@@ -321,9 +339,24 @@ class _StrictSearch:
     forbidden found no better move on the benchmark and test positions: not done.) Elsewhere (no
     table jokers, an official opening) the first model is the rule's own."""
 
-    def __init__(self, *args) -> None:
-        self.args = args
-        self.relaxed = _Search(*args, kept_hosts=False)
+    def __init__(
+        self,
+        position: Position,
+        cat: Catalogue,
+        objective: Objective,
+        seed: int,
+        deadline: float | None,
+        stop: StopSignal | None = None,
+        table: TableCounts | None = None,
+        *,
+        variant: ModelVariant = SHIPPED,
+    ) -> None:
+        self.position = position
+        self.make = functools.partial(
+            _Search, position, cat, objective, seed, stop=stop, table=table, variant=variant
+        )
+        self.deadline = deadline
+        self.relaxed = self.make(deadline, kept_hosts=False)
         self.restricted: _Search | None = None
         self.excluded: list[tuple[tuple[Tile, ...], bool]] = []
 
@@ -339,7 +372,7 @@ class _StrictSearch:
         for search in (self.relaxed, self.restricted):
             if search is not None:
                 search.limit(deadline)
-        self.args = (*self.args[:4], deadline, *self.args[5:])
+        self.deadline = deadline
 
     def next(self) -> Solution:
         """The best move not excluded, its status honest (see the class docstring)."""
@@ -349,7 +382,7 @@ class _StrictSearch:
         spent = [self.relaxed.timings]
         bound, proven = self.relaxed.found
         if self.restricted is None:
-            self.restricted = _Search(*self.args)
+            self.restricted = self.make(self.deadline)
             for played, contained in self.excluded:
                 self.restricted.exclude(played, contained)
         best = self.restricted.next()
@@ -366,17 +399,10 @@ class _StrictSearch:
 
     def _may_miss(self) -> bool:
         """Whether the restricted model may have missed a legal play (:func:`~rummisolve.solver._strict.may_miss`)."""
-        built = self.restricted.built
-        return may_miss(self.args[0]) or built is None or built.doubled_hosts
+        built = None if self.restricted is None else self.restricted.built
+        return may_miss(self.position) or built is None or built.doubled_hosts
 
 
-CP_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
-CP_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
-CP_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
-_PROVEN = (CP_OPTIMAL, CP_INFEASIBLE)
-_PARAMETERS: dict[tuple[int, float | None, float | None, bool], cmh.SatParameters] = {}
-_CACHED_LIMITS = 64
-_CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
 QUICK_EFFORT = 0.008
 """Deterministic-time budget of the quick search (CP-SAT's work units, not seconds)."""
 TARGET_STEPS = 1
@@ -440,7 +466,7 @@ def staged_search(
     run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
     response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
-    if response.status in _PROVEN or _expired(deadline, stop):
+    if response.status in PROVEN or _expired(deadline, stop):
         return response
     incumbent = response if response.status == CP_FEASIBLE else None
     lower = response.best_objective_bound
@@ -480,41 +506,6 @@ def staged_search(
     return second
 
 
-def solution_values(response: cmh.CpSolverResponse) -> list[int]:
-    """The response's variable values as a list.
-
-    Read from the field's printed form: ``list()`` over the wrapped repeated field makes one
-    call per element (about 3x slower on game positions). Falls back to ``list()`` whenever the
-    printed form is not exactly the list of values."""
-    values = response.solution
-    try:
-        parsed = _INTEGERS.decode(str(values))
-    except ValueError:
-        parsed = None
-    if type(parsed) is not list or len(parsed) != len(values):
-        return list(values)
-    return parsed
-
-
-def _not_an_integer(text: str) -> None:
-    raise ValueError(f"not an integer: {text}")
-
-
-_INTEGERS = json.JSONDecoder(parse_float=_not_an_integer, parse_constant=_not_an_integer)
-
-
-def run_cpsat(
-    proto: cmh.CpModelProto, params: cmh.SatParameters, stop: StopSignal | None = None
-) -> cmh.CpSolverResponse:
-    """One CP-SAT search; a ``stop`` set before or during it ends it at once (status UNKNOWN or FEASIBLE)."""
-    wrapper = cmh.SolveWrapper()
-    wrapper.set_parameters(params)
-    if stop is None:
-        return wrapper.solve(proto)
-    with stop.calling(wrapper.stop_search):
-        return wrapper.solve(proto)
-
-
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
@@ -522,46 +513,6 @@ def _remaining(deadline: float | None) -> float | None:
 def _expired(deadline: float | None, stop: StopSignal | None = None) -> bool:
     """Whether the caller's time is up: the deadline has passed, or ``stop`` is set."""
     return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop.is_set())
-
-
-def sat_parameters(
-    seed: int, limit: float | None, effort: float | None = None, eager: bool = False
-) -> cmh.SatParameters:
-    """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
-
-    Presolve, probing, SAT inprocessing and symmetry detection are off: on game positions they
-    cost more than they save (benchmarks/RESULTS.md). The quick stage puts the whole linear
-    relaxation into the LP at once (not lazily), adds no cuts and stops after
-    :data:`QUICK_EFFORT`. The full stage keeps CP-SAT's cuts; it loads the LP eagerly only when
-    ``eager`` (models of up to :data:`EAGER_FALLBACK_SETS` candidate sets): on small models that
-    is faster, on very large ones an eager relaxation with root cuts overruns time limits.
-
-    CP-SAT's own Ctrl-C handler is off: with it, every solve left SIGINT at the system default,
-    so a later Ctrl-C killed the host program (the CLI, a server, a notebook) outright instead
-    of raising ``KeyboardInterrupt`` and running its clean-up."""
-    key = (seed, limit, effort, eager)
-    params = _PARAMETERS.get(key)
-    if params is None:
-        params = cmh.SatParameters()
-        params.num_workers = 1
-        params.random_seed = seed
-        params.cp_model_presolve = False
-        params.cp_model_probing_level = 0
-        params.use_sat_inprocessing = False
-        params.symmetry_level = 0
-        params.catch_sigint_signal = False
-        quick = effort is not None
-        if quick or eager:
-            params.add_lp_constraints_lazily = False
-        if quick:
-            for name in _CUTS:
-                setattr(params, name, False)
-            params.max_deterministic_time = effort
-        if limit is not None:
-            params.max_time_in_seconds = limit
-        if len(_PARAMETERS) < _CACHED_LIMITS:
-            _PARAMETERS[key] = params
-    return params
 
 
 def _plays_anything(built, cat, sol) -> bool:

@@ -1,32 +1,44 @@
 """The solver's stages one at a time, for measuring them (``benchmarks/floor.py``, ``benchmarks/shortcut.py``).
 
 :func:`rummisolve.solver.solve` is the way to solve; these expose its model and search so a
-benchmark can time the search alone, the search given a perfect hint, and the bare model load.
+benchmark can time the search alone, the search given a perfect hint, and the bare model load,
+and :func:`solve_variant` solves with another :class:`ModelVariant` (no shortcut, or the keep
+rows in place of the substitution) for the tests and benchmarks that compare them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
-from rummisolve.solution import Objective
+from rummisolve.solution import AlternativesMode, Objective, Solution
 from rummisolve.solver._candidates import catalogue, model_catalogue
+from rummisolve.solver._cpsat import run_cpsat, sat_parameters, solution_values
 from rummisolve.solver._model import build_model
 from rummisolve.solver._solve import (
     EAGER_FALLBACK_SETS,
     QUICK_EFFORT,
-    run_cpsat,
-    sat_parameters,
+    check_options,
     search_efforts,
-    solution_values,
+    solve_checked,
     staged_search,
 )
+from rummisolve.solver._stop import StopSignal
+from rummisolve.solver._variant import SHIPPED, ModelVariant
+from rummisolve.solver_limits import check_alternatives_mode
 
-__all__ = ["SearchResult", "model_of", "search", "load", "shortcut_fires", "without_shortcut"]
+__all__ = [
+    "ModelVariant",
+    "SHIPPED",
+    "SearchResult",
+    "model_of",
+    "search",
+    "load",
+    "shortcut_fires",
+    "solve_variant",
+]
 
 
 @dataclass(frozen=True)
@@ -89,14 +101,24 @@ def shortcut_fires(position: Position) -> bool:
     return lay_down_all(position, catalogue(position.rules)) is not None
 
 
-@contextmanager
-def without_shortcut() -> Iterator[None]:
-    """Within it, :func:`rummisolve.solver.solve` sends every position to the model (not thread-safe)."""
-    from rummisolve.solver import _solve
-
-    saved = _solve._SHORTCUTS
-    _solve._SHORTCUTS = False
-    try:
-        yield
-    finally:
-        _solve._SHORTCUTS = saved
+def solve_variant(
+    position: Position,
+    objective: Objective | str = Objective.TILES,
+    variant: ModelVariant = SHIPPED,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    alternatives: int = 0,
+    alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
+    stop: StopSignal | None = None,
+) -> Solution:
+    """:func:`rummisolve.solver.solve` with the model built and searched as ``variant`` says (the
+    options are :func:`~rummisolve.solver.solve`'s); every answer is refereed as there."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    if not isinstance(variant, ModelVariant):
+        raise TypeError(f"variant must be a ModelVariant, not {type(variant).__name__}")
+    checked, limit = check_options(objective, time_limit, seed, alternatives, stop)
+    mode = check_alternatives_mode(alternatives_mode)
+    wanted = (alternatives, mode)
+    return solve_checked(position, catalogue(position.rules), checked, limit, seed, wanted, stop, variant=variant)

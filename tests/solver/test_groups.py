@@ -28,7 +28,7 @@ from rummisolve.solver import _candidates
 from rummisolve.solver._candidates import model_catalogue
 from rummisolve.solver._groups import add_groups, deal, group_bound, group_offsets
 from rummisolve.solver._pieces import protos
-from rummisolve.solver.probe import without_shortcut
+from rummisolve.solver.probe import ModelVariant, solve_variant
 from rummisolve.tiles import JOKER, Tile
 from tests.support.soundness import assert_sound
 
@@ -182,8 +182,8 @@ def _answers(position: Position, objective: str, grouped: bool, alternatives: in
     _candidates.GROUPED_COLOURS = 1 if grouped else 99
     try:
         assert model_catalogue(position.rules).grouped is grouped
-        with without_shortcut():  # both models, not the shortcut, answer
-            solution = solve(position, objective, alternatives=alternatives)
+        # both models, not the shortcut, answer
+        solution = solve_variant(position, objective, ModelVariant(shortcut=False), alternatives=alternatives)
     finally:
         _candidates.GROUPED_COLOURS = saved
     assert_sound(position, solution, objective)
@@ -232,11 +232,11 @@ def test_grouped_models_search_with_their_own_budgets(monkeypatch):
         return real_run(proto, params)
 
     monkeypatch.setattr(_solve, "run_cpsat", spy)
-    monkeypatch.setattr(_solve, "_SHORTCUTS", False)
     wide = (RuleSet(colours=8, max_players=8), _solve.GROUPED_EFFORTS[0])
     for rules, expected in (wide, (RuleSet(), _solve.QUICK_EFFORT)):
         budgets.clear()
-        solution = solve(Position.from_notation(["K1 K2 K3", "R5 B5 O5"], "K4 R4 R6 O9", rules=rules))
+        position = Position.from_notation(["K1 K2 K3", "R5 B5 O5"], "K4 R4 R6 O9", rules=rules)
+        solution = solve_variant(position, "tiles", ModelVariant(shortcut=False))
         assert solution.status == "optimal"
         assert budgets[0] == expected
 

@@ -3,7 +3,7 @@
 On a seeded sample of several hundred positions under every rule option (game positions, random
 ones, and positions built so that the shortcut fires: a table of random melds and a rack made of
 melds, sometimes with a stray tile), both objectives, the answer with the shortcut and the answer
-with it switched off (``_solve._SHORTCUTS``) must agree on what the shortcut guarantees: the
+with it switched off (``ModelVariant(shortcut=False)``) must agree on what the shortcut guarantees: the
 status, the tiles played (sorted), the value and the melds kept; and every answer passes the
 referee. The alternatives (searched by the model after the shortcut's best move) agree the same
 way.
@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-import rummisolve.solver._solve as api
 from benchmarks.build import position_of
 from benchmarks.positions import _pool, random_meld, random_position, random_table, small_position
 from rummisolve import STANDARD, XP, Position, RuleSet, solve
 from rummisolve.rules import TWIST
+from rummisolve.solver import StopSignal
 from rummisolve.solver._candidates import catalogue
 from rummisolve.solver._shortcut import lay_down_all
+from rummisolve.solver.probe import ModelVariant, solve_variant
 from tests.support.soundness import assert_sound
 
 RULES: dict[str, RuleSet] = {
@@ -78,23 +79,21 @@ def _key(solution) -> tuple:
     return solution.status, solution.played, solution.value, solution.kept
 
 
-def _both(monkeypatch, position: Position, objective: str, **options):
-    monkeypatch.setattr(api, "_SHORTCUTS", True)
+def _both(position: Position, objective: str, **options):
     fast = solve(position, objective, **options)
-    monkeypatch.setattr(api, "_SHORTCUTS", False)
-    model = solve(position, objective, **options)
+    model = solve_variant(position, objective, ModelVariant(shortcut=False), **options)
     return fast, model
 
 
 @pytest.mark.parametrize("name", list(RULES))
-def test_shortcut_answers_equal_the_models(monkeypatch, name):
+def test_shortcut_answers_equal_the_models(name):
     rules = RULES[name]
     fired = mismatches = 0
     problems = []
     for position in _positions(name, rules):
         took = lay_down_all(position, catalogue(rules)) is not None
         for objective in ("tiles", "value"):
-            fast, model = _both(monkeypatch, position, objective)
+            fast, model = _both(position, objective)
             assert_sound(position, fast, objective)
             fired += took
             if took:
@@ -107,30 +106,29 @@ def test_shortcut_answers_equal_the_models(monkeypatch, name):
     assert fired >= 8, f"the shortcut fired {fired} times only"  # the sample exercises it
 
 
-def test_shortcut_on_game_positions_equals_the_model(monkeypatch):
+def test_shortcut_on_game_positions_equals_the_model():
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "game.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     for row in random.Random("shortcut-game").sample(rows, 60):
         position = position_of(row)
         for objective in ("tiles", "value"):
-            fast, model = _both(monkeypatch, position, objective)
+            fast, model = _both(position, objective)
             assert _key(fast) == _key(model), row["id"]
 
 
-def test_alternatives_time_limit_and_stop_after_the_shortcut(monkeypatch):
+def test_alternatives_time_limit_and_stop_after_the_shortcut():
     rng = random.Random("shortcut-alternatives")
     firing = [p for p in (_built(rng, STANDARD) for _ in range(40)) if lay_down_all(p, catalogue(STANDARD))]
     assert len(firing) >= 10
     for position in firing[:12]:
-        fast, model = _both(monkeypatch, position, "tiles", alternatives=2)
+        fast, model = _both(position, "tiles", alternatives=2)
         assert _key(fast) == _key(model)
         assert [_key(a) for a in fast.alternatives] == [_key(a) for a in model.alternatives]
         for alt in fast.alternatives:
             assert_sound(position, alt, "tiles")
-        fast, model = _both(monkeypatch, position, "value", time_limit=30)
+        fast, model = _both(position, "value", time_limit=30)
         assert _key(fast) == _key(model)
-    monkeypatch.setattr(api, "_SHORTCUTS", True)
-    stop = api.StopSignal()
+    stop = StopSignal()
     stop.set()
     # a stop set before the solve still ends it unproven, shortcut or not
     assert solve(firing[0], stop=stop).status == "unknown"

@@ -21,6 +21,7 @@ from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_
 from rummisolve.errors import OptionError
 from rummisolve.solution import Solution
 from rummisolve.solver._pieces import INF
+from rummisolve.solver.probe import ModelVariant, solve_variant
 from tests.support.soundness import assert_sound, melds
 from tests.support.strategies import positions
 
@@ -656,14 +657,14 @@ def test_the_full_stage_is_told_what_the_earlier_stages_proved(monkeypatch):
         return run
 
     monkeypatch.setattr(api, "TARGET_STEPS", 0)
-    monkeypatch.setattr(api, "_SHORTCUTS", False)  # every answer from the searches under test
+    searched = ModelVariant(shortcut=False)  # every answer from the searches under test
     for keep_solution in (True, False):
         monkeypatch.setattr(api, "run_cpsat", real_run)
-        default = [(solve(p, o), o) for p in sample for o in ("tiles", "value")]
+        default = [(solve_variant(p, o, searched), o) for p in sample for o in ("tiles", "value")]
         monkeypatch.setattr(api, "run_cpsat", quick_one_short(keep_solution))
         seen.clear()
         for s, objective in default:
-            other = solve(s.position, objective)
+            other = solve_variant(s.position, objective, searched)
             assert_sound(s.position, other, objective)
             assert _score(other, objective) == _score(s, objective)
         moved = [s for s, _ in default if s.status == "optimal"]
@@ -705,7 +706,7 @@ def test_a_position_without_a_move_is_an_infeasible_model(table, rack):
     the best turn that plays nothing."""
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import CP_INFEASIBLE, run_cpsat, sat_parameters
+    from rummisolve.solver._cpsat import CP_INFEASIBLE, run_cpsat, sat_parameters
 
     p = pos(table, rack)
     for objective in ("tiles", "value"):
@@ -1031,7 +1032,7 @@ def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
 def test_solution_values_reads_every_value_of_a_real_response():
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import run_cpsat, sat_parameters, solution_values
+    from rummisolve.solver._cpsat import run_cpsat, sat_parameters, solution_values
 
     position = pos(["R1 R2 R3", "K7 B7 O7", "J B8 B9"], "R4 K7 O8 O9 J")
     built = build_model(position, catalogue(position.rules), "tiles")
@@ -1044,7 +1045,7 @@ def test_solution_values_reads_every_value_of_a_real_response():
 
 @pytest.mark.parametrize("printed", ["[1, 2.5, 3]", "[1, 2]", "1 2 3", "[1, NaN, 3]", "{}", "[1, 2, 3, 4]"])
 def test_solution_values_falls_back_when_the_printed_form_is_not_the_values(printed):
-    from rummisolve.solver._solve import solution_values
+    from rummisolve.solver._cpsat import solution_values
 
     class Field(list):
         def __str__(self) -> str:
@@ -1240,7 +1241,7 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     from rummisolve.solver._candidates import catalogue
     from rummisolve.solver._decode import NeedAnchors, decode, primary_value
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._solve import CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
+    from rummisolve.solver._cpsat import CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
 
     cat = catalogue(position.rules)
     built = build_model(position, cat, objective)
