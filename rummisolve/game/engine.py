@@ -1,5 +1,6 @@
 """The game engine: deal, turns, draws, refereed plays, the turn timer, undo/redo, replay, save/load,
-and the discard rule's turns (docs/rules.md, "The discard rule").
+and the discard rule's turns (docs/rules.md, "The discard rule"). What each turn does to the state
+is :mod:`rummisolve.game.transitions`; writing the save file is :mod:`rummisolve.game.save_files`.
 
 >>> game = Game(players=2, seed=7)
 >>> game.state.current, len(game.state.racks[0]), len(game.state.pool)
@@ -13,38 +14,33 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import random
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummisolve.errors import ConservationError, GameStateError, IllegalMoveError, JsonInputError, RuleSetError
 from rummisolve.game.events import (
     Deal,
     DiscardEvent,
     DrawEvent,
+    Event,
     PlayEvent,
     TimeoutEvent,
     deal_from_json,
     event_from_json,
     public_event,
 )
+from rummisolve.game.save_files import write_save
 from rummisolve.game.saves import SAVE_FORMAT, read_save, round_of
-from rummisolve.game.scoring import blocked_winner, round_scores
+from rummisolve.game.scoring import round_scores
 from rummisolve.game.state import GameState, PlayerView
+from rummisolve.game.transitions import Referee, after_event, check_conservation, default_referee, turn_start
 from rummisolve.melds import Meld
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile, parse_tiles, split_melds
-
-if TYPE_CHECKING:
-    from rummisolve.position import Position
-    from rummisolve.referee import NewTable, Verdict
 
 __all__ = [
     "Game",
@@ -56,9 +52,6 @@ __all__ = [
 ]
 
 _SAVE_VERSION = 1
-
-Event = PlayEvent | DrawEvent | DiscardEvent | TimeoutEvent
-Referee = Callable[..., Any]
 
 
 def bounded_referee(max_steps: int | None) -> Referee | None:
@@ -76,12 +69,6 @@ def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
     deck = list(rules.full_set())
     random.Random(seed).shuffle(deck)
     return tuple(deck)
-
-
-def _default_referee(position: Position, table: NewTable) -> Verdict:
-    from rummisolve.referee import verify
-
-    return verify(position, table)
 
 
 class Game:
@@ -145,7 +132,7 @@ class Game:
             )
         self.deal = Deal(rules, players, deck_tiles, first, seed, None if names is None else tuple(names))
         self._clock = clock or time.monotonic
-        self._referee = referee or _default_referee
+        self._referee = referee or default_referee
         self._full = Counter(rules.full_set())
         size = rules.rack_size
         racks = tuple(tuple(sorted(deck_tiles[s * size : (s + 1) * size])) for s in range(players))
@@ -159,7 +146,7 @@ class Game:
             current=first,
             discards=face_up,
         )
-        self._check(initial)
+        check_conservation(self._full, initial)
         self._states: list[GameState] = [initial]
         self._events: list[Event] = []
         self._redo: list[Event] = []
@@ -338,7 +325,7 @@ class Game:
         tiles from the pool and the turn ends. Under the discard rule the turn is undone first (a
         tile drawn goes back where it came from) and nothing is discarded."""
         self._require_running()
-        state = _turn_start(self.state)
+        state = turn_start(self.state)
         event = TimeoutEvent(state.current, state.pool[: self.rules.timer_penalty])
         self._push(event)
         return event
@@ -429,24 +416,7 @@ class Game:
 
     def save(self, path: str | Path) -> None:
         """Write the game to ``path`` atomically: a crash mid-save leaves the previous file whole."""
-        target = Path(path)
-        text = json.dumps(self.to_json()) + "\n"
-        # The temporary's name holds this process's id, so that the next save can tell one left by
-        # a killed process (gone: removed) from one another process is writing now (kept).
-        prefix = f".{target.name}.{os.getpid()}."
-        handle, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
-        try:
-            os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-        _remove_stale_temporaries(target)
+        write_save(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> Game:
@@ -467,252 +437,12 @@ class Game:
     def _apply(self, event: Event, where: str = "move") -> None:
         """Apply one turn (re-checking plays with the referee) and verify tile conservation."""
         state = self.state
-        if state.finished:
-            raise GameStateError(f"{where}: the round is already over")
-        if event.player != state.current:
-            raise GameStateError(f"{where}: it is seat {state.current}'s turn, not seat {event.player}'s")
-        variant = self.rules.discard
-        if isinstance(event, PlayEvent):
-            if variant and event.discard is None:
-                raise IllegalMoveError(f"{where}: under the discard rule a play names the rack tile to discard")
-            if not variant and event.discard is not None:
-                raise GameStateError(f"{where}: these rules have no discard")
-            new = self._after_play(state, event.table, event.discard)
-        elif isinstance(event, DrawEvent):
-            if variant:
-                new = self._after_variant_draw(state, event, where)
-            else:
-                expected = state.pool[0] if state.pool else None
-                if event.tile != expected or event.source != "pool":
-                    raise GameStateError(f"{where}: the drawn tile is {expected} from the pool, not {event.tile}")
-                new = self._after_draw(state, 1)
-        elif isinstance(event, DiscardEvent):
-            if not variant:
-                raise GameStateError(f"{where}: these rules have no discard")
-            if state.draw_from is None:
-                raise GameStateError(f"{where}: a turn without a play starts with a draw")
-            new = self._after_discard(state, state.racks[state.current], event.tile, played=False)
-        else:
-            start = _turn_start(state)
-            penalty = start.pool[: self.rules.timer_penalty]
-            if tuple(event.tiles) != penalty:
-                raise GameStateError(f"{where}: the penalty tiles are {list(map(str, penalty))}")
-            new = self._after_draw(start, self.rules.timer_penalty)
-        self._check(new)
+        new = after_event(self.rules, state, event, first=self.deal.first, referee=self._referee, where=where)
+        check_conservation(self._full, new)
         self._states.append(new)
         self._events.append(event)
         if new.turn != state.turn or new.finished:  # a draw under the discard rule: the same turn, the same timer
             self._turn_started = self._clock()
-
-    def _after_play(self, state: GameState, table: tuple[tuple[Tile, ...], ...], discard: Tile | None) -> GameState:
-        verdict = self._referee(state.position(), table)
-        if not verdict.legal:
-            reasons = "; ".join(r.message for r in verdict.reasons) or "rejected by the referee"
-            raise IllegalMoveError(f"illegal move: {reasons}", verdict)
-        rules = self.rules
-        melds = tuple(Meld.of(tiles, rules) for tiles in table)
-        seat = state.current
-        rack = Counter(state.racks[seat])
-        played = Counter(verdict.played)
-        if played - rack:
-            raise ConservationError(f"referee says {sorted(map(str, played.elements()))} were played; not on the rack")
-        rack -= played
-        opened = list(state.opened)
-        opened[seat] = True
-        after = GameState(
-            rules=rules,
-            racks=state.racks,
-            table=melds,
-            pool=state.pool,
-            opened=tuple(opened),
-            current=seat,
-            turn=state.turn,
-            passes=state.passes,
-            discards=state.discards,
-            draw_from=state.draw_from,
-            drawn=state.drawn,
-        )
-        left = tuple(sorted(rack.elements()))
-        if discard is not None:
-            return self._after_discard(after, left, discard, played=True)
-        racks = list(state.racks)
-        racks[seat] = left
-        out = not left
-        return GameState(
-            rules=rules,
-            racks=tuple(racks),
-            table=melds,
-            pool=state.pool,
-            opened=tuple(opened),
-            current=(seat + 1) % state.players,
-            turn=state.turn + 1,
-            passes=0,
-            winner=seat if out else None,
-            end_reason="out" if out else None,
-        )
-
-    def _after_variant_draw(self, state: GameState, event: DrawEvent, where: str) -> GameState:
-        """The discard rule's draw: the tile joins the rack and the turn goes on."""
-        if state.draw_from is not None:
-            raise GameStateError(f"{where}: seat {state.current} has already drawn this turn")
-        pool, discards = state.pool, state.discards
-        if event.source == "discard":
-            expected, discards = (discards[-1], discards[:-1]) if discards else (None, discards)
-        else:
-            expected, pool = (pool[0], pool[1:]) if pool else (None, pool)
-        if expected is None or event.tile != expected:
-            raise GameStateError(f"{where}: the tile on top of the {event.source} is {expected}, not {event.tile}")
-        racks = list(state.racks)
-        racks[state.current] = tuple(sorted(racks[state.current] + (expected,)))
-        return GameState(
-            rules=state.rules,
-            racks=tuple(racks),
-            table=state.table,
-            pool=pool,
-            opened=state.opened,
-            current=state.current,
-            turn=state.turn,
-            passes=state.passes,
-            discards=discards,
-            draw_from=event.source,
-            drawn=expected,
-        )
-
-    def _after_discard(self, state: GameState, rack: tuple[Tile, ...], tile: Tile, played: bool) -> GameState:
-        """End a discard-rule turn: ``tile`` leaves ``rack`` (the mover's rack after any play) for
-        the discard pile. Discarding the last tile goes out; a turn without a play or a pool draw
-        while the pool is empty counts towards the blocked ending."""
-        seat = state.current
-        left = Counter(rack)
-        if not left[tile]:
-            raise IllegalMoveError(
-                f"illegal move: the discard {tile} is not on the rack{' after the play' if played else ''} "
-                f"({' '.join(map(str, rack)) or 'empty'})"
-            )
-        left[tile] -= 1
-        racks = list(state.racks)
-        racks[seat] = tuple(sorted(left.elements()))
-        out = not racks[seat]
-        passes = self._passes(state, played or state.draw_from == "pool")
-        blocked = not out and passes >= state.players
-        winner = seat if out else blocked_winner(racks, state.rules, self.deal.first) if blocked else None
-        return GameState(
-            rules=state.rules,
-            racks=tuple(racks),
-            table=state.table,
-            pool=state.pool,
-            opened=state.opened,
-            current=(seat + 1) % state.players,
-            turn=state.turn + 1,
-            passes=passes,
-            winner=winner,
-            end_reason="out" if out else "blocked" if blocked else None,
-            discards=state.discards + (tile,),
-        )
-
-    @staticmethod
-    def _passes(state: GameState, progress: bool) -> int:
-        """Consecutive turns without a play while the pool is empty, after this one (``progress``:
-        it played or drew from the pool)."""
-        return 0 if progress or state.pool else state.passes + 1
-
-    def _after_draw(self, state: GameState, count: int) -> GameState:
-        """A draw ending the turn: the normal rules' draw, or a timeout's penalty tiles."""
-        seat = state.current
-        drawn = state.pool[:count]
-        racks = list(state.racks)
-        racks[seat] = tuple(sorted(racks[seat] + drawn))
-        if state.rules.discard:
-            passes = self._passes(state, bool(drawn))
-        else:
-            passes = state.passes + 1 if not drawn else 0
-        blocked = passes >= state.players
-        return GameState(
-            rules=state.rules,
-            racks=tuple(racks),
-            table=state.table,
-            pool=state.pool[count:],
-            opened=state.opened,
-            current=(seat + 1) % state.players,
-            turn=state.turn + 1,
-            passes=passes,
-            winner=blocked_winner(racks, state.rules, self.deal.first) if blocked else None,
-            end_reason="blocked" if blocked else None,
-            discards=state.discards,
-        )
-
-    def _check(self, state: GameState) -> None:
-        counts = state.tile_counts()
-        if counts != self._full:
-            lost = self._full - counts
-            extra = counts - self._full
-            raise ConservationError(
-                f"tiles not conserved at turn {state.turn}: lost {sorted(map(str, lost.elements()))}, "
-                f"duplicated {sorted(map(str, extra.elements()))}"
-            )
-
-
-_STALE_SECONDS = 3600.0
-"""A save's temporary this old is a leftover whoever made it (no save takes an hour)."""
-
-
-def _remove_stale_temporaries(target: Path) -> None:
-    """Remove what killed saves of ``target`` left behind: ``.NAME.PID.*.tmp`` files of processes
-    that are gone, and any ``.NAME.*.tmp`` older than an hour. Best effort: the save itself is done."""
-    prefix = f".{target.name}."
-    try:
-        entries = list(os.scandir(target.parent))
-    except OSError:
-        return
-    now = time.time()
-    for entry in entries:
-        if not (entry.name.startswith(prefix) and entry.name.endswith(".tmp")):
-            continue
-        owner = entry.name[len(prefix) :].split(".", 1)[0]
-        try:
-            old = now - entry.stat(follow_symlinks=False).st_mtime > _STALE_SECONDS
-        except OSError:
-            continue
-        if old or (owner.isdigit() and not _running(int(owner))):
-            with contextlib.suppress(OSError):
-                os.unlink(entry.path)
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` exists (assumed so where that cannot be asked safely)."""
-    if os.name == "nt" or pid == os.getpid():  # on Windows, os.kill(pid, 0) would end the process
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. another user's process
-        return True
-    return True
-
-
-def _turn_start(state: GameState) -> GameState:
-    """The discard rule: the state before the mover's draw this turn (the tile back where it came from)."""
-    drawn = state.drawn
-    if state.draw_from is None:
-        return state
-    assert drawn is not None  # a draw this turn
-    rack = list(state.racks[state.current])
-    rack.remove(drawn)
-    racks = list(state.racks)
-    racks[state.current] = tuple(rack)
-    from_pool = state.draw_from == "pool"
-    return GameState(
-        rules=state.rules,
-        racks=tuple(racks),
-        table=state.table,
-        pool=(drawn,) + state.pool if from_pool else state.pool,
-        opened=state.opened,
-        current=state.current,
-        turn=state.turn,
-        passes=state.passes,
-        discards=state.discards if from_pool else state.discards + (drawn,),
-    )
 
 
 def _melds_in(table: Iterable[Meld | Iterable[Tile | str]]) -> tuple[Meld | tuple[Tile, ...], ...]:
