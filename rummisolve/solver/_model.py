@@ -41,6 +41,9 @@ same row's upper bound, or for an official opening ``sum_s |s| x[s] <= rack - 1`
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
@@ -80,107 +83,138 @@ def build_model(
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
         return None
     counts = count_position(position, cat, table)
-    opening = not position.opened
-    rack_jokers = counts.rack_jokers
-    opening_jokers = 0 if opening and not rules.joker_in_initial_meld else rack_jokers
-    protos = protos_for(cat)
-    n_kinds = len(cat.kinds)
-    layer_size = cat.layer_size
-    proto = cmh.CpModelProto()
-    variables: list = []
-    constraints: list = []
-
-    rows = Rows()
-    if opening and not rules.open_then_manipulate:
-        twist = None
-        if counts.has_twist and rules.joker_in_initial_meld:
-            twist = plan_twist(cat, counts, counts.rack, opening_jokers, opening=True)
-        extra = twist.kinds if twist else ()
-        layer = _layer(
-            protos,
-            counts.rack,
-            opening_jokers,
-            0,
-            [0] * n_kinds,
-            counts.rack,
-            variables,
-            constraints,
-            None,
-            extra,
-            rows if twist or cat.grouped else None,
-        )
-        if layer is None:
-            return None
-        if not twist and not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
-            return None
-        rows.jokers = len(constraints)
-        _jokers(protos, 0, layer_size, 0, opening_jokers, constraints)
-        rows.threshold = len(constraints)
-        _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
-        if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
-            xs = list(range(len(cat.sets)))
-            sizes = [len(base.kinds) for base in cat.sets]
-            groups = tile_terms(cat, 0, [1] * n_kinds, 1)
-            rows.discard = len(constraints)
-            constraints.append(
-                linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
-            )
-        built = PositionModel(proto, counts, layer_size, 0, True, rack_size=len(position.rack))
-        built.layer_jokers = opening_jokers
-        if twist:
-            add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
-        if anchored:
-            anchor_copies(built, cat, 0, counts.rack, anchored, variables, constraints)
+    draft = _Draft(position, cat, counts, protos_for(cat), anchored)
+    if not position.opened and not rules.open_then_manipulate:
+        built = _official_opening(draft)
     else:
-        available = [t + r for t, r in zip(counts.table, counts.rack)]
-        # A player opening without jokers allowed plays no rack joker at all that turn.
-        playable_jokers = opening_jokers if opening else rack_jokers
-        jokers = counts.table_jokers + playable_jokers
-        twist = plan_twist(cat, counts, available, jokers, opening=False) if counts.has_twist else None
-        extra = twist.kinds if twist else ()
-        played: list[int] = []
-        layer = _layer(
-            protos,
-            available,
-            jokers,
-            0,
-            counts.table,
-            counts.rack,
-            variables,
-            constraints,
-            played,
-            extra,
-            rows,
-        )
-        if layer is None:
-            return None
-        _played(protos, counts, played, variables, constraints, rows)
-        ub = layer[0]
-        if not playable_jokers and not played and not (twist and any(twist.rack_specials)):
-            return None  # no rack tile is in a usable set
-        rows.jokers = len(constraints)
-        _jokers(protos, 0, layer_size, counts.table_jokers, jokers, constraints)
-        built = PositionModel(proto, counts, layer_size, 0, False, rack_size=len(position.rack))
-        built.layer_jokers = jokers
-        rows.plays = len(constraints)
-        _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
-        built.opening_offset = built.played_offset + n_kinds
-        if opening and not _open_then_manipulate(built, protos, cat, opening_jokers, variables, constraints, rows):
-            return None
-        substitute = substitute_kept and not twist and not (rules.joker_retrieval == "strict" and counts.table_jokers)
-        _keep(built, cat, ub, variables, constraints, rows if substitute else None)
-        if cat.grouped:
-            keep_groups(built, cat, protos, rows, variables, constraints)
-        if twist:
-            add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
-        if rules.joker_retrieval == "strict" and counts.table_jokers:
-            strict_jokers(built, cat, position, ub, anchored, variables, constraints, kept_hosts)
-        if anchored:
-            anchor_copies(built, cat, 0, available, anchored, variables, constraints)
+        built = _rearranging(draft, kept_hosts=kept_hosts, substitute_kept=substitute_kept)
+    if built is None:
+        return None
+    built.proto.variables.extend(draft.variables)
+    built.proto.constraints.extend(draft.constraints)
+    _objective(built, cat, objective, len(draft.variables))
+    return built
 
-    proto.variables.extend(variables)
-    proto.constraints.extend(constraints)
-    _objective(built, cat, objective, len(variables))
+
+@dataclass
+class _Draft:
+    """A model being built: what its parts read, and the variables, constraints and rows they write."""
+
+    position: Position
+    cat: Catalogue
+    counts: Counts
+    protos: Protos
+    anchored: dict[int, int]
+    variables: list[cmh.IntegerVariableProto] = field(default_factory=list)
+    constraints: list[cmh.ConstraintProto] = field(default_factory=list)
+    rows: Rows = field(default_factory=Rows)
+
+    @property
+    def opening_jokers(self) -> int:
+        """Rack jokers an opening may play (none where jokers may not open)."""
+        rules = self.position.rules
+        return 0 if not self.position.opened and not rules.joker_in_initial_meld else self.counts.rack_jokers
+
+
+def _official_opening(draft: _Draft) -> PositionModel | None:
+    """An initial meld under the official rule: new melds of rack tiles only, the table untouched."""
+    position, cat, counts, protos = draft.position, draft.cat, draft.counts, draft.protos
+    rules = position.rules
+    variables, constraints, rows = draft.variables, draft.constraints, draft.rows
+    opening_jokers = draft.opening_jokers
+    n_kinds = len(cat.kinds)
+    twist = None
+    if counts.has_twist and rules.joker_in_initial_meld:
+        twist = plan_twist(cat, counts, counts.rack, opening_jokers, opening=True)
+    layer = _layer(
+        protos,
+        available=counts.rack,
+        jokers=opening_jokers,
+        offset=0,
+        table=[0] * n_kinds,
+        rack=counts.rack,
+        variables=variables,
+        constraints=constraints,
+        extra=twist.kinds if twist else (),
+        rows=rows if twist or cat.grouped else None,
+    )
+    if layer is None:
+        return None
+    if not twist and not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
+        return None
+    rows.jokers = len(constraints)
+    _jokers(protos, 0, 0, opening_jokers, constraints)
+    rows.threshold = len(constraints)
+    _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
+    if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
+        xs = list(range(len(cat.sets)))
+        sizes = [len(base.kinds) for base in cat.sets]
+        groups = tile_terms(cat, 0, [1] * n_kinds, 1)
+        rows.discard = len(constraints)
+        constraints.append(
+            linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
+        )
+    built = PositionModel(cmh.CpModelProto(), counts, cat.layer_size, 0, True, rack_size=len(position.rack))
+    built.layer_jokers = opening_jokers
+    if twist:
+        add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
+    if draft.anchored:
+        anchor_copies(built, cat, 0, counts.rack, draft.anchored, variables, constraints)
+    return built
+
+
+def _rearranging(draft: _Draft, *, kept_hosts: bool, substitute_kept: bool) -> PositionModel | None:
+    """A turn that may rearrange the table (after the opening, or an opening under
+    ``open_then_manipulate``): the final table of table and rack tiles, and the melds kept."""
+    position, cat, counts, protos = draft.position, draft.cat, draft.counts, draft.protos
+    rules = position.rules
+    variables, constraints, rows = draft.variables, draft.constraints, draft.rows
+    opening = not position.opened
+    available = [t + r for t, r in zip(counts.table, counts.rack)]
+    # A player opening without jokers allowed plays no rack joker at all that turn.
+    playable_jokers = draft.opening_jokers
+    jokers = counts.table_jokers + playable_jokers
+    twist = plan_twist(cat, counts, available, jokers, opening=False) if counts.has_twist else None
+    played: list[int] = []
+    layer = _layer(
+        protos,
+        available=available,
+        jokers=jokers,
+        offset=0,
+        table=counts.table,
+        rack=counts.rack,
+        variables=variables,
+        constraints=constraints,
+        played=played,
+        extra=twist.kinds if twist else (),
+        rows=rows,
+    )
+    if layer is None:
+        return None
+    _played(protos, counts, played, variables, constraints, rows)
+    ub = layer[0]
+    if not playable_jokers and not played and not (twist and any(twist.rack_specials)):
+        return None  # no rack tile is in a usable set
+    rows.jokers = len(constraints)
+    _jokers(protos, 0, counts.table_jokers, jokers, constraints)
+    built = PositionModel(cmh.CpModelProto(), counts, cat.layer_size, 0, False, rack_size=len(position.rack))
+    built.layer_jokers = jokers
+    rows.plays = len(constraints)
+    _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
+    built.opening_offset = built.played_offset + len(cat.kinds)
+    if opening and not _open_then_manipulate(built, protos, cat, draft.opening_jokers, variables, constraints, rows):
+        return None
+    strict = rules.joker_retrieval == "strict" and counts.table_jokers > 0
+    substitute = substitute_kept and not twist and not strict
+    _keep(built, cat, ub, variables, constraints, rows if substitute else None)
+    if cat.grouped:
+        keep_groups(built, cat, protos, rows, variables, constraints)
+    if twist:
+        add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
+    if strict:
+        strict_jokers(built, cat, position, ub, draft.anchored, variables, constraints, kept_hosts)
+    if draft.anchored:
+        anchor_copies(built, cat, 0, available, draft.anchored, variables, constraints)
     return built
 
 
@@ -193,15 +227,16 @@ def _rack_fits(cat: Catalogue, rack: list[int], jokers: int, fits: list[bool], t
 
 def _layer(
     protos: Protos,
+    *,
     available: list[int],
     jokers: int,
     offset: int,
     table: list[int],
     rack: list[int],
-    variables: list,
-    constraints: list,
+    variables: list[cmh.IntegerVariableProto],
+    constraints: list[cmh.ConstraintProto],
     played: list[int] | None = None,
-    extra=(),
+    extra: Collection[int] = (),
     rows: Rows | None = None,
 ) -> tuple[list[int], list[bool]] | None:
     """Add one layer's variables and per-kind conservation.
@@ -289,7 +324,7 @@ def _plays_a_tile(
     constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, upper))
 
 
-def _jokers(protos: Protos, offset: int, layer_size: int, lo: int, hi: int, constraints: list) -> None:
+def _jokers(protos: Protos, offset: int, lo: int, hi: int, constraints: list[cmh.ConstraintProto]) -> None:
     """``lo <= sum_k jk[k] (+ sum_n jg[n]) <= hi`` in the layer at ``offset``."""
     cat = protos.cat
     n_sets = len(cat.sets)
@@ -329,10 +364,19 @@ def _open_then_manipulate(
     n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
     zero = [0] * n_kinds
-    layer = _layer(protos, counts.rack, opening_jokers, offset, zero, counts.rack, variables, constraints)
+    layer = _layer(
+        protos,
+        available=counts.rack,
+        jokers=opening_jokers,
+        offset=offset,
+        table=zero,
+        rack=counts.rack,
+        variables=variables,
+        constraints=constraints,
+    )
     if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
         return False
-    _jokers(protos, offset, built.layer_size, 0, opening_jokers, constraints)
+    _jokers(protos, offset, 0, opening_jokers, constraints)
     # At least one opening meld even with a threshold of 0: the table may only be rearranged
     # after an initial meld of rack tiles (every base set is worth at least 1).
     _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
