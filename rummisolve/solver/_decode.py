@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from operator import mul
+from typing import Any
 
 from rummisolve.errors import DecodeError
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
+from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import deal, read_groups
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR
+from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, Piece
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
 
 __all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
@@ -91,14 +94,56 @@ def _twist_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], obj
     return total
 
 
+@dataclass
+class _Tally:
+    """A solution's tiles not yet laid out: copies of each base set, and real tiles and jokers by
+    kind (decoding takes from it step by step)."""
+
+    copies: list[int]
+    jokers: list[int]
+    real: list[int]
+    kept_jokers: int = 0
+    """Jokers of kept Twist melds, the group block and kept groups (not in ``jk``)."""
+    in_groups: list[int] = field(default_factory=list)
+    """Real tiles by kind in the group block and in kept groups."""
+
+
+PieceCopy = tuple[Piece, list[list[Any]]]
+"""A copy of a Twist piece and its kind slots, each ``[kind, JOKER_SLOT | REAL_SLOT | None]``."""
+
+
 def decode(
     position: Position, cat: Catalogue, built: PositionModel, sol: Sequence[int], anchored: dict[int, int]
 ) -> tuple[tuple[Tile, ...], tuple[Meld, ...], tuple[int, ...]]:
     """``(played rack tiles, new table, indices of the table melds kept as they were)``."""
+    chosen = [(piece, sol[piece.var]) for piece in built.twist.pieces if sol[piece.var]] if built.twist else []
+    tally = _tally(cat, built, sol, chosen)
+    grouped = read_groups(cat, sol, built.final_offset) if cat.grouped else []
+    kept_groups = _tally_groups(cat, built, sol, tally, grouped)
+    played = _played(cat, built, sol, tally, chosen)
+    kept = _take_kept(position, cat, built, sol, tally, chosen, kept_groups)
+    copies_of_pieces = _piece_copies(chosen, tally)
+    layout = _freed_layout(cat, built, sol, tally)
+    for s, n in enumerate(tally.copies):
+        if n:
+            if n < 0:
+                raise DecodeError(f"set {s}: {n} copies")
+            kinds = cat.sets[s].kinds
+            layout.extend((s, [(k, None) for k in kinds]) for _ in range(n))
+    # Copies that need real tiles get them first (no meld of jokers only; no run read as a
+    # group), then every open slot takes a real tile while there are any, else a joker.
+    _anchor_copies(cat, built, layout, tally.real, anchored)
+    _fill(layout, copies_of_pieces, tally)
+    new = _new_melds(cat, position.rules, layout, grouped, copies_of_pieces)
+    new_table = tuple(position.table[i] for i in kept) + tuple(new)
+    return tuple(sorted(played)), new_table, tuple(kept)
+
+
+def _tally(cat: Catalogue, built: PositionModel, sol: Sequence[int], chosen: list[tuple[Piece, int]]) -> _Tally:
+    """The final layer's copies, jokers by kind, and real tiles by kind in sets and Twist pieces."""
     off = built.final_offset
     n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
-    counts = built.counts
     copies = built.copies(sol, n_sets)
     jokers = list(sol[off + n_sets : off + n_sets + n_kinds])
     real = [0] * n_kinds
@@ -106,98 +151,128 @@ def decode(
         if n:
             for k in cat.sets[s].kinds:
                 real[k] += n
-    twist = built.twist
-    chosen: list[tuple[object, int]] = []  # (piece, copies) of the twist pieces used
     kept_jokers = 0
-    if twist is not None:
-        for piece in twist.pieces:
-            n = sol[piece.var]
-            if n:
-                chosen.append((piece, n))
-                for k, slots in piece.slots.items():
-                    real[k] += n * slots
-                kept_jokers += n * piece.joker_anchors.get(-1, 0)
+    for piece, n in chosen:
+        for k, slots in piece.slots.items():
+            real[k] += n * slots
+        kept_jokers += n * piece.joker_anchors.get(-1, 0)
     for k in range(n_kinds):
         real[k] -= jokers[k]
-    # Grouped: the groups' real tiles (y) and jokers (jg), and the kept groups', beside the runs'
-    # (their jokers, like kept Twist melds', are not in jk).
-    grouped = read_groups(cat, sol, off) if cat.grouped else []
-    in_groups = [0] * n_kinds
+    return _Tally(copies, jokers, real, kept_jokers, [0] * n_kinds)
+
+
+def _tally_groups(
+    cat: Catalogue,
+    built: PositionModel,
+    sol: Sequence[int],
+    tally: _Tally,
+    grouped: list[tuple[int, int, list[int], int]],
+) -> list[int]:
+    """Grouped: the groups' real tiles (``y``) and jokers (``jg``), and the kept groups', beside
+    the runs' (their jokers, like kept Twist melds', are not in ``jk``); the kept groups' indices."""
     top = cat.rules.numbers
     for i, _, reals, n in grouped:
         for c, r in enumerate(reals):
-            in_groups[c * top + i] += r
-        kept_jokers += n
+            tally.in_groups[c * top + i] += r
+        tally.kept_jokers += n
     kept_groups: list[int] = []
     for keep in built.group_keep:
         n = sol[keep.var]
         if n:
             kept_groups.extend(keep.melds[:n])
             for k in keep.real_kinds:
-                in_groups[k] += n
-            kept_jokers += n * keep.jokers
-    table = [0] * n_kinds if built.kept_by_rule else counts.table
+                tally.in_groups[k] += n
+            tally.kept_jokers += n * keep.jokers
+    return kept_groups
+
+
+def _played(
+    cat: Catalogue, built: PositionModel, sol: Sequence[int], tally: _Tally, chosen: list[tuple[Piece, int]]
+) -> list[Tile]:
+    """The rack tiles a solution plays: what the layout holds beyond the table's tiles."""
+    counts = built.counts
+    table = [0] * len(cat.kinds) if built.kept_by_rule else counts.table
     played: list[Tile] = []
-    for k in range(n_kinds):
-        extra = real[k] + in_groups[k] - table[k]
+    for k in range(len(cat.kinds)):
+        extra = tally.real[k] + tally.in_groups[k] - table[k]
         if extra:
             if extra < 0 or extra > counts.rack[k]:
                 raise DecodeError(f"kind {cat.kinds[k]}: {extra} played of {counts.rack[k]}")
             played.extend([cat.kinds[k]] * extra)
-    played_jokers = sum(jokers) + kept_jokers - (0 if built.kept_by_rule else counts.table_jokers)
+    played_jokers = sum(tally.jokers) + tally.kept_jokers - (0 if built.kept_by_rule else counts.table_jokers)
     if not 0 <= played_jokers <= counts.rack_jokers:
         raise DecodeError(f"{played_jokers} jokers played of {counts.rack_jokers}")
     played.extend([JOKER] * played_jokers)
-    if twist is not None:
-        played.extend(_specials_played(twist, built, chosen, sol))
+    if built.twist is not None:
+        played.extend(_specials_played(built.twist, built, chosen, sol))
+    return played
 
-    # Kept melds take their own copies, real tiles and jokers first.
+
+def _take_kept(
+    position: Position,
+    cat: Catalogue,
+    built: PositionModel,
+    sol: Sequence[int],
+    tally: _Tally,
+    chosen: list[tuple[Piece, int]],
+    kept_groups: list[int],
+) -> list[int]:
+    """The table melds kept as they were (sorted); they take their own copies, real tiles and
+    jokers from ``tally`` first."""
     if built.kept_by_rule:
-        kept = list(range(len(position.table)))
-    else:
-        kept = []
-        for s, (var, melds) in built.simple_keep.items():
-            n = sol[var]
-            kept.extend(melds[:n])
-            copies[s] -= n
-            for k in cat.sets[s].kinds:
-                real[k] -= n
-        for meld in built.complex_keep:
-            if sol[meld.var]:
-                kept.append(meld.index)
-                for s in meld.pieces:
-                    copies[s] -= 1
-                for k in meld.real_kinds:
-                    real[k] -= 1
-                for k in meld.joker_kinds:
-                    jokers[k] -= 1
-        for piece, _ in chosen:
-            if piece.shape == "kept":
-                kept.append(piece.table_index)
-                for k, slots in piece.slots.items():
-                    real[k] -= slots
-        kept.extend(kept_groups)
-        kept.sort()
-    # Twist pieces: their anchored slots take real tiles before anything else.
-    copies_of_pieces: list[tuple[object, list[list]]] = []
+        return list(range(len(position.table)))
+    copies, real, jokers = tally.copies, tally.real, tally.jokers
+    kept = []
+    for s, (var, melds) in built.simple_keep.items():
+        n = sol[var]
+        kept.extend(melds[:n])
+        copies[s] -= n
+        for k in cat.sets[s].kinds:
+            real[k] -= n
+    for meld in built.complex_keep:
+        if sol[meld.var]:
+            kept.append(meld.index)
+            for s in meld.pieces:
+                copies[s] -= 1
+            for k in meld.real_kinds:
+                real[k] -= 1
+            for k in meld.joker_kinds:
+                jokers[k] -= 1
+    for piece, _ in chosen:
+        if piece.shape == "kept":
+            kept.append(piece.table_index)
+            for k, slots in piece.slots.items():
+                real[k] -= slots
+    kept.extend(kept_groups)
+    kept.sort()
+    return kept
+
+
+def _piece_copies(chosen: list[tuple[Piece, int]], tally: _Tally) -> list[PieceCopy]:
+    """Each copy of a new Twist piece with its slots; its anchored slots take real tiles before
+    anything else."""
+    out: list[PieceCopy] = []
     for piece, n in chosen:
         if piece.shape == "kept":
             continue
         for _ in range(n):
-            slots = [[k, None] for what, k in piece.elements if what == KIND]
+            slots: list[list[Any]] = [[k, None] for what, k in piece.elements if what == KIND]
             for k, need in piece.anchors.items():
                 for slot in slots:
                     if need and slot[0] == k and slot[1] is None:
                         slot[1] = REAL_SLOT
-                        real[k] -= 1
+                        tally.real[k] -= 1
                         need -= 1
-            copies_of_pieces.append((piece, slots))
+            out.append((piece, slots))
+    return out
 
-    # Strict jokers that were freed: their new meld holds the jokers and two tiles from the rack.
-    # A slot is (kind, JOKER_SLOT | REAL_SLOT | None) — None: not decided yet.
+
+def _freed_layout(cat: Catalogue, built: PositionModel, sol: Sequence[int], tally: _Tally) -> list[tuple[int, list[Slot]]]:
+    """Strict jokers' designated melds: a freed joker's new meld holds the jokers and two tiles from
+    the rack; a kept joker's host holds the jokers and a tile of their old meld (a host longer than
+    a base set is laid out as one run of its pieces). A slot is (kind, JOKER_SLOT | REAL_SLOT |
+    None): None, not decided yet."""
     layout: list[tuple[int, list[Slot]]] = []
-    # Kept strict jokers' hosts likewise hold the jokers and a tile of their old meld; a host
-    # longer than a base set is laid out as one run of its pieces.
     for record in built.freed:
         host = next((s for s, var in record.hosts if sol[var]), None)
         pieces = (host,) if host is not None else next((p for p, var in record.long if sol[var]), None)
@@ -207,23 +282,20 @@ def decode(
         filled.update({k: REAL_SLOT for k, var in record.reals if sol[var]})
         for k, what in filled.items():
             if what is JOKER_SLOT:
-                jokers[k] -= 1
+                tally.jokers[k] -= 1
             else:
-                real[k] -= 1
+                tally.real[k] -= 1
         for piece in pieces:
-            copies[piece] -= 1
+            tally.copies[piece] -= 1
         kinds = [k for piece in pieces for k in cat.sets[piece].kinds]
         layout.append((pieces[0], [(k, filled.get(k)) for k in kinds]))
-    for s, n in enumerate(copies):
-        if n:
-            if n < 0:
-                raise DecodeError(f"set {s}: {n} copies")
-            kinds = cat.sets[s].kinds
-            layout.extend((s, [(k, None) for k in kinds]) for _ in range(n))
+    return layout
 
-    # Copies that need real tiles get them first (no meld of jokers only; no run read as a
-    # group), then every open slot takes a real tile while there are any, else a joker.
-    _anchor_copies(cat, built, layout, real, anchored)
+
+def _fill(layout: list[tuple[int, list[Slot]]], copies_of_pieces: list[PieceCopy], tally: _Tally) -> None:
+    """Every open slot takes a real tile of its kind while there are any, else a joker; nothing
+    may be left over."""
+    real, jokers = tally.real, tally.jokers
     for _, slots in layout:
         for i, (k, what) in enumerate(slots):
             if what is None:
@@ -233,8 +305,8 @@ def decode(
                 else:
                     jokers[k] -= 1
                     slots[i] = (k, JOKER_SLOT)
-    for _, slots in copies_of_pieces:
-        for slot in slots:
+    for _, piece_slots in copies_of_pieces:
+        for slot in piece_slots:
             if slot[1] is None:
                 k = slot[0]
                 if real[k] > 0:
@@ -246,7 +318,16 @@ def decode(
     if any(real) or any(jokers) or any(r < 0 for r in real):
         raise DecodeError(f"tiles left over after laying out the sets: {real} {jokers}")
 
-    rules = position.rules
+
+def _new_melds(
+    cat: Catalogue,
+    rules: RuleSet,
+    layout: list[tuple[int, list[Slot]]],
+    grouped: list[tuple[int, int, list[int], int]],
+    copies_of_pieces: list[PieceCopy],
+) -> list[Meld]:
+    """The laid-out copies as melds: runs that continue one another joined, then the groups, then
+    the Twist pieces."""
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
     groups = [slots for s, slots in layout if not cat.sets[s].is_run]
     new = []
@@ -259,15 +340,14 @@ def decode(
         new.append(meld)
     groups += _dealt_groups(cat, grouped)
     for group in sorted(groups, key=group_key):
-        meld = group_meld(cat, group, rules)
-        if meld is None:
+        found = group_meld(cat, group, rules)
+        if found is None:
             # Every order of this group's tiles reads as a run: give its copies two real tiles.
             raise NeedAnchors({cat.index_of(tuple(k for k, _ in group), False): 2})
-        new.append(meld)
+        new.append(found)
     if copies_of_pieces:
         new.extend(Meld.of(tiles, rules) for tiles in _twist_melds(cat, copies_of_pieces))
-    new_table = tuple(position.table[i] for i in kept) + tuple(new)
-    return tuple(sorted(played)), new_table, tuple(kept)
+    return new
 
 
 def _dealt_groups(cat: Catalogue, grouped: list[tuple[int, int, list[int], int]]) -> list[list[Slot]]:
