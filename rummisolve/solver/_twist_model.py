@@ -15,8 +15,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model_helper as cmh
+
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import Counts, Rows
+from rummisolve.solver._layout import Counts, PositionModel, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
@@ -42,95 +46,154 @@ def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int
     return TwistModel(pieces, kinds, layer_specials=layer, rack_specials=rack)
 
 
+@dataclass
+class _PieceTerms:
+    """The pieces' terms in the rows they join, collected as their variables are made."""
+
+    kinds: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, kind slots)."""
+    anchors: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Kind -> (piece variable, slots that must hold a real tile)."""
+    specials: list[list[tuple[int, int]]] = field(default_factory=lambda: [[], [], []])
+    """Per special joker (``JD``, ``JC``, ``JM``): (piece variable, how many it holds)."""
+    regular: list[tuple[int, int]] = field(default_factory=list)
+    """(kept piece's variable, its regular jokers)."""
+    ends: dict[int, list[Piece]] = field(default_factory=dict)
+    """``JC`` number -> the segments before it."""
+    starts: dict[int, list[Piece]] = field(default_factory=dict)
+    """``JC`` number -> the segments after it."""
+
+
 def add_twist(
     twist: TwistModel,
-    built,
+    built: PositionModel,
     cat: Catalogue,
     protos: Protos,
     counts: Counts,
     offset: int,
     rows: Rows,
-    variables: list,
-    constraints: list,
+    variables: list[cmh.IntegerVariableProto],
+    constraints: list[cmh.ConstraintProto],
 ) -> None:
     """Add the pieces' variables to the layer at ``offset`` and their terms to its rows.
 
     ``rows``: where the rows to extend sit in ``constraints``: the conservation rows
     (``rows.kind``), the jokers' and, where they exist, an official opening's threshold and
     discard rows and a rearranging turn's "plays a tile" row."""
-    n_sets = len(cat.sets)
-    jk = offset + n_sets
-    opening = built.kept_by_rule
+    terms = _piece_variables(twist, protos, variables)
+    played = _special_rows(twist, built, counts, protos, terms, variables, constraints)
+    # Conservation rows gain the pieces' kind slots.
+    for k, kind_terms in terms.kinds.items():
+        extend_row(constraints, rows.kind[k], kind_terms)
+    if built.layer_jokers:
+        _anchor_rows(built, cat, offset, terms, constraints)
+    if terms.regular:
+        extend_row(constraints, rows.jokers, terms.regular)
+    _colour_changes(twist, protos, terms, variables, constraints)
+    # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
+    if rows.threshold is not None:
+        extend_row(constraints, rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
+    if rows.discard is not None:
+        extend_row(constraints, rows.discard, [(p.var, p.tiles) for p in twist.pieces])
+    if rows.plays is not None and played:
+        extend_row(constraints, rows.plays, [(v, 1) for v in played.values()])
+    twist.kind_terms, twist.anchor_terms = terms.kinds, terms.anchors
+    built.twist = twist
+
+
+def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.IntegerVariableProto]) -> _PieceTerms:
+    """One variable per piece (how many copies of it are laid), and its terms."""
+    terms = _PieceTerms()
     index = len(variables)
-    kind_terms: dict[int, list[tuple[int, int]]] = {}
-    anchor_terms: dict[int, list[tuple[int, int]]] = {}
-    special_terms: list[list[tuple[int, int]]] = [[], [], []]
-    regular_terms: list[tuple[int, int]] = []
-    ends: dict[int, list[Piece]] = {}  # JC number -> segments before it
-    starts: dict[int, list[Piece]] = {}  # JC number -> segments after it
     for piece in twist.pieces:
         variables.append(protos.domain(0, piece.upper))
         piece.var = index
         for k, n in piece.slots.items():
-            kind_terms.setdefault(k, []).append((index, n))
+            terms.kinds.setdefault(k, []).append((index, n))
         for k, n in piece.anchors.items():
-            anchor_terms.setdefault(k, []).append((index, n))
+            terms.anchors.setdefault(k, []).append((index, n))
         for i, n in enumerate((piece.doubles, piece.changes, piece.mirrors)):
             if n:
-                special_terms[i].append((index, n))
+                terms.specials[i].append((index, n))
         regular = piece.joker_anchors.get(-1, 0)
         if regular:
-            regular_terms.append((index, regular))
+            terms.regular.append((index, regular))
         if piece.shape in ("left", "middle"):
-            ends.setdefault(piece.last + 1, []).append(piece)
+            terms.ends.setdefault(piece.last + 1, []).append(piece)
         if piece.shape in ("right", "middle"):
-            starts.setdefault(piece.first - 1, []).append(piece)
+            terms.starts.setdefault(piece.first - 1, []).append(piece)
         index += 1
-    # Special jokers: pieces' count = the table's + the rack's played.
+    return terms
+
+
+def _special_rows(
+    twist: TwistModel,
+    built: PositionModel,
+    counts: Counts,
+    protos: Protos,
+    terms: _PieceTerms,
+    variables: list[cmh.IntegerVariableProto],
+    constraints: list[cmh.ConstraintProto],
+) -> dict[int, int]:
+    """Special jokers: the pieces' count is the table's plus the rack's played (in an official
+    opening, at most the rack's); the variables of the rack's played, by special joker."""
+    opening = built.kept_by_rule
     played: dict[int, int] = {}
     for i in range(3):
         table = 0 if opening else counts.table_specials[i]
         rack = twist.rack_specials[i]
-        terms = special_terms[i]
-        if not terms and not table:
+        special = terms.specials[i]
+        if not special and not table:
             continue
         if opening:
-            constraints.append(linear([v for v, _ in terms], [c for _, c in terms], 0, rack))
+            constraints.append(linear([v for v, _ in special], [c for _, c in special], 0, rack))
         else:
+            index = len(variables)
             variables.append(protos.domain(0, rack))
             played[i] = index
-            constraints.append(linear([v for v, _ in terms] + [index], [c for _, c in terms] + [-1], table, table))
-            index += 1
+            constraints.append(linear([v for v, _ in special] + [index], [c for _, c in special] + [-1], table, table))
     if not opening:
         twist.played = played
-    # Conservation rows gain the pieces' kind slots.
-    for k, terms in kind_terms.items():
-        extend_row(constraints, rows.kind[k], terms)
-    # Anchored slots hold real tiles: u[k] - jk[k] - anchors >= 0.
-    # Table melds kept as they were hold real tiles too: u[k] - jk[k] - anchors - kept real >= 0.
-    if built.layer_jokers:
-        kept_real: dict[int, list[tuple[int, int]]] = {}
-        if not opening:
-            for s, (var, _) in built.simple_keep.items():
-                for k in cat.sets[s].kinds:
-                    kept_real.setdefault(k, []).append((var, 1))
-            for meld in built.complex_keep:
-                for k in meld.real_kinds:
-                    kept_real.setdefault(k, []).append((meld.var, 1))
-        for k, terms in anchor_terms.items():
-            sets = cat.sets_by_kind[k]
-            merged: dict[int, int] = {}
-            for var, coeff in [(offset + s, 1) for s in sets] + kind_terms[k] + [(jk + k, -1)]:
-                merged[var] = merged.get(var, 0) + coeff
-            for var, coeff in terms + kept_real.get(k, []):
-                merged[var] = merged.get(var, 0) - coeff
-            constraints.append(linear(list(merged), list(merged.values()), 0, INF))
-    if regular_terms:
-        extend_row(constraints, rows.jokers, regular_terms)
-    # Colour changes: at each JC's number, c[A, B] colour changes from colour A (the segments
-    # ending before it) to B != A (those starting after it): sum_B c[A, B] = before of colour A,
-    # sum_A c[A, B] = after of colour B (a transportation problem: its relaxation pairs them too).
+    return played
+
+
+def _anchor_rows(
+    built: PositionModel, cat: Catalogue, offset: int, terms: _PieceTerms, constraints: list[cmh.ConstraintProto]
+) -> None:
+    """Anchored slots hold real tiles: ``u[k] - jk[k] - anchors >= 0``; table melds kept as they
+    were hold real tiles too: ``u[k] - jk[k] - anchors - kept real >= 0``."""
+    jk = offset + len(cat.sets)
+    kept_real: dict[int, list[tuple[int, int]]] = {}
+    if not built.kept_by_rule:
+        for s, (var, _) in built.simple_keep.items():
+            for k in cat.sets[s].kinds:
+                kept_real.setdefault(k, []).append((var, 1))
+        for meld in built.complex_keep:
+            for k in meld.real_kinds:
+                kept_real.setdefault(k, []).append((meld.var, 1))
+    for k, anchors in terms.anchors.items():
+        sets = cat.sets_by_kind[k]
+        merged: dict[int, int] = {}
+        for var, coeff in [(offset + s, 1) for s in sets] + terms.kinds[k] + [(jk + k, -1)]:
+            merged[var] = merged.get(var, 0) + coeff
+        for var, coeff in anchors + kept_real.get(k, []):
+            merged[var] = merged.get(var, 0) - coeff
+        constraints.append(linear(list(merged), list(merged.values()), 0, INF))
+
+
+def _colour_changes(
+    twist: TwistModel,
+    protos: Protos,
+    terms: _PieceTerms,
+    variables: list[cmh.IntegerVariableProto],
+    constraints: list[cmh.ConstraintProto],
+) -> None:
+    """At each ``JC``'s number, ``c[A, B]`` colour changes from colour ``A`` (the segments ending
+    before it) to ``B != A`` (those starting after it): ``sum_B c[A, B]`` = before of colour ``A``,
+    ``sum_A c[A, B]`` = after of colour ``B`` (a transportation problem: its relaxation pairs them
+    too). Segments with nothing to pair with are fixed to 0."""
     index = len(variables)
+    ends, starts = terms.ends, terms.starts
     for number in sorted(set(ends) | set(starts)):
         before, after = ends.get(number, []), starts.get(number, [])
         if not before or not after:
@@ -154,12 +217,3 @@ def add_twist(
             mine = [p.var for p in after if p.colour == b]
             links = [v for (_, y), v in pairs.items() if y == b]
             constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
-    # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
-    if rows.threshold is not None:
-        extend_row(constraints, rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
-    if rows.discard is not None:
-        extend_row(constraints, rows.discard, [(p.var, p.tiles) for p in twist.pieces])
-    if rows.plays is not None and played:
-        extend_row(constraints, rows.plays, [(v, 1) for v in played.values()])
-    twist.kind_terms, twist.anchor_terms = kind_terms, anchor_terms
-    built.twist = twist
