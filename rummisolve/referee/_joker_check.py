@@ -37,13 +37,13 @@ def check_jokers(
     """The strict joker rule (module docstring): legal if ANY matching of old to new jokers works."""
     rules = position.rules
     old_jokers = [
-        (oi, slot, frozenset(t._key for t in _stands_for(meld, slot, rules)))
+        (oi, slot, frozenset(t.sort_key for t in _stands_for(meld, slot, rules)))
         for oi, meld in enumerate(position.table)
         for slot, t in enumerate(meld.tiles)
         if t.is_joker
     ]
     new_jokers = [
-        (i, None if new.meld is None else frozenset(t._key for t in _stands_for(new.meld, slot, rules)))
+        (i, None if new.meld is None else frozenset(t.sort_key for t in _stands_for(new.meld, slot, rules)))
         for i, new in enumerate(table)
         for slot, k in enumerate(new.keys)
         if k == JOKER_KEY
@@ -52,7 +52,7 @@ def check_jokers(
         new_jokers,
         {i: [k for k in table[i].keys if k != JOKER_KEY] for i in {i for i, _ in new_jokers}},
         {k: n for k, n in played_counts.items() if k != JOKER_KEY},
-        {oi: frozenset(t._key for t in position.table[oi].tiles if not t.is_joker) for oi, _, _ in old_jokers},
+        {oi: frozenset(t.sort_key for t in position.table[oi].tiles if not t.is_joker) for oi, _, _ in old_jokers},
     )
 
     def solve(jokers: list, deficit: int, beside: bool = True) -> bool:
