@@ -157,14 +157,8 @@ MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 600
 
 STILL_TOO_LONG = {
-    "rummisolve/referee/__init__.py:verify",
-    "rummisolve/referee/__init__.py:_check_opening",
-    "rummisolve/solver/_decode.py:decode",
-    "rummisolve/solver/_model.py:build_model",
     "rummisolve/solver/_strict.py:strict_jokers",
     "rummisolve/solver/_strict.py:_group_hosts",
-    "rummisolve/solver/_twist_model.py:add_twist",
-    "rummisolve/referee/__init__.py",
 }
 """Functions and modules over the limits that the structure pass (issue 34) has still to split.
 The list may only shrink: an entry that is no longer too long fails the test too."""

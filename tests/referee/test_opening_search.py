@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummisolve.position import Position
-from rummisolve.referee import _Budget, _Packing, verify
+from rummisolve.referee import verify
+from rummisolve.referee._budget import Budget
+from rummisolve.referee._opening import Packing
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import JOKER
 
@@ -31,9 +33,9 @@ def played(draw, rules):
 def best_packing(counts: dict, rules: RuleSet) -> int | None:
     """Reference: the exact value of the most valuable packing of ``counts`` into melds (the
     referee's earlier search: every packing, memoised, no bound); ``None`` if there is none."""
-    from rummisolve.referee import _context
+    from rummisolve.referee._rules_context import context
 
-    shapes = _context(rules).shapes
+    shapes = context(rules).shapes
     kinds = sorted(k for k in counts if k != JOKER._key)
     index = {k: i for i, k in enumerate(kinds)}
     memo: dict[tuple, int] = {}
@@ -77,7 +79,7 @@ def best_packing(counts: dict, rules: RuleSet) -> int | None:
 def test_threshold_test_agrees_with_the_exact_value(case):
     rules, counts = case
     exact = best_packing(counts, rules)
-    packing = _Packing(counts, rules, _Budget(None))
+    packing = Packing(counts, rules, Budget(None))
     for need in range(1, packing.upper() + 2):
         assert packing.reaches(need) == (exact is not None and exact >= need), (need, exact)
 
