@@ -161,8 +161,6 @@ STILL_TOO_LONG = {
     "rummisolve/referee/__init__.py:_check_opening",
     "rummisolve/solver/_decode.py:decode",
     "rummisolve/solver/_model.py:build_model",
-    "rummisolve/solver/_strict.py:strict_jokers",
-    "rummisolve/solver/_strict.py:_group_hosts",
     "rummisolve/solver/_twist_model.py:add_twist",
     "rummisolve/game/engine.py",
     "rummisolve/referee/__init__.py",
