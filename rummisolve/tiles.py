@@ -109,7 +109,7 @@ class Tile:
     numbered tile).
     """
 
-    __slots__ = ("colour", "number", "joker_kind", "is_joker", "is_special_joker", "is_any_joker", "_key", "_code")
+    __slots__ = ("colour", "number", "joker_kind", "is_joker", "is_special_joker", "is_any_joker", "sort_key", "_code")
 
     colour: Colour | None
     number: int | None
@@ -117,7 +117,8 @@ class Tile:
     is_joker: bool
     is_special_joker: bool
     is_any_joker: bool
-    _key: tuple[int, int]
+    sort_key: tuple[int, int]
+    """Canonical order: colour (K B O R ...), then number; the jokers last (J JD JC JM)."""
     _code: str
 
     def __new__(cls, colour: Colour | None = None, number: int | None = None) -> Tile:
@@ -179,11 +180,6 @@ class Tile:
         """The tile's face value; 0 for every joker (its rack penalty lives in the RuleSet)."""
         return self.number or 0
 
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Canonical order: colour (K B O R ...), then number; the jokers last (J JD JC JM)."""
-        return self._key
-
     def __str__(self) -> str:
         return self._code
 
@@ -195,22 +191,22 @@ class Tile:
 
     def __lt__(self, other: Tile) -> bool:
         if isinstance(other, Tile):
-            return self._key < other._key
+            return self.sort_key < other.sort_key
         return NotImplemented
 
     def __le__(self, other: Tile) -> bool:
         if isinstance(other, Tile):
-            return self._key <= other._key
+            return self.sort_key <= other.sort_key
         return NotImplemented
 
     def __gt__(self, other: Tile) -> bool:
         if isinstance(other, Tile):
-            return self._key > other._key
+            return self.sort_key > other.sort_key
         return NotImplemented
 
     def __ge__(self, other: Tile) -> bool:
         if isinstance(other, Tile):
-            return self._key >= other._key
+            return self.sort_key >= other.sort_key
         return NotImplemented
 
 
@@ -229,7 +225,7 @@ def _make(
         ("is_joker", kind is JokerKind.REGULAR),
         ("is_special_joker", kind is not None and kind is not JokerKind.REGULAR),
         ("is_any_joker", kind is not None),
-        ("_key", key),
+        ("sort_key", key),
         ("_code", code),
     ):
         object.__setattr__(tile, name, value)

@@ -156,13 +156,6 @@ def test_the_check_finds_a_cycle_and_an_upward_import(tmp_path, monkeypatch):
 MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 600
 
-STILL_TOO_LONG = {
-    "rummisolve/solver/_strict.py:strict_jokers",
-    "rummisolve/solver/_strict.py:_group_hosts",
-}
-"""Functions and modules over the limits that the structure pass (issue 34) has still to split.
-The list may only shrink: an entry that is no longer too long fails the test too."""
-
 
 def _relative(path: Path) -> str:
     return path.relative_to(PACKAGE.parent).as_posix()
@@ -197,10 +190,8 @@ def _private_imports() -> set[tuple[str, str]]:
 
 
 def test_no_function_or_module_past_its_size():
-    found = _too_long()
-    new = sorted(found - STILL_TOO_LONG)
-    assert not new, f"over {MAX_FUNCTION_LINES} lines (a function) or {MAX_MODULE_LINES} (a module): {new}"
-    assert not STILL_TOO_LONG - found, f"no longer too long, take off STILL_TOO_LONG: {sorted(STILL_TOO_LONG - found)}"
+    found = sorted(_too_long())
+    assert not found, f"over {MAX_FUNCTION_LINES} lines (a function) or {MAX_MODULE_LINES} (a module): {found}"
 
 
 def test_no_private_name_imported_from_another_module():

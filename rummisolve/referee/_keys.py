@@ -1,8 +1,8 @@
 """Tiles as the referee handles them: by their canonical sort key ``(colour index, number)``.
 
 A tuple of ints hashes and compares in C, which keeps the referee fast; the jokers' keys sort
-last. The loops over every tile of a turn read ``Tile._key``, the slot behind the public
-``Tile.sort_key`` (half the cost of the property call). Part of the referee
+last. ``Tile.sort_key`` is a plain slot, so the loops over every tile of a turn read it at C
+speed. Part of the referee
 (:mod:`rummisolve.referee`); independent of the solver.
 """
 

@@ -39,7 +39,7 @@ def read_table(new_table: NewTable, rules: RuleSet, valid: frozenset[Key], reaso
         tiles = cast("Sequence[Tile]", parts)  # fast path: every item a Tile (else AttributeError)
         keys: tuple[Key, ...] | None
         try:
-            keys = tuple([t._key for t in tiles])
+            keys = tuple([t.sort_key for t in tiles])
         except AttributeError:
             keys = None
         if keys is not None and valid.issuperset(keys):
@@ -94,7 +94,7 @@ def _read_meld(
                 continue
         else:
             raise TypeError(f"table[{i}][{j}] must be a Tile or a tile code, not {type(item).__name__}")
-        if tile._key not in valid:
+        if tile.sort_key not in valid:
             try:
                 rules.check_tile(tile)
                 message = f"tile {str(tile)!r} does not exist under these rules"
@@ -104,4 +104,4 @@ def _read_meld(
             broken = broken or f"tile {str(tile)!r} does not exist under these rules"
             continue
         seq.append(tile)
-    return NewMeld(tuple(seq), tuple(t._key for t in seq), broken)
+    return NewMeld(tuple(seq), tuple(t.sort_key for t in seq), broken)

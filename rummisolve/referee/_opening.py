@@ -47,7 +47,7 @@ def check_opening(
 
 def _meld_key(meld: Meld) -> tuple[bool, tuple[Key, ...]]:
     """Identity of a meld for "unchanged": a run's tile sequence, a group's tile multiset."""
-    keys = tuple([t._key for t in meld.tiles])
+    keys = tuple([t.sort_key for t in meld.tiles])
     if meld.kind is not MeldKind.GROUP:  # a run or a mirror meld: the sequence
         return (True, keys)
     return (False, tuple(sorted(keys)))

@@ -43,9 +43,9 @@ def verify(position: Position, new_table: NewTable, *, max_steps: int | None = N
     table = read_table(new_table, rules, ctx.valid, reasons)
     _check_melds(table, rules, ctx.melds, reasons)
 
-    old_counts = count([t._key for m in position.table for t in m.tiles])
+    old_counts = count([t.sort_key for m in position.table for t in m.tiles])
     new_counts = count([k for new in table for k in new.keys])
-    rack_counts = count([t._key for t in position.rack])
+    rack_counts = count([t.sort_key for t in position.rack])
     _check_vanished(old_counts, new_counts, tile_of, reasons)
     played_counts = _played_counts(old_counts, new_counts, rack_counts, tile_of, reasons)
     played = tuple(tile_of[k] for k in played_counts for _ in range(played_counts[k]))

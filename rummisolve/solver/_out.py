@@ -9,7 +9,7 @@ less work:
 2. Else the same model as :func:`~rummisolve.solver.solve`'s (objective ``tiles``), with its
    objective ``-(weight * (tiles played + offset) + melds kept)`` capped at ``-weight * (need +
    offset)`` (melds kept stay below ``weight``, so exactly the moves that play ``need`` tiles or
-   more remain; :func:`~rummisolve.solver._model.primary_offset`), searched for any
+   more remain; :func:`~rummisolve.solver._objective.primary_offset`), searched for any
    solution, not the best one: "infeasible" proves "no"; a solution is laid out (anchoring sets
    as the solver does when a layout needs it) and refereed, then "yes".
 """
@@ -24,7 +24,8 @@ from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._cpsat import CP_FEASIBLE, CP_INFEASIBLE, CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
 from rummisolve.solver._decode import NeedAnchors, decode
 from rummisolve.solver._layout import Counts, TableCounts, count_position
-from rummisolve.solver._model import build_model, primary_offset
+from rummisolve.solver._model import build_model
+from rummisolve.solver._objective import primary_offset
 from rummisolve.solver._pieces import INF, protos
 from rummisolve.solver._solve import QUICK_EFFORT, referee_accepts
 from rummisolve.solver_limits import unsupported_position

@@ -20,13 +20,13 @@ SMALL = RuleSet(colours=3, numbers=7, copies=2, jokers=2)
 
 @st.composite
 def played(draw, rules):
-    kinds = [t._key for t in rules.tile_kinds]
+    kinds = [t.sort_key for t in rules.tile_kinds]
     counts = {}
     for key in draw(st.lists(st.sampled_from(kinds), max_size=12)):
         counts[key] = min(rules.copies, counts.get(key, 0) + 1)
     jokers = draw(st.integers(0, rules.jokers))
     if jokers:
-        counts[JOKER._key] = jokers
+        counts[JOKER.sort_key] = jokers
     return counts
 
 
@@ -36,7 +36,7 @@ def best_packing(counts: dict, rules: RuleSet) -> int | None:
     from rummisolve.referee._rules_context import context
 
     shapes = context(rules).shapes
-    kinds = sorted(k for k in counts if k != JOKER._key)
+    kinds = sorted(k for k in counts if k != JOKER.sort_key)
     index = {k: i for i, k in enumerate(kinds)}
     memo: dict[tuple, int] = {}
 
@@ -66,7 +66,7 @@ def best_packing(counts: dict, rules: RuleSet) -> int | None:
             memo[state] = result
         return memo[state]
 
-    found = best(tuple(counts[k] for k in kinds) + (counts.get(JOKER._key, 0),))
+    found = best(tuple(counts[k] for k in kinds) + (counts.get(JOKER.sort_key, 0),))
     return None if found < 0 else found
 
 
