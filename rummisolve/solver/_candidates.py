@@ -95,7 +95,7 @@ def catalogue(rules: RuleSet) -> Catalogue:
 def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
     top, m = rules.numbers, rules.min_meld_length
     kinds = rules.tile_kinds
-    numbers = tuple(t.number for t in kinds)
+    numbers = tuple(t.number or 0 for t in kinds)  # tile kinds are numbered tiles
 
     def kind(colour: int, number: int) -> int:
         return colour * top + (number - 1) % top
@@ -118,7 +118,7 @@ def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
     for index, base in enumerate(sets):
         for k in base.kinds:
             by_kind[k].append(index)
-    index = {base.kinds: i for i, base in enumerate(sets)}
+    set_index = {base.kinds: i for i, base in enumerate(sets)}
     kind_index = {tile: k for k, tile in enumerate(kinds)}
     return Catalogue(
         rules,
@@ -126,7 +126,7 @@ def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
         numbers,
         tuple(sets),
         tuple(tuple(s) for s in by_kind),
-        index,
+        set_index,
         kind_index,
         tuple(len(base.kinds) for base in sets),
         tuple(base.value for base in sets),

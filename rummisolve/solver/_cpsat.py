@@ -52,10 +52,9 @@ def sat_parameters(
         params.use_sat_inprocessing = False
         params.symmetry_level = 0
         params.catch_sigint_signal = False
-        quick = effort is not None
-        if quick or eager:
+        if effort is not None or eager:
             params.add_lp_constraints_lazily = False
-        if quick:
+        if effort is not None:
             for name in _CUTS:
                 setattr(params, name, False)
             params.max_deterministic_time = effort

@@ -14,10 +14,22 @@ from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import deal, read_groups
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, Piece
+from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, Piece, TwistModel
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
 
-__all__ = ["decode", "primary_value", "DecodeError", "NeedAnchors"]
+__all__ = [
+    "decode",
+    "primary_value",
+    "DecodeError",
+    "NeedAnchors",
+    "Slot",
+    "JOKER_SLOT",
+    "REAL_SLOT",
+    "group_key",
+    "group_meld",
+    "join_runs",
+    "slots_meld",
+]
 
 REAL_SLOT = False
 JOKER_SLOT = True
@@ -41,7 +53,7 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
     n_sets = len(cat.sets)
     counts = built.counts
     copies = built.copies(sol, n_sets)
-    extra = 0 if built.twist is None else _twist_primary(built, cat, sol, objective)
+    extra = 0 if built.twist is None else _twist_primary(built, built.twist, cat, sol, objective)
     if cat.grouped:
         extra += _groups_primary(built, cat, sol, objective)
     if objective == "tiles":
@@ -70,10 +82,11 @@ def _groups_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], ob
     return total
 
 
-def _twist_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
+def _twist_primary(
+    built: PositionModel, twist: TwistModel, cat: Catalogue, sol: Sequence[int], objective: str
+) -> int:
     """The Twist pieces' and special jokers' share of :func:`primary_value` (before the table's
     tiles are taken off)."""
-    twist = built.twist
     penalty = cat.rules.joker_penalty
     total = 0
     for piece in twist.pieces:
@@ -354,7 +367,7 @@ def _dealt_groups(cat: Catalogue, grouped: list[tuple[int, int, list[int], int]]
     """The group block's groups as slots (:func:`~rummisolve.solver._groups.deal`), each joker
     standing for a colour its group misses."""
     top, colours = cat.rules.numbers, cat.rules.colours
-    out = []
+    out: list[list[Slot]] = []
     for i, count, reals, jokers in grouped:
         if count <= 0:
             raise DecodeError(f"{sum(reals)} tiles and {jokers} jokers in no group of number {i + 1}")
@@ -362,7 +375,8 @@ def _dealt_groups(cat: Catalogue, grouped: list[tuple[int, int, list[int], int]]
             missing = [c for c in range(colours) if c not in present][:n]
             if len(missing) < n:
                 raise DecodeError(f"a group of number {i + 1} with {len(present)} colours and {n} jokers")
-            out.append([(c * top + i, REAL_SLOT) for c in present] + [(c * top + i, JOKER_SLOT) for c in missing])
+            group: list[Slot] = [(c * top + i, REAL_SLOT) for c in present]
+            out.append(group + [(c * top + i, JOKER_SLOT) for c in missing])
     return out
 
 
@@ -426,10 +440,11 @@ def _anchor_copies(
 
 
 def group_key(slots: list[Slot]) -> tuple[int, ...]:
+    """A group's kinds, to sort groups by."""
     return tuple(k for k, _ in slots)
 
 
-def group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
+def group_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet) -> Meld | None:
     """The group as a meld: real tiles in colour order, then jokers.
 
     A group with one real tile can also read as a (higher-valued) run, e.g. ``K10 J J`` as
@@ -450,7 +465,8 @@ def group_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld | None:
     return None if rules.joker_retrieval == "strict" else meld
 
 
-def slots_meld(cat: Catalogue, slots: list[Slot], rules) -> Meld:
+def slots_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet) -> Meld:
+    """The slots as a meld, each a real tile of its kind or a joker."""
     return Meld.of([JOKER if joker else cat.kinds[k] for k, joker in slots], rules)
 
 
@@ -484,7 +500,9 @@ def join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
 _SPECIAL_TILES = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)
 
 
-def _specials_played(twist, built: PositionModel, chosen, sol: Sequence[int]) -> list[Tile]:
+def _specials_played(
+    twist: TwistModel, built: PositionModel, chosen: list[tuple[Piece, int]], sol: Sequence[int]
+) -> list[Tile]:
     """The rack's special jokers played."""
     out: list[Tile] = []
     for i, tile in enumerate(_SPECIAL_TILES):
@@ -499,13 +517,13 @@ def _specials_played(twist, built: PositionModel, chosen, sol: Sequence[int]) ->
     return out
 
 
-def _twist_melds(cat: Catalogue, copies: list) -> list[list[Tile]]:
+def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
     """Each Twist piece as tiles in play order; colour-change segments joined into runs at their
     ``JC``, each paired with a neighbour of another colour."""
     melds: list[list[Tile]] = []
     ends: dict[int, list[int]] = {}
     starts: dict[int, list[int]] = {}
-    pieces = []
+    pieces: list[tuple[Piece, list[Tile]]] = []
     for piece, slots in copies:
         filled = iter(slots)
         tiles: list[Tile] = []

@@ -89,8 +89,8 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
                 terms = [(p.var, (p.doubles, p.changes, p.mirrors)[i]) for p in twist.pieces]
                 terms = [(v, c) for v, c in terms if c]
             else:
-                var = twist.played.get(i)
-                terms = [] if var is None else [(var, 1)]
+                played_var = twist.played.get(i)
+                terms = [] if played_var is None else [(played_var, 1)]
             if terms:
                 count = sum(t is tile for t in played)
                 differences.append(([v for v, _ in terms], [c for _, c in terms], count, 0, have))

@@ -170,7 +170,7 @@ def keep_groups(
     for meld in built.group_melds:
         shapes.setdefault((tuple(sorted(meld.real_kinds)), len(meld.joker_kinds)), []).append(meld.index)
     kind_terms: dict[int, list[tuple[int, int]]] = {}
-    joker_terms = []
+    joker_terms: list[tuple[int, int]] = []
     for (kinds, jokers), melds in shapes.items():
         var = len(variables)
         variables.append(protos.domain(0, len(melds)))
@@ -179,9 +179,10 @@ def keep_groups(
             kind_terms.setdefault(k, []).append((var, kinds.count(k)))
         if jokers:
             joker_terms.append((var, jokers))
-    for k, terms in kind_terms.items():
-        extend_row(constraints, rows.kind[k], terms)
+    for k, kept_terms in kind_terms.items():
+        extend_row(constraints, rows.kind[k], kept_terms)
     if joker_terms:
+        assert rows.jokers is not None, "every layer has its joker row before the rule extensions"
         extend_row(constraints, rows.jokers, joker_terms)
         if rows.plays is not None and built.layer_jokers > built.counts.table_jokers:
             extend_row(constraints, rows.plays, joker_terms)

@@ -7,6 +7,7 @@ from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import joker_vars, tile_terms
 from rummisolve.solver._layout import PositionModel
 from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._twist import TwistModel
 
 __all__ = ["add_objective", "primary_offset"]
 
@@ -44,15 +45,15 @@ def add_objective(built: PositionModel, cat: Catalogue, objective: str, n_variab
     extra_coeffs = [-1] * len(extra)
     if jokers_played and built.group_keep:  # kept groups' jokers are not in jk nor jg
         joker = _joker_coefficient(cat, objective, scale)
-        at = {var: i for i, var in enumerate(extra)}
+        place = {var: i for i, var in enumerate(extra)}
         for keep in built.group_keep:
             if keep.jokers:
-                extra_coeffs[at[keep.var]] -= joker * keep.jokers * weight
+                extra_coeffs[place[keep.var]] -= joker * keep.jokers * weight
     obj = built.proto.objective
     obj.vars.extend(variables + extra)
     obj.coeffs.extend(coeffs + extra_coeffs)
     if twist is not None:
-        _twist_objective(built, cat, objective, weight, scale)
+        _twist_objective(built, twist, cat, objective, weight, scale)
 
 
 def _jokers_in_objective(built: PositionModel) -> bool:
@@ -69,11 +70,12 @@ def primary_offset(built: PositionModel) -> int:
     return built.counts.table_jokers if _jokers_in_objective(built) else 0
 
 
-def _twist_objective(built: PositionModel, cat: Catalogue, objective: str, weight: int, scale: int) -> None:
+def _twist_objective(
+    built: PositionModel, twist: TwistModel, cat: Catalogue, objective: str, weight: int, scale: int
+) -> None:
     """The special jokers' share of the primary objective: each one played counts one tile or the
     joker penalty; in an official opening a piece counts its tiles, or its numbered slots'
     numbers plus the penalty of each special joker (its regular jokers are counted through ``jk``)."""
-    twist = built.twist
     penalty = cat.rules.joker_penalty
     per_joker = 1 if objective != "value" else (penalty * scale + 1 if scale else penalty)
     terms: list[tuple[int, int]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from ortools.sat.python import cp_model_helper as cmh
@@ -142,7 +143,7 @@ def copies_bound(have: tuple[int, ...], jokers: int) -> int:
     return bound if bound < by_size else by_size
 
 
-def _counts_of(kinds: tuple[int, ...]):
+def _counts_of(kinds: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """``counts -> (counts[k] for k in kinds)`` as a tuple, in C (``itemgetter``), for any size."""
     getter = itemgetter(*kinds)
     return getter if len(kinds) > 1 else lambda counts: (getter(counts),)

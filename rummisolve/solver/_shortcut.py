@@ -30,7 +30,7 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue, catalogue
-from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, group_key, group_meld, join_runs, slots_meld
+from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, Slot, group_key, group_meld, join_runs, slots_meld
 from rummisolve.solver._layout import TableCounts
 from rummisolve.tiles import Tile
 
@@ -101,16 +101,19 @@ def lay_down_all(
     if split is None:
         return None
     # Laid out as the model's answers are: runs that continue one another joined, then groups.
-    runs, groups = [], []
+    runs: list[list[Slot]] = []
+    groups: list[list[Slot]] = []
     for s, missing in split:
-        slots = [(k, JOKER_SLOT if k in missing else REAL_SLOT) for k in cat.sets[s].kinds]
+        slots: list[Slot] = [(k, JOKER_SLOT if k in missing else REAL_SLOT) for k in cat.sets[s].kinds]
         (runs if cat.sets[s].is_run else groups).append(slots)
     try:
         melds = [slots_meld(cat, run, rules) for run in join_runs(cat, runs)]
-        melds += [group_meld(cat, group, rules) for group in sorted(groups, key=group_key)]
+        for group in sorted(groups, key=group_key):
+            found = group_meld(cat, group, rules)
+            if found is None:
+                return None
+            melds.append(found)
     except InvalidMeldError:
-        return None
-    if None in melds:
         return None
     if opening and sum(m.value for m in melds) < max(rules.initial_threshold, 1):
         return None

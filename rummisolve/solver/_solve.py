@@ -6,12 +6,13 @@ import dataclasses
 import functools
 import math
 import time
+from collections.abc import Sequence
 
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
-from rummisolve.referee import verify
+from rummisolve.referee import NewTable, verify
 from rummisolve.solution import AlternativesMode, Objective, Solution, Status
 from rummisolve.solver._candidates import Catalogue, catalogue, model_catalogue
 from rummisolve.solver._cpsat import (
@@ -25,7 +26,7 @@ from rummisolve.solver._cpsat import (
 )
 from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
-from rummisolve.solver._layout import TableCounts
+from rummisolve.solver._layout import PositionModel, TableCounts
 from rummisolve.solver._model import build_model
 from rummisolve.solver._pieces import INF
 from rummisolve.solver._shortcut import lay_down_all
@@ -121,7 +122,7 @@ def check_options(
 
 def solve_checked(
     position: Position,
-    cat,
+    cat: Catalogue,
     objective: Objective,
     limit: float | None,
     seed: int,
@@ -172,7 +173,7 @@ def solve_checked(
     return dataclasses.replace(best, alternatives=tuple(found))
 
 
-def _shortcut(position: Position, cat, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
+def _shortcut(position: Position, cat: Catalogue, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
     """The proven answer of :func:`~rummisolve.solver._shortcut.lay_down_all` (refereed), or ``None``.
 
     Same status (``optimal``), tiles played (sorted, as the model gives them), value and melds kept (every one) as the
@@ -205,7 +206,7 @@ class _Search:
     def __init__(
         self,
         position: Position,
-        cat,
+        cat: Catalogue,
         objective: Objective,
         seed: int,
         deadline: float | None,
@@ -231,7 +232,7 @@ class _Search:
         self.excluded: list[tuple[tuple[Tile, ...], bool]] = []
         self.blocked = False
         """Whether an exclusion left no way to differ (so no move is left: no search)."""
-        self.built = None
+        self.built: PositionModel | None = None
         self.stale = True
 
     def exclude(self, played: tuple[Tile, ...], contained: bool = False) -> None:
@@ -244,11 +245,15 @@ class _Search:
         """Stop the next searches at ``deadline`` (``time.perf_counter()`` seconds)."""
         self.deadline = deadline
 
-    def next(self, lenient: bool = False) -> Solution | None:
-        """The best move not excluded (refereed), or a :class:`Solution` without a move.
+    def next(self) -> Solution:
+        """The best move not excluded (refereed), or a :class:`Solution` without a move."""
+        found = self.attempt(lenient=False)
+        assert found is not None, "only a lenient attempt answers None"
+        return found
 
-        ``lenient``: a move of a relaxed model (``kept_hosts=False``) that the referee rejects
-        is answered ``None`` (its timings stay in :attr:`timings`), not raised."""
+    def attempt(self, lenient: bool) -> Solution | None:
+        """:meth:`next`; with ``lenient``, a move of a relaxed model (``kept_hosts=False``) that
+        the referee rejects is answered ``None`` (its timings stay in :attr:`timings`), not raised."""
         position, cat, objective = self.position, self.cat, self.objective
         timings = self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
         while True:
@@ -274,12 +279,8 @@ class _Search:
 
             start = time.perf_counter()
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-            # Tests replace staged_search with functions that take neither stop nor efforts.
-            extra = {} if self.stop is None else {"stop": self.stop}
             efforts = search_efforts(cat, built)
-            if efforts is not None:
-                extra["efforts"] = efforts
-            response = staged_search(built.proto, self.seed, self.deadline, eager=eager, **extra)
+            response = staged_search(built.proto, self.seed, self.deadline, eager, stop=self.stop, efforts=efforts)
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
@@ -376,7 +377,7 @@ class _StrictSearch:
 
     def next(self) -> Solution:
         """The best move not excluded, its status honest (see the class docstring)."""
-        first = self.relaxed.next(lenient=True)
+        first = self.relaxed.attempt(lenient=True)
         if first is not None:
             return first
         spent = [self.relaxed.timings]
@@ -421,7 +422,7 @@ jokers' hosts (:mod:`~rummisolve.solver._strict`) make a first solution harder t
 (``benchmarks/RESULTS.md``, "Strict jokers stay with their melds")."""
 
 
-def search_efforts(cat, built) -> tuple[float, float, int] | None:
+def search_efforts(cat: Catalogue, built: PositionModel) -> tuple[float, float, int] | None:
     """The staged search's budgets for a built model, when not the defaults."""
     if cat.grouped:
         return GROUPED_EFFORTS
@@ -515,7 +516,7 @@ def _expired(deadline: float | None, stop: StopSignal | None = None) -> bool:
     return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop.is_set())
 
 
-def _plays_anything(built, cat, sol) -> bool:
+def _plays_anything(built: PositionModel, cat: Catalogue, sol: Sequence[int]) -> bool:
     """Whether a solution with a zero primary objective still plays a tile (a zero-point joker)."""
     played_tiles = primary_value(built, cat, sol, "tiles")
     return played_tiles > 0
@@ -527,7 +528,7 @@ def _no_move(position: Position, objective: Objective, timings: dict[str, float]
     return Solution(status, (), position.table, 0, objective, position, kept, timings)
 
 
-def referee_accepts(position: Position, table, rejected_ok: bool = False) -> bool:
+def referee_accepts(position: Position, table: NewTable, rejected_ok: bool = False) -> bool:
     """Whether the referee accepts ``table``; if it does not, ``False`` when ``rejected_ok``, else
     :class:`RefereeRejectedError`."""
     verdict = verify(position, table)

@@ -9,6 +9,7 @@ the one :func:`rummisolve.solver.solve` gives for the same position, refereed th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -20,7 +21,7 @@ from rummisolve.solver._out import goes_out
 from rummisolve.solver._solve import check_options, solve_checked
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver_limits import check_alternatives_mode
-from rummisolve.tiles import Tile, split_melds
+from rummisolve.tiles import Tile, parse_tiles, split_melds
 
 __all__ = ["TableSolver", "solve_racks"]
 
@@ -42,7 +43,7 @@ class TableSolver:
     def __init__(self, table: Iterable[Meld | str | Iterable[Tile | str]] | str, rules: RuleSet = STANDARD) -> None:
         if isinstance(table, str):
             table = split_melds(table)
-        empty = Position(tuple(table), (), True, rules)
+        empty = Position(cast("tuple[Meld, ...]", tuple(table)), (), True, rules)  # __post_init__ checks them
         self.table: tuple[Meld, ...] = empty.table
         """The table's melds, checked."""
         self.rules: RuleSet = rules
@@ -53,7 +54,7 @@ class TableSolver:
 
     def position(self, rack: str | Iterable[Tile | str], opened: bool = True) -> Position:
         """The position of ``rack`` on this table (checked as :class:`~rummisolve.Position` checks it)."""
-        return Position(self.table, rack, opened, self.rules)
+        return Position(self.table, parse_tiles(rack), opened, self.rules)
 
     def solve(
         self,
@@ -69,7 +70,7 @@ class TableSolver:
     ) -> Solution:
         """``solve(Position(table, rack, opened, rules), objective, time_limit, ...)``: the same
         solution (status, tiles played, value, table, melds kept, alternatives), the same errors."""
-        position = Position(self.table, rack, opened, self.rules)
+        position = Position(self.table, parse_tiles(rack), opened, self.rules)
         objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
         wanted = (alternatives, check_alternatives_mode(alternatives_mode))
         return solve_checked(position, self._cat, objective, limit, seed, wanted, stop, self._counts)
@@ -80,7 +81,7 @@ class TableSolver:
         (``- 1`` under the discard rule), found faster. A rack tile that fits no meld the
         available tiles could make settles it at once; otherwise the search stops at the first
         such move, which the referee checks."""
-        position = Position(self.table, rack, opened, self.rules)
+        position = Position(self.table, parse_tiles(rack), opened, self.rules)
         return goes_out(position, self._model, self._counts)
 
     def __repr__(self) -> str:
@@ -105,5 +106,9 @@ def solve_racks(
     """The best move of each of ``racks`` on ``table``, in order (:meth:`TableSolver.solve` on
     each; ``time_limit`` applies to each solve)."""
     solver = TableSolver(table, rules)
-    options = {"seed": seed, "alternatives": alternatives, "alternatives_mode": alternatives_mode}
-    return [solver.solve(rack, opened, objective, time_limit, **options) for rack in racks]
+    return [
+        solver.solve(
+            rack, opened, objective, time_limit, seed=seed, alternatives=alternatives, alternatives_mode=alternatives_mode
+        )
+        for rack in racks
+    ]

@@ -25,6 +25,7 @@ test against an unrestricted enumeration (``benchmarks/twist_oracle.py``) checks
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -109,7 +110,18 @@ def _anchored(piece: Piece, available: list[int], jokers: int, found: list[Piece
             found.append(Piece(**{**piece.__dict__, "anchors": {k: 1}}))
 
 
-def _extend(grow, stack, number, used, slots, value, k, double_fits, available, jokers) -> None:
+def _extend(
+    grow: Callable[[int, int, dict[int, int], int], None],
+    stack: list[tuple[int, int]],
+    number: int,
+    used: int,
+    slots: dict[int, int],
+    value: int,
+    k: int,
+    double_fits: bool,
+    available: list[int],
+    jokers: int,
+) -> None:
     """Grow a one-colour run by its next slot ``number`` (kind ``k``): that tile (or a regular joker
     standing for it), or else, where ``double_fits``, a double joker over ``number`` and ``number + 1``."""
     if available[k] or jokers:
@@ -131,7 +143,9 @@ def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, fo
             _double_runs(rules, available, jokers, doubles, colour, start, found)
 
 
-def _double_runs(rules, available, jokers, doubles, colour, start, found) -> None:
+def _double_runs(
+    rules: RuleSet, available: list[int], jokers: int, doubles: int, colour: int, start: int, found: list[Piece]
+) -> None:
     """The runs with double jokers of colour ``colour`` starting at ``start``."""
     top, m = rules.numbers, rules.min_meld_length
     longest = 2 * m - 1
@@ -173,7 +187,16 @@ def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, fou
                     _anchored(piece, available, jokers, found)
 
 
-def _segments(rules, available, jokers, doubles, changes, colour, first, found) -> None:
+def _segments(
+    rules: RuleSet,
+    available: list[int],
+    jokers: int,
+    doubles: int,
+    changes: int,
+    colour: int,
+    first: int,
+    found: list[Piece],
+) -> None:
     """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot."""
     top = rules.numbers
     base = colour * top - 1

@@ -31,7 +31,8 @@ def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int
     """The pieces of a layer holding ``available`` numbered tiles and ``jokers`` regular jokers
     (``opening``: the rack's tiles only, the table kept as it is); ``None`` without special jokers."""
     rack = counts.rack_specials
-    layer = rack if opening else tuple(t + r for t, r in zip(counts.table_specials, rack))
+    table = (0, 0, 0) if opening else counts.table_specials
+    layer = (table[0] + rack[0], table[1] + rack[1], table[2] + rack[2])
     if not any(layer):
         return None
     pieces = twist_pieces(cat.rules, available, jokers, *layer)
@@ -88,6 +89,7 @@ def add_twist(
     if built.layer_jokers:
         _anchor_rows(built, cat, offset, terms, constraints)
     if terms.regular:
+        assert rows.jokers is not None, "every layer has its joker row before the rule extensions"
         extend_row(constraints, rows.jokers, terms.regular)
     _colour_changes(twist, protos, terms, variables, constraints)
     # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
