@@ -4,7 +4,7 @@ that reads as a group), added to the model only for the sets a solution needed t
 from __future__ import annotations
 
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import PositionModel
+from rummisolve.solver._layout import Layer, PositionModel
 from rummisolve.solver._pieces import INF, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 
@@ -22,7 +22,7 @@ def anchor_copies(
 ) -> None:
     """Every copy of the given sets that is not a kept meld gets ``sets[s]`` real tiles of
     different kinds (one: no meld of jokers only; two: a run that cannot read as a group)."""
-    n_sets = len(cat.sets)
+    layer = Layer.of(cat, offset)
     protos = protos_for(cat)
     index = len(variables)
     kept_per_set: dict[int, list[tuple[int, int]]] = {}
@@ -50,25 +50,25 @@ def anchor_copies(
     supply: dict[int, list[int]] = {}
     for s in sorted(sets):
         base = cat.sets[s]
-        if variables[offset + s].domain[1] == 0:
+        if variables[layer.x(s)].domain[1] == 0:
             continue
         zs = []
         for k in base.kinds:
             if real_available[k]:
                 variables.append(protos.domain(0, real_available[k]))
-                built.anchors[(offset + s, k)] = index
+                built.anchors[(layer.x(s), k)] = index
                 zs.append(index)
                 supply.setdefault(k, []).append(index)
                 index += 1
         kept = kept_per_set.get(s, [])
         need = sets[s]
         # sum_k z[s,k] = need * (x[s] - kept copies of s)
-        vs = zs + [offset + s] + [v for v, _ in kept]
+        vs = zs + [layer.x(s)] + [v for v, _ in kept]
         cs = [1] * len(zs) + [-need] + [need * c for _, c in kept]
         constraints.append(linear(vs, cs, 0, 0))
         if need > 1:  # one real tile per kind and copy: z[s,k] <= x[s] - kept copies
             for z in zs:
-                vs = [z, offset + s] + [v for v, _ in kept]
+                vs = [z, layer.x(s)] + [v for v, _ in kept]
                 constraints.append(linear(vs, [1, -1] + [c for _, c in kept], -INF, 0))
     twist = built.twist
     for k, zs in supply.items():
@@ -81,9 +81,9 @@ def anchor_copies(
         cs = [1] * len(zs) + [c for _, c in kept]
         if final:
             # anchors + kept real slots <= real tiles of kind k = table[k] + p[k]
-            constraints.append(linear(vs + [built.played_offset + k], cs + [-1], -INF, built.counts.table[k]))
+            constraints.append(linear(vs + [built.p(k)], cs + [-1], -INF, built.counts.table[k]))
         else:
             # anchors of kind k <= real tiles of kind k = u[k] - jk[k]
             holders = cat.sets_by_kind[k]
-            vs += [offset + s for s in holders] + [offset + n_sets + k]
+            vs += [layer.x(s) for s in holders] + [layer.jk(k)]
             constraints.append(linear(vs, cs + [-1] * len(holders) + [1], -INF, 0))

@@ -49,10 +49,9 @@ class NeedAnchors(Exception):
 
 def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
     """Tiles played or points shed by a solution."""
-    off = built.final_offset
-    n_sets = len(cat.sets)
     counts = built.counts
-    copies = built.copies(sol, n_sets)
+    copies = built.copies(sol)
+    jks = built.final.jks
     extra = 0 if built.twist is None else _twist_primary(built, built.twist, cat, sol, objective)
     if cat.grouped:
         extra += _groups_primary(built, cat, sol, objective)
@@ -61,7 +60,7 @@ def primary_value(built: PositionModel, cat: Catalogue, sol: Sequence[int], obje
         return slots - (0 if built.kept_by_rule else sum(counts.table) + counts.table_jokers)
     value = sum(map(mul, cat.set_values, copies)) + extra
     penalty = cat.rules.joker_penalty
-    value += sum((penalty - n) * j for n, j in zip(cat.numbers, sol[off + n_sets : off + n_sets + len(cat.kinds)]) if j)
+    value += sum((penalty - n) * j for n, j in zip(cat.numbers, sol[jks.start : jks.stop]) if j)
     if not built.kept_by_rule:
         value -= sum(map(mul, cat.numbers, counts.table)) + penalty * counts.table_jokers
     return value
@@ -154,11 +153,10 @@ def decode(
 
 def _tally(cat: Catalogue, built: PositionModel, sol: Sequence[int], chosen: list[tuple[Piece, int]]) -> _Tally:
     """The final layer's copies, jokers by kind, and real tiles by kind in sets and Twist pieces."""
-    off = built.final_offset
-    n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
-    copies = built.copies(sol, n_sets)
-    jokers = list(sol[off + n_sets : off + n_sets + n_kinds])
+    copies = built.copies(sol)
+    jks = built.final.jks
+    jokers = list(sol[jks.start : jks.stop])
     real = [0] * n_kinds
     for s, n in enumerate(copies):
         if n:

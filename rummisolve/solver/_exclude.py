@@ -42,8 +42,8 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
     forbid every move)."""
     proto = built.proto
     counts = built.counts
-    n_sets, n_kinds = len(cat.sets), len(cat.kinds)
-    jokers_var = [built.final_offset + n_sets + k for k in range(n_kinds)]
+    n_kinds = len(cat.kinds)
+    jokers_var = list(built.final.jks)
     by_kind = Counter(cat.kind_index[t] for t in played if not t.is_any_joker)
     twist = built.twist
     differences: list[tuple[list[int], list[int], int, int, int]] = []  # (vars, coeffs, value, least, most)
@@ -51,7 +51,7 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
         if not have:
             continue
         if built.kept_by_rule:
-            variables = [built.final_offset + s for s in cat.sets_by_kind[k]] + [jokers_var[k]]
+            variables = [built.final.x(s) for s in cat.sets_by_kind[k]] + [jokers_var[k]]
             coeffs = [1] * len(cat.sets_by_kind[k]) + [-1]
             for var, slots in twist.kind_terms.get(k, []) if twist is not None else ():
                 variables.append(var)
@@ -60,7 +60,7 @@ def exclude_played(built: PositionModel, cat: Catalogue, played: tuple[Tile, ...
                 variables.append(built.final_offset + group_tiles(cat, k))
                 coeffs.append(1)
         else:
-            variables, coeffs = [built.played_offset + k], [1]
+            variables, coeffs = [built.p(k)], [1]
         differences.append((variables, coeffs, by_kind[k], 0, have))
     if counts.rack_jokers:
         table_jokers = 0 if built.kept_by_rule else counts.table_jokers

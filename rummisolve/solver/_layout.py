@@ -21,6 +21,7 @@ __all__ = [
     "FreedMeld",
     "GroupKeep",
     "KeptMeld",
+    "Layer",
     "PositionModel",
     "Rows",
     "TableCounts",
@@ -119,15 +120,49 @@ class FreedMeld:
     """(base sets, variable): a kept run's host longer than a base set, as its pieces."""
 
 
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """Where one layer's variables sit in the model (:mod:`~rummisolve.solver._model`): ``x[s]``
+    from :attr:`offset`, then ``jk[k]``; a grouped catalogue's group block follows."""
+
+    offset: int
+    n_sets: int
+    n_kinds: int
+
+    @classmethod
+    def of(cls, cat: Catalogue, offset: int = 0) -> Layer:
+        """The layer of ``cat``'s sets and kinds at ``offset``."""
+        return cls(offset, len(cat.sets), len(cat.kinds))
+
+    def x(self, s: int) -> int:
+        """The variable ``x[s]``: copies of base set ``s``."""
+        return self.offset + s
+
+    def jk(self, k: int) -> int:
+        """The variable ``jk[k]``: jokers standing for kind ``k``."""
+        return self.offset + self.n_sets + k
+
+    @property
+    def xs(self) -> range:
+        """Every ``x[s]``, in set order."""
+        return range(self.offset, self.offset + self.n_sets)
+
+    @property
+    def jks(self) -> range:
+        """Every ``jk[k]``, in kind order."""
+        return range(self.offset + self.n_sets, self.offset + self.n_sets + self.n_kinds)
+
+
 @dataclass
 class PositionModel:
     """A built model and what decoding needs to read it back."""
 
     proto: cmh.CpModelProto
     counts: Counts
+    final: Layer
+    """The final layer (an official opening's only one): the table after the turn."""
     layer_size: int
     """S + K (+ the group block of a grouped catalogue): variables ``x`` and ``jk`` of one layer."""
-    final_offset: int
     kept_by_rule: bool
     """Official opening: the table stays as it is, the layer holds the new melds only."""
     simple_keep: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
@@ -163,9 +198,15 @@ class PositionModel:
     """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
     (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
 
-    def copies(self, sol: Sequence[int], n_sets: int) -> list[int]:
+    @property
+    def final_offset(self) -> int:
+        """The final layer's first variable."""
+        return self.final.offset
+
+    def copies(self, sol: Sequence[int]) -> list[int]:
         """Every copy of each base set in the final layer, kept melds' included."""
-        copies = list(sol[self.final_offset : self.final_offset + n_sets])
+        xs = self.final.xs
+        copies = list(sol[xs.start : xs.stop])
         if self.substituted:
             for s, items in self.keep_terms.items():
                 copies[s] += sum(sol[var] * coeff for var, coeff in items)
@@ -175,7 +216,11 @@ class PositionModel:
     def played_offset(self) -> int:
         """First variable of the final layer's block ``p`` (right after its ``x`` and ``jk``); only
         a table that may be rearranged has it."""
-        return self.final_offset + self.layer_size
+        return self.final.offset + self.layer_size
+
+    def p(self, k: int) -> int:
+        """The variable ``p[k]``: rack tiles of kind ``k`` played (a table that may be rearranged)."""
+        return self.final.offset + self.layer_size + k
 
 
 @dataclass(frozen=True)

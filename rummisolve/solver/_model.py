@@ -50,7 +50,7 @@ from rummisolve.position import Position
 from rummisolve.solver._anchors import anchor_copies
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
-from rummisolve.solver._layout import Counts, PositionModel, Rows, TableCounts, count_position
+from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows, TableCounts, count_position
 from rummisolve.solver._objective import add_objective
 from rummisolve.solver._pieces import INF, Protos, extend_row, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
@@ -155,7 +155,7 @@ def _official_opening(draft: _Draft) -> PositionModel | None:
         constraints.append(
             linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
         )
-    built = PositionModel(cmh.CpModelProto(), counts, cat.layer_size, 0, True, rack_size=len(position.rack))
+    built = PositionModel(cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, True, rack_size=len(position.rack))
     built.layer_jokers = opening_jokers
     if twist:
         add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
@@ -198,7 +198,7 @@ def _rearranging(draft: _Draft, *, kept_hosts: bool, substitute_kept: bool) -> P
         return None  # no rack tile is in a usable set
     rows.jokers = len(constraints)
     _jokers(protos, 0, counts.table_jokers, jokers, constraints)
-    built = PositionModel(cmh.CpModelProto(), counts, cat.layer_size, 0, False, rack_size=len(position.rack))
+    built = PositionModel(cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, False, rack_size=len(position.rack))
     built.layer_jokers = jokers
     rows.plays = len(constraints)
     _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
@@ -248,6 +248,7 @@ def _layer(
     getting their conservation row here (:func:`_played` writes it). A grouped catalogue's layer
     also gets its group block (:func:`~rummisolve.solver._groups.add_groups`)."""
     cat = protos.cat
+    layer = Layer.of(cat, offset)
     bounds = protos.copy_bounds(jokers)
     ub = [bounds[slots(available)] for slots in protos.slot_counts]
     fit_list = [sets is not None and any(sets(ub)) for sets in protos.sets_of_kind]
@@ -264,7 +265,7 @@ def _layer(
                 # jk[k] <= run slots of kind k (else y[k] could take more tiles than there are);
                 # in the final layer, also less the real tiles of kind k in kept runs (keep_groups)
                 sets = cat.sets_by_kind[k]
-                vs = [offset + s for s in sets] + [offset + len(cat.sets) + k]
+                vs = [layer.x(s) for s in sets] + [layer.jk(k)]
                 if rows is not None:
                     rows.run_tiles[k] = len(constraints)
                 constraints.append(protos.cachedlinear(("run tiles", vs[-1]), vs, [1] * len(sets) + [-1], 0, INF))
@@ -313,13 +314,11 @@ def _plays_a_tile(
 
     ``keep_one`` (the discard rule): the same sum is also at most the rack size less one, so a
     tile stays on the rack to discard."""
-    played = built.played_offset
-    variables = [played + k for k in kinds]
+    variables = [built.p(k) for k in kinds]
     table_jokers = 0
     if playable_jokers:  # the final layer's jokers (jk, and jg when grouped), beyond the table's own
-        start = built.final_offset + len(cat.sets)
-        variables += range(start, start + len(built.counts.rack))
-        variables += joker_vars(cat, built.final_offset)
+        variables += built.final.jks
+        variables += joker_vars(cat, built.final.offset)
         table_jokers = built.counts.table_jokers
     upper = built.rack_size - 1 + table_jokers if keep_one else INF
     constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, upper))
@@ -328,14 +327,13 @@ def _plays_a_tile(
 def _jokers(protos: Protos, offset: int, lo: int, hi: int, constraints: list[cmh.ConstraintProto]) -> None:
     """``lo <= sum_k jk[k] (+ sum_n jg[n]) <= hi`` in the layer at ``offset``."""
     cat = protos.cat
-    n_sets = len(cat.sets)
-    jk = list(range(offset + n_sets, offset + n_sets + len(cat.kinds))) + joker_vars(cat, offset)
+    jk = list(Layer.of(cat, offset).jks) + joker_vars(cat, offset)
     constraints.append(protos.cachedlinear(("jokers", offset, lo, hi), jk, [1] * len(jk), lo, hi))
 
 
 def _threshold(protos: Protos, cat: Catalogue, offset: int, threshold: int, constraints: list) -> None:
     if threshold > 0:
-        xs = list(range(offset, offset + len(cat.sets)))
+        xs = list(Layer.of(cat, offset).xs)
         values = [base.value for base in cat.sets]
         for var, value in _group_values(cat, offset):  # a group's joker counts its number
             xs.append(var)
@@ -362,7 +360,6 @@ def _open_then_manipulate(
     counts = built.counts
     rules = cat.rules
     offset = built.opening_offset
-    n_sets = len(cat.sets)
     n_kinds = len(cat.kinds)
     zero = [0] * n_kinds
     layer = _layer(
@@ -382,20 +379,20 @@ def _open_then_manipulate(
     # after an initial meld of rack tiles (every base set is worth at least 1).
     _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
     # Rack tiles of the opening are among the rack tiles played: u0[k] - jk0[k] <= p[k].
-    played = built.played_offset
+    opening_layer = Layer.of(cat, offset)
     for k in range(n_kinds):
         if not counts.rack[k]:
             continue
         sets = cat.sets_by_kind[k]
-        vs = [offset + s for s in sets] + [offset + n_sets + k, played + k]
+        vs = [opening_layer.x(s) for s in sets] + [opening_layer.jk(k), built.p(k)]
         cs = [1] * len(sets) + [-1, -1]
         if cat.grouped:
             vs.append(offset + group_tiles(cat, k))
             cs.append(1)
         constraints.append(linear(vs, cs, -INF, 0))
     # Rack jokers in the opening <= rack jokers played (the final layer's jokers less the table's).
-    jk0 = list(range(offset + n_sets, offset + n_sets + n_kinds)) + joker_vars(cat, offset)
-    jk = list(range(n_sets, n_sets + n_kinds)) + joker_vars(cat, 0)
+    jk0 = list(opening_layer.jks) + joker_vars(cat, offset)
+    jk = list(built.final.jks) + joker_vars(cat, built.final.offset)
     rows.opening_jokers = len(constraints)
     constraints.append(linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -INF, -counts.table_jokers))
     if opening_jokers >= rules.min_meld_length:
@@ -464,14 +461,13 @@ def _keep(
                     merged[var] = merged.get(var, 0) + coeff
                 constraints.append(linear(list(merged) + [s], list(merged.values()) + [-1], -INF, 0))
     # Jokers of kept melds keep standing where they stood: sum_m km[m] jokers(m, k) <= jk[k].
-    n_sets = len(cat.sets)
     joker_terms: dict[int, dict[int, int]] = {}
     for meld in built.complex_keep:
         for k in meld.joker_kinds:
             row = joker_terms.setdefault(k, {})
             row[meld.var] = row.get(meld.var, 0) + 1
     for k, row in joker_terms.items():
-        constraints.append(linear(list(row) + [n_sets + k], list(row.values()) + [-1], -INF, 0))
+        constraints.append(linear(list(row) + [built.final.jk(k)], list(row.values()) + [-1], -INF, 0))
 
 
 def _substitute_kept(

@@ -9,6 +9,7 @@ from operator import itemgetter
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._layout import Layer
 
 __all__ = ["INF", "Protos", "extend_row", "group_tiles", "linear", "protos"]
 
@@ -65,7 +66,8 @@ class Protos:
         if proto is None:
             cat = self.cat
             sets = cat.sets_by_kind[k]
-            variables = [offset + s for s in sets] + [offset + len(cat.sets) + k]
+            layer = Layer.of(cat, offset)
+            variables = [layer.x(s) for s in sets] + [layer.jk(k)]
             coeffs = [1] * len(sets) + [-1]
             if cat.grouped:  # + y[k], the real tiles of kind k in the layer's groups
                 variables.append(offset + group_tiles(cat, k))

@@ -482,7 +482,7 @@ class _StrictBuilder:
                 kept_real.setdefault(k, {})[meld.var] = kept_real.get(k, {}).get(meld.var, 0) + 1
         for k, items in self.real_at.items():
             kept = kept_real.get(k, {})
-            vs = items + list(kept) + [built.played_offset + k]
+            vs = items + list(kept) + [built.p(k)]
             cs = [1] * len(items) + list(kept.values()) + [-1]
             self.row(vs, cs, -INF, built.counts.table[k])
 
@@ -490,8 +490,7 @@ class _StrictBuilder:
         """Each freeable joker bound or assigned; the designated melds, the jokers required at a
         kind, the reserved rack tiles and the rack jokers used, against the layer's ``x``, ``jk``, ``p``."""
         built = self.built
-        n_sets = len(self.cat.sets)
-        off = built.final_offset
+        final = built.final
         # each freeable joker: bound, or assigned to exactly one designated meld
         for j, bound in enumerate(freeable):
             column = [assign[c][j] for c in range(len(assign))]
@@ -499,18 +498,18 @@ class _StrictBuilder:
         for s, ws in self.designated.items():
             # designated melds are new melds: together with kept melds at most x[s]
             kept = built.keep_terms.get(s, [])
-            vs = ws + [v for v, _ in kept] + [off + s]
+            vs = ws + [v for v, _ in kept] + [final.x(s)]
             self.row(vs, [1] * len(ws) + [c for _, c in kept] + [-1], -INF, 0)
         for k, items in self.jokers_at.items():
             # jokers required at kind k <= jk[k]
-            self.row(items + [off + n_sets + k], [1] * len(items) + [-1], -INF, 0)
+            self.row(items + [final.jk(k)], [1] * len(items) + [-1], -INF, 0)
         for k, items in self.played_at.items():
             # reserved rack tiles of kind k <= p[k] (rack tiles of kind k played)
-            self.row(items + [built.played_offset + k], [1] * len(items) + [-1], -INF, 0)
+            self.row(items + [built.p(k)], [1] * len(items) + [-1], -INF, 0)
         if self.rack_joker_uses:
             # rack jokers in designated melds <= rack jokers played = sum(jk) - table jokers
             uses = self.rack_joker_uses
-            jk = list(range(off + n_sets, off + n_sets + len(self.cat.kinds)))
+            jk = list(final.jks)
             self.row(uses + jk, [1] * len(uses) + [-1] * len(jk), -INF, -built.counts.table_jokers)
 
 

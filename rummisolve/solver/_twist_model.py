@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._layout import Counts, PositionModel, Rows
+from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
@@ -164,7 +164,7 @@ def _anchor_rows(
 ) -> None:
     """Anchored slots hold real tiles: ``u[k] - jk[k] - anchors >= 0``; table melds kept as they
     were hold real tiles too: ``u[k] - jk[k] - anchors - kept real >= 0``."""
-    jk = offset + len(cat.sets)
+    layer = Layer.of(cat, offset)
     kept_real: dict[int, list[tuple[int, int]]] = {}
     if not built.kept_by_rule:
         for s, (var, _) in built.simple_keep.items():
@@ -176,7 +176,7 @@ def _anchor_rows(
     for k, anchors in terms.anchors.items():
         sets = cat.sets_by_kind[k]
         merged: dict[int, int] = {}
-        for var, coeff in [(offset + s, 1) for s in sets] + terms.kinds[k] + [(jk + k, -1)]:
+        for var, coeff in [(layer.x(s), 1) for s in sets] + terms.kinds[k] + [(layer.jk(k), -1)]:
             merged[var] = merged.get(var, 0) + coeff
         for var, coeff in anchors + kept_real.get(k, []):
             merged[var] = merged.get(var, 0) - coeff
