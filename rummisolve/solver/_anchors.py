@@ -3,12 +3,15 @@ that reads as a group), added to the model only for the sets a solution needed t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Layer, PositionModel
 from rummisolve.solver._pieces import INF, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
 
-__all__ = ["anchor_copies"]
+__all__ = ["Anchors", "anchor_copies"]
 
 
 def anchor_copies(
@@ -87,3 +90,21 @@ def anchor_copies(
             holders = cat.sets_by_kind[k]
             vs += [layer.x(s) for s in holders] + [layer.jk(k)]
             constraints.append(linear(vs, cs + [-1] * len(holders) + [1], -INF, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Anchors:
+    """The anchors' extension: real tiles in the copies of ``sets`` of the layer at ``offset``
+    (:func:`anchor_copies`)."""
+
+    real_available: list[int]
+    """Real tiles of each kind the layer may hold."""
+    sets: dict[int, int]
+    """Base set -> real tiles each copy must hold."""
+    offset: int = 0
+
+    def add(self, draft: ModelDraft, built: PositionModel) -> None:
+        """Add the anchors' variables and rows to ``draft``."""
+        anchor_copies(
+            built, draft.cat, self.offset, self.real_available, self.sets, draft.variables, draft.constraints
+        )

@@ -35,12 +35,14 @@ Twist pieces place jokers in named base sets, so those rule sets keep the enumer
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import GroupKeep, PositionModel, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 
-__all__ = ["add_groups", "deal", "group_bound", "group_offsets", "keep_groups", "read_groups"]
+__all__ = ["KeptGroups", "add_groups", "deal", "group_bound", "group_offsets", "keep_groups", "read_groups"]
 
 
 def group_offsets(cat: Catalogue, number_index: int) -> tuple[int, int, int]:
@@ -232,3 +234,12 @@ def deal(groups: int, reals: Sequence[int], jokers: int) -> list[tuple[list[int]
         sizes[smallest] += 1
         extra[smallest] += 1
     return [(colours, n) for (colours, _), n in zip(dealt, extra)]
+
+
+@dataclass(frozen=True, slots=True)
+class KeptGroups:
+    """A grouped catalogue's rule extension: the table groups kept as they were (:func:`keep_groups`)."""
+
+    def add(self, draft: ModelDraft, built: PositionModel) -> None:
+        """Add the kept groups' variables and terms to ``draft``."""
+        keep_groups(built, draft.cat, draft.protos, draft.rows, draft.variables, draft.constraints)

@@ -22,7 +22,8 @@ Per position, after the layers:
   jokers only and no run reads as a group;
 - strict joker retrieval's variables (:mod:`~rummisolve.solver._strict`).
 
-The keep variables are substituted into the conservation rows (see :func:`_keep`): ``x[s]`` of the
+The keep variables are substituted into the conservation rows (see
+:class:`~rummisolve.solver._keep.KeptMelds`): ``x[s]`` of the
 final layer then counts only the copies of ``s`` that are not kept melds, and ``u[k]`` below adds
 the kept melds' slots. (Under strict retrieval with table jokers, and with Twist pieces, ``x[s]``
 counts every copy and rows ``kept <= x[s]`` tie the keep variables to it.)
@@ -37,25 +38,34 @@ number(k)) jk[k]``). The objective is ``weight * primary + melds kept``. A row d
 played where the table may be rearranged (an opening's threshold demands it already). Under the
 discard rule the tiles played are at most the rack size less one (a tile stays to discard): the
 same row's upper bound, or for an official opening ``sum_s |s| x[s] <= rack - 1``.
+
+The core builds the layers, the conservation, joker, threshold and "plays a tile" rows and the
+objective; every rule beyond it is a :class:`~rummisolve.solver._draft.RuleExtension` that the
+core hands the :class:`~rummisolve.solver._draft.ModelDraft` in one loop, in this order: the
+discard rule, the kept melds, a grouped catalogue's kept groups, Twist's pieces, strict joker
+retrieval, the anchors. Each adds its own variables and rows and its terms to the core's rows
+(:class:`~rummisolve.solver._layout.Rows`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
-from rummisolve.solver._anchors import anchor_copies
+from rummisolve.solver._anchors import Anchors
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._groups import add_groups, joker_vars, keep_groups, tile_terms
+from rummisolve.solver._discard import DiscardRule
+from rummisolve.solver._draft import ModelDraft, RuleExtension
+from rummisolve.solver._groups import KeptGroups, add_groups, joker_vars, tile_terms
+from rummisolve.solver._keep import KeptMelds
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows, TableCounts, count_position
 from rummisolve.solver._objective import add_objective
-from rummisolve.solver._pieces import INF, Protos, extend_row, group_tiles, linear
+from rummisolve.solver._pieces import INF, Protos, group_tiles, linear
 from rummisolve.solver._pieces import protos as protos_for
-from rummisolve.solver._strict import strict_jokers
-from rummisolve.solver._twist_model import add_twist, plan_twist
+from rummisolve.solver._strict import StrictRetrieval
+from rummisolve.solver._twist_model import TwistPieces, plan_twist
 
 __all__ = ["build_model"]
 
@@ -78,13 +88,14 @@ def build_model(
     ``kept_hosts=False``: strict retrieval's kept jokers without their kept hosts
     (:func:`~rummisolve.solver._strict.strict_jokers`), a relaxation of the rule.
     ``substitute_kept=False``: the rows ``kept <= x[s]`` in place of substituting the kept melds
-    into the conservation rows (see :func:`_keep`; :class:`~rummisolve.solver._variant.ModelVariant`)."""
+    into the conservation rows (:class:`~rummisolve.solver._keep.KeptMelds`,
+    :class:`~rummisolve.solver._variant.ModelVariant`)."""
     anchored = anchored or {}
     rules = position.rules
     if len(position.rack) < (2 if rules.discard else 1):  # the discard rule keeps a tile on the rack
         return None
     counts = count_position(position, cat, table)
-    draft = _Draft(position, cat, counts, protos_for(cat), anchored)
+    draft = ModelDraft(position, cat, counts, protos_for(cat), anchored)
     if not position.opened and not rules.open_then_manipulate:
         built = _official_opening(draft)
     else:
@@ -97,27 +108,7 @@ def build_model(
     return built
 
 
-@dataclass
-class _Draft:
-    """A model being built: what its parts read, and the variables, constraints and rows they write."""
-
-    position: Position
-    cat: Catalogue
-    counts: Counts
-    protos: Protos
-    anchored: dict[int, int]
-    variables: list[cmh.IntegerVariableProto] = field(default_factory=list)
-    constraints: list[cmh.ConstraintProto] = field(default_factory=list)
-    rows: Rows = field(default_factory=Rows)
-
-    @property
-    def opening_jokers(self) -> int:
-        """Rack jokers an opening may play (none where jokers may not open)."""
-        rules = self.position.rules
-        return 0 if not self.position.opened and not rules.joker_in_initial_meld else self.counts.rack_jokers
-
-
-def _official_opening(draft: _Draft) -> PositionModel | None:
+def _official_opening(draft: ModelDraft) -> PositionModel | None:
     """An initial meld under the official rule: new melds of rack tiles only, the table untouched."""
     position, cat, counts, protos = draft.position, draft.cat, draft.counts, draft.protos
     rules = position.rules
@@ -147,24 +138,21 @@ def _official_opening(draft: _Draft) -> PositionModel | None:
     _jokers(protos, 0, 0, opening_jokers, constraints)
     rows.threshold = len(constraints)
     _threshold(protos, cat, 0, max(rules.initial_threshold, 1) if twist else rules.initial_threshold, constraints)
-    if rules.discard:  # every tile of the layer is played: sum_s |s| x[s] <= rack - 1
-        xs = list(range(len(cat.sets)))
-        sizes = [len(base.kinds) for base in cat.sets]
-        groups = tile_terms(cat, 0, [1] * n_kinds, 1)
-        rows.discard = len(constraints)
-        constraints.append(
-            linear(xs + [v for v, _ in groups], sizes + [c for _, c in groups], 0, len(position.rack) - 1)
-        )
     built = PositionModel(cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, True, rack_size=len(position.rack))
     built.layer_jokers = opening_jokers
+    extensions: list[RuleExtension] = []
+    if rules.discard:
+        extensions.append(DiscardRule())
     if twist:
-        add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
+        extensions.append(TwistPieces(twist))
     if draft.anchored:
-        anchor_copies(built, cat, 0, counts.rack, draft.anchored, variables, constraints)
+        extensions.append(Anchors(counts.rack, draft.anchored))
+    for extension in extensions:
+        extension.add(draft, built)
     return built
 
 
-def _rearranging(draft: _Draft, *, kept_hosts: bool, substitute_kept: bool) -> PositionModel | None:
+def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) -> PositionModel | None:
     """A turn that may rearrange the table (after the opening, or an opening under
     ``open_then_manipulate``): the final table of table and rack tiles, and the melds kept."""
     position, cat, counts, protos = draft.position, draft.cat, draft.counts, draft.protos
@@ -201,21 +189,25 @@ def _rearranging(draft: _Draft, *, kept_hosts: bool, substitute_kept: bool) -> P
     built = PositionModel(cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, False, rack_size=len(position.rack))
     built.layer_jokers = jokers
     rows.plays = len(constraints)
-    _plays_a_tile(built, cat, played, playable_jokers, constraints, rules.discard)
+    _plays_a_tile(built, cat, played, playable_jokers, constraints)
     built.opening_offset = built.played_offset + len(cat.kinds)
-    if opening and not _open_then_manipulate(built, protos, cat, draft.opening_jokers, variables, constraints, rows):
+    if opening and not _open_then_manipulate(draft, built):
         return None
     strict = rules.joker_retrieval == "strict" and counts.table_jokers > 0
-    substitute = substitute_kept and not twist and not strict
-    _keep(built, cat, ub, variables, constraints, rows if substitute else None)
+    extensions: list[RuleExtension] = []
+    if rules.discard:
+        extensions.append(DiscardRule())
+    extensions.append(KeptMelds(ub, substitute=substitute_kept and not twist and not strict))
     if cat.grouped:
-        keep_groups(built, cat, protos, rows, variables, constraints)
+        extensions.append(KeptGroups())
     if twist:
-        add_twist(twist, built, cat, protos, counts, 0, rows, variables, constraints)
+        extensions.append(TwistPieces(twist))
     if strict:
-        strict_jokers(built, cat, position, ub, draft.anchored, variables, constraints, kept_hosts)
+        extensions.append(StrictRetrieval(ub, kept_hosts=kept_hosts))
     if draft.anchored:
-        anchor_copies(built, cat, 0, available, draft.anchored, variables, constraints)
+        extensions.append(Anchors(available, draft.anchored))
+    for extension in extensions:
+        extension.add(draft, built)
     return built
 
 
@@ -305,23 +297,20 @@ def _played(
 
 
 def _plays_a_tile(
-    built: PositionModel, cat: Catalogue, kinds: list[int], playable_jokers: int, constraints: list, keep_one: bool
+    built: PositionModel, cat: Catalogue, kinds: list[int], playable_jokers: int, constraints: list
 ) -> None:
     """A turn plays a rack tile: ``sum_k p[k]`` (+ the rack jokers played, when there are any to
     play) ``>= 1``. Without this row "play nothing, keep every meld" is a solution, and a position
     with no move costs CP-SAT a search for the best such solution; with it that position is an
-    infeasible model, which CP-SAT proves with far fewer branches.
-
-    ``keep_one`` (the discard rule): the same sum is also at most the rack size less one, so a
-    tile stays on the rack to discard."""
+    infeasible model, which CP-SAT proves with far fewer branches. (The discard rule bounds it
+    from above: :class:`~rummisolve.solver._discard.DiscardRule`.)"""
     variables = [built.p(k) for k in kinds]
     table_jokers = 0
     if playable_jokers:  # the final layer's jokers (jk, and jg when grouped), beyond the table's own
         variables += built.final.jks
         variables += joker_vars(cat, built.final.offset)
         table_jokers = built.counts.table_jokers
-    upper = built.rack_size - 1 + table_jokers if keep_one else INF
-    constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, upper))
+    constraints.append(linear(variables, [1] * len(variables), 1 + table_jokers, INF))
 
 
 def _jokers(protos: Protos, offset: int, lo: int, hi: int, constraints: list[cmh.ConstraintProto]) -> None:
@@ -347,17 +336,11 @@ def _group_values(cat: Catalogue, offset: int) -> list[tuple[int, int]]:
     return terms + [(v, i + 1) for i, v in enumerate(joker_vars(cat, offset))]
 
 
-def _open_then_manipulate(
-    built: PositionModel,
-    protos: Protos,
-    cat: Catalogue,
-    opening_jokers: int,
-    variables: list,
-    constraints: list,
-    rows: Rows,
-) -> bool:
+def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> bool:
     """A second layer: new melds of rack tiles only, worth the threshold, all of them played."""
-    counts = built.counts
+    protos, cat, counts = draft.protos, draft.cat, draft.counts
+    variables, constraints, rows = draft.variables, draft.constraints, draft.rows
+    opening_jokers = draft.opening_jokers
     rules = cat.rules
     offset = built.opening_offset
     n_kinds = len(cat.kinds)
@@ -398,95 +381,5 @@ def _open_then_manipulate(
     if opening_jokers >= rules.min_meld_length:
         # The opening melds are never laid out, so anchor every set jokers alone could fill.
         small = {s: 1 for s, base in enumerate(cat.sets) if len(base.kinds) <= opening_jokers}
-        anchor_copies(built, cat, offset, counts.rack, small, variables, constraints)
-    return True
-
-
-def _keep(
-    built: PositionModel, cat: Catalogue, ub: list[int], variables: list, constraints: list, rows: Rows | None
-) -> None:
-    """Variables and constraints that count the table melds kept exactly as they were.
-
-    With ``rows`` (the conservation row of each kind), the kept melds are *substituted*: ``x[s]``
-    then counts only the copies of ``s`` that are not kept melds, and each keep variable joins the
-    conservation rows of its melds' kinds (``u[k] = sum_s a[k,s] (x[s] + kept copies of s)``), so no
-    ``kept <= x[s]`` rows are needed. Same optima, a smaller LP: on the opened game models the search
-    took 15% less CPU (benchmarks/RESULTS.md). Without ``rows`` (strict joker retrieval with table
-    jokers, Twist: their rows read ``x[s]`` as every copy) ``x[s]`` counts every copy and the rows
-    ``kc[s] + sum_m km[m] <= x[s]`` tie the keep variables to it."""
-    first = len(variables)
-    by_shape: dict[int, list[int]] = {}
-    for meld in built.counts.melds:
-        if meld.is_group:
-            built.group_melds.append(meld)
-        elif len(meld.pieces) == 1 and not meld.joker_kinds:
-            by_shape.setdefault(meld.pieces[0], []).append(meld.index)
-        else:
-            built.complex_keep.append(meld)
-    protos = protos_for(cat)
-    # Where the table holds at least as many melds of shape s as the solution can use copies of s
-    # (and no long run or joker meld takes a copy of s), every copy used can be one of those melds
-    # kept as it was: kc[s] = x[s], so x[s] itself counts them (no variable, no row). Not under
-    # strict joker retrieval with jokers on the table, whose melds for freed jokers take copies of
-    # s beside the kept ones.
-    in_complex = {s for meld in built.complex_keep for s in meld.pieces}
-    strict = cat.rules.joker_retrieval == "strict" and built.counts.table_jokers
-    # kc[s] + sum_m mult(m, s) km[m] <= x[s]
-    terms: dict[int, list[tuple[int, int]]] = {}
-    index = first
-    for s, melds in by_shape.items():
-        if ub[s] <= len(melds) and s not in in_complex and not strict:
-            built.simple_keep[s] = (s, melds)
-            continue
-        variables.append(protos.domain(0, min(len(melds), ub[s])))
-        built.simple_keep[s] = (index, melds)
-        terms.setdefault(s, []).append((index, 1))
-        index += 1
-    for meld in built.complex_keep:
-        possible = all(ub[s] for s in meld.pieces)
-        variables.append(protos.domain(0, 1 if possible else 0))
-        meld.var = index
-        for s in meld.pieces:
-            terms.setdefault(s, []).append((index, 1))
-        index += 1
-    built.keep_terms = terms
-    if rows is None or not _substitute_kept(built, cat, terms, rows, constraints):
-        for s, items in terms.items():
-            if len(items) == 1:
-                var = items[0][0]
-                constraints.append(protos.cachedlinear(("keep", var, s), [var, s], [1, -1], -INF, 0))
-            else:
-                merged: dict[int, int] = {}
-                for var, coeff in items:
-                    merged[var] = merged.get(var, 0) + coeff
-                constraints.append(linear(list(merged) + [s], list(merged.values()) + [-1], -INF, 0))
-    # Jokers of kept melds keep standing where they stood: sum_m km[m] jokers(m, k) <= jk[k].
-    joker_terms: dict[int, dict[int, int]] = {}
-    for meld in built.complex_keep:
-        for k in meld.joker_kinds:
-            row = joker_terms.setdefault(k, {})
-            row[meld.var] = row.get(meld.var, 0) + 1
-    for k, row in joker_terms.items():
-        constraints.append(linear(list(row) + [built.final.jk(k)], list(row.values()) + [-1], -INF, 0))
-
-
-def _substitute_kept(
-    built: PositionModel, cat: Catalogue, terms: dict[int, list[tuple[int, int]]], rows: Rows, constraints: list
-) -> bool:
-    """Each keep variable into the conservation rows of its kinds (see :func:`_keep`); ``False``
-    (nothing changed) when a kind of a kept meld has no conservation row to take it."""
-    by_kind: dict[int, dict[int, int]] = {}
-    sets = cat.sets
-    for s, items in terms.items():
-        for k in sets[s].kinds:
-            row = by_kind.get(k)
-            if row is None:
-                row = by_kind[k] = {}
-            for var, coeff in items:
-                row[var] = row.get(var, 0) + coeff
-    if any(k not in rows.kind for k in by_kind):
-        return False
-    for k, row in by_kind.items():
-        extend_row(constraints, rows.kind[k], list(row.items()))
-    built.substituted = True
+        Anchors(counts.rack, small, offset).add(draft, built)
     return True

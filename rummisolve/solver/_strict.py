@@ -11,12 +11,13 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import FreedMeld, PositionModel
 from rummisolve.solver._pieces import INF, linear
 from rummisolve.solver._pieces import protos as protos_for
 from rummisolve.tiles import Colour, Tile
 
-__all__ = ["may_miss", "strict_jokers"]
+__all__ = ["StrictRetrieval", "may_miss", "strict_jokers"]
 
 
 def strict_jokers(
@@ -551,3 +552,27 @@ def _host_shapes(
             if all(ub[p] for p in pieces):
                 shapes.append(HostShape(pieces, kinds))
     return shapes
+
+
+@dataclass(frozen=True, slots=True)
+class StrictRetrieval:
+    """Strict joker retrieval's rule extension, with jokers on a table that may be rearranged
+    (:func:`strict_jokers`)."""
+
+    ub: list[int]
+    """Each base set's upper bound on copies in the final layer (0: unusable)."""
+    kept_hosts: bool = True
+    """``False``: the relaxation without kept hosts (:func:`strict_jokers`)."""
+
+    def add(self, draft: ModelDraft, built: PositionModel) -> None:
+        """Add the strict jokers' variables and rows to ``draft``."""
+        strict_jokers(
+            built,
+            draft.cat,
+            draft.position,
+            self.ub,
+            draft.anchored,
+            draft.variables,
+            draft.constraints,
+            self.kept_hosts,
+        )

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.solver._candidates import Catalogue
+from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._pieces import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
-__all__ = ["plan_twist", "add_twist"]
+__all__ = ["TwistPieces", "plan_twist", "add_twist"]
 
 
 def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
@@ -219,3 +220,17 @@ def _colour_changes(
             mine = [p.var for p in after if p.colour == b]
             links = [v for (_, y), v in pairs.items() if y == b]
             constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class TwistPieces:
+    """Twist's rule extension: the special jokers' pieces of the final layer (:func:`add_twist`)."""
+
+    twist: TwistModel
+    """The pieces :func:`plan_twist` chose for the layer."""
+
+    def add(self, draft: ModelDraft, built: PositionModel) -> None:
+        """Add the pieces' variables and rows to ``draft``."""
+        add_twist(
+            self.twist, built, draft.cat, draft.protos, draft.counts, 0, draft.rows, draft.variables, draft.constraints
+        )
