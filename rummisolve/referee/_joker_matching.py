@@ -17,7 +17,7 @@ joker slot (at most ``deficit`` old jokers may go unmatched) and is either
   must then hold two more played rack tiles (an unmatched joker slot in that meld, a played
   rack joker, counts as one), each played copy counted once over all such melds.
 
-A plain search over matchings grows with the factorial of the jokers (eleven took 22 s). This
+A plain search over matchings grows with the factorial of the jokers (eleven take seconds). This
 one works on the numbers that matter: slots are grouped into classes (same meld, same tiles
 stood for), and a search state is how many slots of each class are taken, the replacement
 tiles left and the melds that host freed jokers, each state visited once. Two shortcuts settle

@@ -53,18 +53,17 @@ class Settings:
     Each may hold its thread for the whole time cap: 8 behind 4 threads wait up to 2 caps."""
     max_queued_light_solves: int = 64
     """Solves that may wait for a thread of the light lane; past it, 503. Light solves take
-    milliseconds (game positions: p99 about 26 ms), so 64 behind 2 threads wait under a second."""
+    milliseconds (benchmarks/RESULTS.md), so 64 behind 2 threads wait well under a second."""
     heavy_nice: int = 10
     """How much lower the heavy lane's threads run (Linux nice increment, 0..19): on a busy CPU,
     light solves and the event loop go first. 0: the same priority as the rest."""
     max_tiles_in_play: int = 4_000
-    """Largest position solved, in tiles on the table and in the rack (past it: 413). About 30 KB
-    of JSON; a position of 3,700 tiles under an 8-colour, 99-number set takes about 150 MB
-    while CP-SAT searches."""
+    """Largest position solved, in tiles on the table and in the rack (past it: 413). Tens of KB of
+    JSON; the largest need the most memory while CP-SAT searches (benchmarks/RESULTS.md)."""
     max_melds: int = 1_000
     """Most melds on the table of a position solved (past it: 413)."""
     max_verify_steps: int = 20_000
-    """Search steps one /verify may take: up to about 1 s of CPU on the development machine.
+    """Search steps one /verify may take: about a second of CPU at most (benchmarks/RESULTS.md).
     Real turns take a handful; crafted ones with dozens of tiles or jokers under
     ``open_then_manipulate`` or strict joker retrieval could otherwise take many seconds."""
     max_live_games: int = 200

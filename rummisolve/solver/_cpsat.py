@@ -69,7 +69,7 @@ def solution_values(response: cmh.CpSolverResponse) -> list[int]:
     """The response's variable values as a list.
 
     Read from the field's printed form: ``list()`` over the wrapped repeated field makes one
-    call per element (about 3x slower on game positions). Falls back to ``list()`` whenever the
+    call per element (several times slower on game positions). Falls back to ``list()`` whenever the
     printed form is not exactly the list of values."""
     values = response.solution
     try:
