@@ -56,7 +56,7 @@ def measure(deals: int, seed: int, objective: str, max_solves: int) -> dict[str,
         "p95_ms": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
         "max_ms": ordered[-1],
         "exact_subsets_median": statistics.median(exact),
-        "subsets": 2 ** 9,
+        "subsets": 2**9,
         "solves_median": statistics.median(solves),
         "best_stderr_median": statistics.median(stderrs),
     }

@@ -27,6 +27,7 @@ __all__ = ["measure", "main"]
 
 NO_SHORTCUT = probe.ModelVariant(shortcut=False)
 
+
 def _ms(function, *args) -> float:
     start = time.perf_counter()
     function(*args)

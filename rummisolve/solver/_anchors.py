@@ -105,6 +105,4 @@ class Anchors:
 
     def add(self, draft: ModelDraft, built: PositionModel) -> None:
         """Add the anchors' variables and rows to ``draft``."""
-        anchor_copies(
-            built, draft.cat, self.offset, self.real_available, self.sets, draft.variables, draft.constraints
-        )
+        anchor_copies(built, draft.cat, self.offset, self.real_available, self.sets, draft.variables, draft.constraints)

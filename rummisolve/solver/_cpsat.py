@@ -26,6 +26,7 @@ _PARAMETERS: dict[tuple[int, float | None, float | None, bool], cmh.SatParameter
 _CACHED_LIMITS = 64
 _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
 
+
 def sat_parameters(
     seed: int, limit: float | None, effort: float | None = None, eager: bool = False
 ) -> cmh.SatParameters:

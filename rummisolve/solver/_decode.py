@@ -81,9 +81,7 @@ def _groups_primary(built: PositionModel, cat: Catalogue, sol: Sequence[int], ob
     return total
 
 
-def _twist_primary(
-    built: PositionModel, twist: TwistModel, cat: Catalogue, sol: Sequence[int], objective: str
-) -> int:
+def _twist_primary(built: PositionModel, twist: TwistModel, cat: Catalogue, sol: Sequence[int], objective: str) -> int:
     """The Twist pieces' and special jokers' share of :func:`primary_value` (before the table's
     tiles are taken off)."""
     penalty = cat.rules.joker_penalty
@@ -278,7 +276,9 @@ def _piece_copies(chosen: list[tuple[Piece, int]], tally: _Tally) -> list[PieceC
     return out
 
 
-def _freed_layout(cat: Catalogue, built: PositionModel, sol: Sequence[int], tally: _Tally) -> list[tuple[int, list[Slot]]]:
+def _freed_layout(
+    cat: Catalogue, built: PositionModel, sol: Sequence[int], tally: _Tally
+) -> list[tuple[int, list[Slot]]]:
     """Strict jokers' designated melds: a freed joker's new meld holds the jokers and two tiles from
     the rack; a kept joker's host holds the jokers and a tile of their old meld (a host longer than
     a base set is laid out as one run of its pieces). A slot is (kind, JOKER_SLOT | REAL_SLOT |

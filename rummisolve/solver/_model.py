@@ -69,6 +69,7 @@ from rummisolve.solver._twist_model import TwistPieces, plan_twist
 
 __all__ = ["build_model"]
 
+
 def build_model(
     position: Position,
     cat: Catalogue,
@@ -186,7 +187,9 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
         return None  # no rack tile is in a usable set
     rows.jokers = len(constraints)
     _jokers(protos, 0, counts.table_jokers, jokers, constraints)
-    built = PositionModel(cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, False, rack_size=len(position.rack))
+    built = PositionModel(
+        cmh.CpModelProto(), counts, Layer.of(cat), cat.layer_size, False, rack_size=len(position.rack)
+    )
     built.layer_jokers = jokers
     rows.plays = len(constraints)
     _plays_a_tile(built, cat, played, playable_jokers, constraints)

@@ -173,7 +173,9 @@ def solve_checked(
     return dataclasses.replace(best, alternatives=tuple(found))
 
 
-def _shortcut(position: Position, cat: Catalogue, objective: Objective, counts: TableCounts | None = None) -> Solution | None:
+def _shortcut(
+    position: Position, cat: Catalogue, objective: Objective, counts: TableCounts | None = None
+) -> Solution | None:
     """The proven answer of :func:`~rummisolve.solver._shortcut.lay_down_all` (refereed), or ``None``.
 
     Same status (``optimal``), tiles played (sorted, as the model gives them), value and melds kept (every one) as the
@@ -353,9 +355,7 @@ class _StrictSearch:
         variant: ModelVariant = SHIPPED,
     ) -> None:
         self.position = position
-        self.make = functools.partial(
-            _Search, position, cat, objective, seed, stop=stop, table=table, variant=variant
-        )
+        self.make = functools.partial(_Search, position, cat, objective, seed, stop=stop, table=table, variant=variant)
         self.deadline = deadline
         self.relaxed = self.make(deadline, kept_hosts=False)
         self.restricted: _Search | None = None

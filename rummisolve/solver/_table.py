@@ -108,7 +108,13 @@ def solve_racks(
     solver = TableSolver(table, rules)
     return [
         solver.solve(
-            rack, opened, objective, time_limit, seed=seed, alternatives=alternatives, alternatives_mode=alternatives_mode
+            rack,
+            opened,
+            objective,
+            time_limit,
+            seed=seed,
+            alternatives=alternatives,
+            alternatives_mode=alternatives_mode,
         )
         for rack in racks
     ]

@@ -85,7 +85,9 @@ def test_sampled_answers_lie_within_four_standard_errors_of_the_exact_ones():
         if option.dice:
             assert not option.exact and option.stderr is not None
             error = max(option.stderr, 1e-9)
-            assert abs(option.expected.tiles - exact[option.dice].expected.tiles) <= 4 * error + 1e-9 or option.stderr == 0
+            assert (
+                abs(option.expected.tiles - exact[option.dice].expected.tiles) <= 4 * error + 1e-9 or option.stderr == 0
+            )
 
 
 def test_the_out_objective_ranks_by_the_chance_of_going_out():
@@ -106,7 +108,10 @@ def test_free_dice_must_show_the_rack_once_each():
         best_reroll(Position.from_notation("", "B1", rules=RULES), dice)
     with pytest.raises(DiceError, match="19 dice"):
         best_reroll(Position.from_notation("", "B1", rules=RULES), (dice * 10)[:19])
-    on_table = [FreeDie(die_named("D17"), die_named("D17").faces[0]), FreeDie(die_named("D18"), die_named("D18").faces[1])]
+    on_table = [
+        FreeDie(die_named("D17"), die_named("D17").faces[0]),
+        FreeDie(die_named("D18"), die_named("D18").faces[1]),
+    ]
     with pytest.raises(DiceError, match="claimed as free"):
         best_reroll(_position("R1 R2 R3", on_table), on_table)
     with pytest.raises(DiceError, match="objective"):

@@ -67,7 +67,10 @@ def test_more_dice_than_the_edition_has():
 def test_the_cli_reads_a_reroll_request():
     done = subprocess.run(
         [sys.executable, "-m", "rummisolve", "solve", "-"],
-        input=json.dumps({**BASE, "reroll": True}), capture_output=True, text=True, check=False,
+        input=json.dumps({**BASE, "reroll": True}),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[0])["reroll"]["dice"] == []
