@@ -705,8 +705,8 @@ def test_a_position_without_a_move_is_an_infeasible_model(table, rack):
     """The model demands a tile played: "no move" is proven as an infeasible model, not found as
     the best turn that plays nothing."""
     from rummisolve.solver._candidates import catalogue
-    from rummisolve.solver._model import build_model
     from rummisolve.solver._cpsat import CP_INFEASIBLE, run_cpsat, sat_parameters
+    from rummisolve.solver._model import build_model
 
     p = pos(table, rack)
     for objective in ("tiles", "value"):
@@ -1031,8 +1031,8 @@ def test_strict_group_joker_keeps_reading_as_a_group_under_wraparound():
 
 def test_solution_values_reads_every_value_of_a_real_response():
     from rummisolve.solver._candidates import catalogue
-    from rummisolve.solver._model import build_model
     from rummisolve.solver._cpsat import run_cpsat, sat_parameters, solution_values
+    from rummisolve.solver._model import build_model
 
     position = pos(["R1 R2 R3", "K7 B7 O7", "J B8 B9"], "R4 K7 O8 O9 J")
     built = build_model(position, catalogue(position.rules), "tiles")
@@ -1239,9 +1239,9 @@ def test_the_played_block_counts_the_rack_tiles_the_answer_plays(position, objec
     ``k`` that the decoded answer plays, and the solver's objective value is ``-(weight * primary +
     melds kept)`` up to the documented constant (the table's jokers, when rack jokers may join them)."""
     from rummisolve.solver._candidates import catalogue
+    from rummisolve.solver._cpsat import CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
     from rummisolve.solver._decode import NeedAnchors, decode, primary_value
     from rummisolve.solver._model import build_model
-    from rummisolve.solver._cpsat import CP_OPTIMAL, run_cpsat, sat_parameters, solution_values
 
     cat = catalogue(position.rules)
     built = build_model(position, cat, objective)
