@@ -11,7 +11,7 @@ from rummisolve.tiles import Tile
 
 __all__ = ["meld_map"]
 
-_KEY = attrgetter("_key")  # a tile's canonical sort key, read without the property call
+_KEY = attrgetter("sort_key")  # a tile's canonical sort key (a plain slot)
 
 
 def _counts(tiles: Iterable[Tile]) -> dict[Tile, int]:
