@@ -42,6 +42,7 @@ from rummisolve.render import render_result, render_svg
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import STATUSES, AlternativesMode, Objective
 from rummisolve.solver_limits import check_time_limit
+from rummisolve.tiles import Tile
 
 if TYPE_CHECKING:
     from rummisolve.solver import StopSignal
@@ -187,7 +188,7 @@ def _hint_answer(request: SolveRequest, stop: StopSignal | None) -> dict[str, An
     }
 
 
-def _explained(position, result: dict[str, Any]) -> dict[str, Any]:
+def _explained(position: Position, result: dict[str, Any]) -> dict[str, Any]:
     """``meld_map`` and ``steps`` of a result (each old meld mapped to itself without a move)."""
     if result["status"] in ("optimal", "feasible"):
         return explanation_to_json(explain(position, result["table"]))
@@ -236,7 +237,7 @@ def explain_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
         return {"error": error_message(err)}
 
 
-def _turn_from_json(obj: Any) -> tuple[Any, Any]:
+def _turn_from_json(obj: Any) -> tuple[Position, tuple[tuple[Tile, ...], ...]]:
     """The position and new table of a ``{"position": {...}, "table": [[...], ...]}`` request."""
     if not isinstance(obj, dict):
         raise JsonInputError(f"expected an object with fields 'position' and 'table', got {json_type_name(obj)}")
@@ -319,7 +320,7 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
     )
 
 
-def _steps(steps: Any, melds: int, rules: RuleSet) -> list[tuple[Any, int]] | None:
+def _steps(steps: Any, melds: int, rules: RuleSet) -> list[tuple[Tile, int]] | None:
     """An explained result's ``steps`` as ``(tile, new meld index)``, to number the moving tiles."""
     if steps is None:
         return None
