@@ -231,10 +231,9 @@ def _is_group_reading(seq: tuple[Tile, ...], stands: tuple[StandsFor, ...], rule
             slots.append(s)
         else:
             return False  # a JC (no group holds one), or an entry of the wrong shape
-    return (
-        all(not t.is_any_joker and rules.has_tile(t) and t.number == slots[0].number for t in slots)
-        and len({t.colour for t in slots}) == len(slots)
-    )
+    return all(not t.is_any_joker and rules.has_tile(t) and t.number == slots[0].number for t in slots) and len(
+        {t.colour for t in slots}
+    ) == len(slots)
 
 
 # -- classification -----------------------------------------------------------------------------

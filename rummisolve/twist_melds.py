@@ -207,6 +207,7 @@ def twist_run_reading(seq: tuple[Tile, ...], rules: RuleSet) -> _Stands | Proble
     :func:`classify_twist` assumes."""
     return _run(seq, [t.joker_kind.value if t.joker_kind is not None else "" for t in seq], rules)
 
+
 def _segments(seq: tuple[Tile, ...], codes: list[str]) -> tuple[list[Colour], list[int]] | Problem:
     """The colour of each run segment between colour changes and each tile's segment, or why not."""
     segment_colour: list[Colour] = []
