@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rummisolve.errors import InvalidMeldError, JsonInputError, RuleSetError, RummisolveError
@@ -142,14 +142,10 @@ def _melds_of(table: tuple[tuple[Tile, ...], ...], path: str, rules: RuleSet) ->
 
 
 def kept_from_json(
-    obj: Any,
-    melds: tuple[Meld, ...] | list[Meld],
-    old_table: tuple[Meld, ...] | None,
-    path: str = "kept",
-    table: str = "table",
+    obj: Any, melds: Sequence[Meld], old_table: Sequence[Meld] | None, path: str = "kept", table_path: str = "table"
 ) -> tuple[int, ...]:
     """A result's ``kept`` (old indices of the melds kept unchanged, listed first on its table
-    ``melds``, read from the field ``table``), checked against the old table when it is known."""
+    ``melds``, read from ``table_path``), checked against the old table when it is known."""
     if (
         not isinstance(obj, list)
         or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in obj)
@@ -163,7 +159,7 @@ def kept_from_json(
             raise JsonInputError(f"{path}[{i}]: the position's table has no meld {old}")
         if not melds[i].same_tiles(old_table[old]):
             raise JsonInputError(
-                f"{path}[{i}]: {table}[{i}] ({melds[i]}) is not the position's meld {old} ({old_table[old]})"
+                f"{path}[{i}]: {table_path}[{i}] ({melds[i]}) is not the position's meld {old} ({old_table[old]})"
             )
     return tuple(obj)
 
@@ -376,7 +372,7 @@ def _read_jokers(obj: Any, melds: tuple[Meld, ...], at: Callable[[str], str], ru
                 f"{here}: expected an object with 'meld', 'slot' and 'stands_for', got {json_type_name(entry)}"
             )
         key = (entry.get("meld"), entry.get("slot"))
-        if key not in slots or any(isinstance(n, bool) for n in key):
+        if any(type(n) is not int for n in key) or key not in slots:  # (not True for 1, nor 1.0)
             raise JsonInputError(f"{here}: {at('table')}[{key[0]!r}][{key[1]!r}] holds no joker")
         if key in given:
             raise JsonInputError(f"{here}: a second entry for {at('table')}[{key[0]}][{key[1]}]")
@@ -460,20 +456,23 @@ def _check_derived(
             raise JsonInputError(f"{at(name)}: expected {json.dumps(expected)} for this move, got {obj[name]!r}")
     if obj.get("rack_after") is not None:
         rack_after = tuple(sorted(tiles_from_json(obj["rack_after"], at("rack_after"), position.rules)))
-        if rack_after != position.rack_after(played):
-            left = format_tiles(position.rack_after(played)) or "(none)"
+        left = position.rack_after(played)
+        if rack_after != left:
             raise JsonInputError(
-                f"{at('rack_after')}: the position's rack less the tiles played is {left}, got {format_tiles(rack_after) or '(none)'}"
+                f"{at('rack_after')}: the position's rack less the tiles played is "
+                f"{format_tiles(left) or '(none)'}, got {format_tiles(rack_after) or '(none)'}"
             )
 
 
 def _timings_from_json(obj: Any, path: str) -> dict[str, float]:
     if not isinstance(obj, dict):
         raise JsonInputError(f"{path}: expected an object of seconds by stage, got {json_type_name(obj)}")
+    timings = {}
     for name, seconds in obj.items():
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            raise JsonInputError(f"{path}.{name}: expected a number of seconds, got {json_type_name(seconds)}")
-    return {name: float(seconds) for name, seconds in obj.items()}
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 1e9:
+            raise JsonInputError(f"{path}.{name}: expected a number of seconds, got {seconds!r:.40}")
+        timings[name] = float(seconds)
+    return timings
 
 
 _LONGEST_MESSAGE = 500
