@@ -7,19 +7,18 @@ the path of the offending part, e.g. ``position.table[1][2]: unknown tile code '
 from __future__ import annotations
 
 import functools
-import itertools
 import json
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from rummisolve.errors import InvalidMeldError, JsonInputError, RummisolveError
-from rummisolve.melds import Meld
+from rummisolve.errors import InvalidMeldError, JsonInputError, RuleSetError, RummisolveError
+from rummisolve.json_documents import OverlongLine, read_documents, stream_documents
+from rummisolve.melds import Meld, StandsFor
 from rummisolve.position import Position
-from rummisolve.referee import Verdict
+from rummisolve.referee import Verdict, verify
 from rummisolve.rules import RuleSet
-from rummisolve.solution import ALTERNATIVES_MODES, OBJECTIVES, AlternativesMode, Objective, Solution
-from rummisolve.tiles import Tile
+from rummisolve.solution import ALTERNATIVES_MODES, OBJECTIVES, STATUSES, AlternativesMode, Objective, Solution, Status
+from rummisolve.tiles import Tile, format_tiles
 
 __all__ = [
     "json_type_name",
@@ -28,6 +27,8 @@ __all__ = [
     "rules_to_json",
     "tiles_from_json",
     "table_from_json",
+    "melds_from_json",
+    "kept_from_json",
     "table_to_json",
     "position_from_json",
     "position_to_json",
@@ -40,6 +41,7 @@ __all__ = [
     "stream_documents",
     "OverlongLine",
     "solution_to_json",
+    "solution_from_json",
     "joker_to_json",
     "verdict_to_json",
     "explanation_to_json",
@@ -100,19 +102,21 @@ def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[
     tiles = []
     for i, code in enumerate(obj):
         tile = known.get(code) if type(code) is str else None
-        if tile is not None:  # a canonical code of a tile these rules have
-            tiles.append(tile)
-            continue
-        if not isinstance(code, str):
-            raise JsonInputError(f"{path}[{i}]: expected a tile code string, got {json_type_name(code)}")
-        try:
-            tile = Tile.parse(code)
-            if rules is not None:
-                rules.check_tile(tile)
-        except RummisolveError as err:
-            raise with_path(f"{path}[{i}]", err) from None
-        tiles.append(tile)
+        # None: not a canonical code of a tile these rules have
+        tiles.append(tile if tile is not None else _tile_from_json(code, f"{path}[{i}]", rules))
     return tuple(tiles)
+
+
+def _tile_from_json(code: Any, path: str, rules: RuleSet | None) -> Tile:
+    if not isinstance(code, str):
+        raise JsonInputError(f"{path}: expected a tile code string, got {json_type_name(code)}")
+    try:
+        tile = Tile.parse(code)
+        if rules is not None:
+            rules.check_tile(tile)
+    except RummisolveError as err:
+        raise with_path(path, err) from None
+    return tile
 
 
 def table_from_json(obj: Any, path: str = "table", rules: RuleSet | None = None) -> tuple[tuple[Tile, ...], ...]:
@@ -120,6 +124,44 @@ def table_from_json(obj: Any, path: str = "table", rules: RuleSet | None = None)
     if not isinstance(obj, list):
         raise JsonInputError(f"{path}: expected an array of melds, got {json_type_name(obj)}")
     return tuple(tiles_from_json(meld, f"{path}[{i}]", rules) for i, meld in enumerate(obj))
+
+
+def melds_from_json(obj: Any, path: str, rules: RuleSet) -> tuple[Meld, ...]:
+    """An array of melds, each an array of tile codes that must be a valid meld under ``rules``."""
+    return _melds_of(table_from_json(obj, path, rules), path, rules)
+
+
+def _melds_of(table: tuple[tuple[Tile, ...], ...], path: str, rules: RuleSet) -> tuple[Meld, ...]:
+    melds = []
+    for i, tiles in enumerate(table):
+        try:
+            melds.append(Meld.of(tiles, rules))
+        except InvalidMeldError as err:
+            raise with_path(f"{path}[{i}]", err) from None
+    return tuple(melds)
+
+
+def kept_from_json(
+    obj: Any, melds: Sequence[Meld], old_table: Sequence[Meld] | None, path: str = "kept", table_path: str = "table"
+) -> tuple[int, ...]:
+    """A result's ``kept`` (old indices of the melds kept unchanged, listed first on its table
+    ``melds``, read from ``table_path``), checked against the old table when it is known."""
+    if (
+        not isinstance(obj, list)
+        or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in obj)
+        or len(set(obj)) != len(obj)
+        or len(obj) > len(melds)
+    ):
+        raise JsonInputError(f"{path}: expected a list of at most {len(melds)} distinct meld indices, got {obj!r}")
+    for i, old in enumerate(obj if old_table is not None else ()):
+        assert old_table is not None
+        if old >= len(old_table):
+            raise JsonInputError(f"{path}[{i}]: the position's table has no meld {old}")
+        if not melds[i].same_tiles(old_table[old]):
+            raise JsonInputError(
+                f"{path}[{i}]: {table_path}[{i}] ({melds[i]}) is not the position's meld {old} ({old_table[old]})"
+            )
+    return tuple(obj)
 
 
 def table_to_json(table: Iterable[Meld | Iterable[Tile]]) -> list[list[str]]:
@@ -142,14 +184,9 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
     opened = obj.get("opened", True)
     if not isinstance(opened, bool):
         raise JsonInputError(f"{path}.opened: expected true or false, got {json_type_name(opened)}")
-    melds = []
-    for i, tiles in enumerate(table):
-        try:
-            melds.append(Meld.of(tiles, rules))
-        except InvalidMeldError as err:
-            raise with_path(f"{path}.table[{i}]", err) from None
+    melds = _melds_of(table, f"{path}.table", rules)
     try:
-        return Position(tuple(melds), rack, opened, rules)
+        return Position(melds, rack, opened, rules)
     except RummisolveError as err:
         raise with_path(path, err) from None
 
@@ -210,11 +247,14 @@ def joker_to_json(meld: Meld, index: int, slot: int) -> dict[str, Any]:
     return {"meld": index, "slot": slot, "joker": str(joker), "stands_for": encoded}
 
 
-def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, Any]:
+def solution_to_json(solution: Solution, *, timings: bool = True, position: bool = False) -> dict[str, Any]:
     """The result object of the JSON contract, with extra fields (``kept``, ``jokers``,
     ``rack_after``, ``rules``, and ``timings`` unless ``timings`` is false). ``rules`` are the
     position's, so that a result alone decodes (and renders) under the rules it was solved under;
-    ``rack_after`` is the rack less the tiles played, sorted."""
+    ``rack_after`` is the rack less the tiles played, sorted. With ``position``, also the
+    ``position`` solved (:func:`position_to_json`), so that the result alone decodes back into the
+    solution: ``solution_from_json(solution_to_json(s, position=True)) == s``. The
+    ``alternatives`` are not encoded (:func:`rummisolve.service.solve_json` adds them)."""
     result = {
         "status": str(solution.status),
         "played": [str(t) for t in solution.played],
@@ -228,148 +268,211 @@ def solution_to_json(solution: Solution, *, timings: bool = True) -> dict[str, A
         "rack_after": [str(t) for t in solution.rack_after],
         "rules": rules_to_json(solution.position.rules),
     }
+    if position:
+        result["position"] = position_to_json(solution.position)
     if timings:
         result["timings"] = {name: round(seconds, 6) for name, seconds in solution.timings.items()}
     return result
 
 
-def read_documents(text: str) -> Iterator[Any]:
-    """The JSON inputs in ``text``: one JSON value (which may span lines), or JSON Lines.
-
-    Yields each decoded value in order; a line that is not JSON yields a :class:`JsonInputError`
-    (naming the line) in its place instead of stopping the stream. Blank lines are skipped, and
-    so is a byte-order mark at the start. One broken value spread over lines gets one error (its
-    first line is not a value on its own, and no other line is a JSON object on its own)."""
-    text = text.removeprefix("\ufeff")
-    stripped = text.strip()
-    if not stripped:
-        return
-    if not _has_bad_bytes(stripped):
-        try:
-            yield json.loads(stripped)
-            return
-        except json.JSONDecodeError as err:
-            whole = err
-        except (ValueError, RecursionError):  # an over-long number, absurd nesting
-            whole = None
-        lines = text.splitlines()
-        first = next(line for line in lines if line.strip())
-        if whole is not None and _incomplete(first) and not any(_is_object(line) for line in lines if line != first):
-            yield JsonInputError(f"line {whole.lineno}: not valid JSON ({whole.msg} at column {whole.colno})")
-            return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            yield _line_document(number, line)
+_RESULT_FIELDS = ("status", "played", "table", "value", "objective", "kept")
+"""The fields a result must have to decode; ``jokers``, ``timings`` and the rest are optional."""
 
 
-class OverlongLine(str):
-    """Stands in, among the lines given to :func:`stream_documents`, for a line that was too long
-    to keep (the reader skipped it): it is answered with an error naming the line and ``reason``."""
+def solution_from_json(obj: Any, position: Position | None = None, *, path: str = "") -> Solution:
+    """Decode a result object (:func:`solution_to_json`'s, or a move of
+    :func:`rummisolve.service.solve_json`'s) into its :class:`Solution`; errors name the bad field.
 
-    reason: str
+    A result does not carry the old table: the position solved is ``position``, else the result's
+    ``position`` field (``solution_to_json(s, position=True)`` writes it), else an error. So
+    ``solution_from_json(solution_to_json(s, position=True)) == s`` and
+    ``solution_from_json(solution_to_json(s), s.position) == s``, every field alike, each meld read
+    as its ``jokers`` entries say (:meth:`~rummisolve.melds.Meld.with_stands_for`; inferred for a
+    result without ``jokers``). ``timings`` are as written (to the microsecond; ``{}`` without
+    them) and ``alternatives`` are decoded when present. The result is checked: its ``rules``
+    the position's, its move legal (the referee) and playing ``played``, ``kept`` melds as they
+    were, ``value`` the points ``played`` sheds, ``tiles_played``, ``proven`` and ``rack_after``
+    (if present) as they follow. Other fields (``id``, ``meld_map``, ``steps``, ...) are ignored.
+    ``path`` goes in front of each field's name in messages."""
+    at = functools.partial(_field_path, path)
+    if not isinstance(obj, dict):
+        raise JsonInputError(f"{path or 'result'}: expected a result object, got {json_type_name(obj)}")
+    status = obj.get("status")
+    if status == "error":
+        raise JsonInputError(f"{at('status')}: an error result holds no solution ({obj.get('error', 'no message')})")
+    if status not in STATUSES:
+        raise JsonInputError(f"{at('status')}: expected one of {', '.join(map(repr, STATUSES))}, got {status!r}")
+    missing = [name for name in _RESULT_FIELDS if name not in obj]
+    if missing:
+        raise JsonInputError(f"{path or 'result'}: missing field(s) {', '.join(map(repr, missing))}")
+    position = _result_position(obj, position, at)
+    rules = position.rules
+    melds = melds_from_json(obj["table"], at("table"), rules)
+    if "jokers" in obj:
+        melds = _read_jokers(obj["jokers"], melds, at, rules)
+    played = tuple(sorted(tiles_from_json(obj["played"], at("played"), rules)))
+    kept = kept_from_json(obj["kept"], melds, position.table, at("kept"), at("table"))
+    objective = objective_from_json(obj["objective"], at("objective"))
+    _check_turn(Status(status), position, melds, played, at)
+    _check_derived(obj, Status(status), position, played, at)
+    timings = _timings_from_json(obj.get("timings", {}), at("timings"))
+    alternatives = obj.get("alternatives", [])
+    if not isinstance(alternatives, list):
+        raise JsonInputError(f"{at('alternatives')}: expected an array of results, got {json_type_name(alternatives)}")
+    moves = tuple(
+        solution_from_json(alt, position, path=at(f"alternatives[{i}]")) for i, alt in enumerate(alternatives)
+    )
+    return Solution(Status(status), played, melds, obj["value"], objective, position, kept, timings, moves)
 
-    def __new__(cls, reason: str) -> OverlongLine:
-        line = super().__new__(cls, "(a line too long to read)\n")
-        line.reason = reason
-        return line
+
+def _field_path(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
 
 
-def stream_documents(lines: Iterable[str], max_bytes: int | None = None) -> Iterator[Any]:
-    """:func:`read_documents` over lines as they arrive (each with its line break).
-
-    Unless the first non-blank line is the start of a JSON value spread over lines (a value
-    that is incomplete, not broken), the input is JSON Lines: each line is decoded as soon as it
-    has been read, so a program that writes one position and waits for its answer gets it, bad
-    lines included. A value spread over lines is read to the end of the input and decoded as
-    :func:`read_documents` does; with ``max_bytes``, one of more than that many bytes (UTF-8) is
-    an error instead, and is not kept. An :class:`OverlongLine` is an error naming its line."""
-    lines = iter(lines)
-    consumed: list[str] = []
-    for line in lines:
-        consumed.append(line.removeprefix("\ufeff") if not consumed and not isinstance(line, OverlongLine) else line)
-        if line.strip():
-            break
-    else:
-        return
-    first = consumed[-1].rstrip("\r\n")
-    if not isinstance(consumed[-1], OverlongLine) and _incomplete(first):
-        yield from _spread_value(consumed, lines, max_bytes)
-        return
-    yield _line_document(len(consumed), consumed[-1] if isinstance(consumed[-1], OverlongLine) else first)
-    for number, line in enumerate(lines, start=len(consumed) + 1):
-        if isinstance(line, OverlongLine):
-            yield _line_document(number, line)
-        elif line.strip():
-            yield _line_document(number, line.rstrip("\r\n"))
+def _result_position(obj: dict[str, Any], given: Position | None, at: Callable[[str], str]) -> Position:
+    """The position a result answers (``given``, else its own ``position``), checked against its ``rules``."""
+    own = rules_from_json(obj["rules"], at("rules")) if "rules" in obj else None
+    body = obj.get("position")
+    if given is None and body is None:
+        raise JsonInputError(
+            f"{at('position')}: missing: a result does not carry its position's table; give the position "
+            "(solution_from_json(obj, position)), or encode it with solution_to_json(solution, position=True)"
+        )
+    if body is not None:
+        if isinstance(body, dict) and "rules" not in body and own is not None:
+            body = {**body, "rules": rules_to_json(own)}
+        decoded = position_from_json(body, at("position"))
+        if given is not None and decoded != given:
+            raise JsonInputError(f"{at('position')}: not the position given")
+        given = decoded
+    assert given is not None
+    if own is not None and own != given.rules:
+        raise RuleSetError(
+            f"{at('rules')}: the result's rules ({_rules_text(own)}) differ from its position's "
+            f"({_rules_text(given.rules)})"
+        )
+    return given
 
 
-def _spread_value(consumed: list[str], lines: Iterator[str], max_bytes: int | None) -> Iterator[Any]:
-    """The documents of a JSON value spread over lines (``consumed`` and the rest of ``lines``)."""
-    if max_bytes is None:
-        yield from read_documents("".join(consumed) + "".join(lines))
-        return
-    first = len(consumed)
-    kept: list[str] = []
-    size = 0
-    for line in itertools.chain(consumed, lines):
-        size += max_bytes + 1 if isinstance(line, OverlongLine) else len(line.encode("utf-8", "surrogateescape"))
-        if size > max_bytes:
-            for _ in lines:  # the rest of the input belongs to the same value: skip it, unkept
-                pass
-            yield JsonInputError(
-                f"line {first}: a JSON value spread over lines, more than {max_bytes} bytes in all "
-                "(the limit for one line or value)"
+def _rules_text(rules: RuleSet) -> str:
+    return json.dumps(rules_to_json(rules), separators=(",", ":"))
+
+
+def _read_jokers(obj: Any, melds: tuple[Meld, ...], at: Callable[[str], str], rules: RuleSet) -> tuple[Meld, ...]:
+    """``melds`` read as the ``jokers`` entries say (one entry per joker on the table, any order)."""
+    path = at("jokers")
+    if not isinstance(obj, list):
+        raise JsonInputError(f"{path}: expected an array of joker entries, got {json_type_name(obj)}")
+    slots = {(i, slot) for i, meld in enumerate(melds) for slot, _ in meld.jokers}
+    given: dict[tuple[int, int], tuple[int, StandsFor]] = {}
+    for k, entry in enumerate(obj):
+        here = f"{path}[{k}]"
+        if not isinstance(entry, dict):
+            raise JsonInputError(
+                f"{here}: expected an object with 'meld', 'slot' and 'stands_for', got {json_type_name(entry)}"
             )
-            return
-        kept.append(line)
-    yield from read_documents("".join(kept))
+        key = (entry.get("meld"), entry.get("slot"))
+        if any(type(n) is not int for n in key) or key not in slots:  # (not True for 1, nor 1.0)
+            raise JsonInputError(f"{here}: {at('table')}[{key[0]!r}][{key[1]!r}] holds no joker")
+        if key in given:
+            raise JsonInputError(f"{here}: a second entry for {at('table')}[{key[0]}][{key[1]}]")
+        joker = melds[key[0]].tiles[key[1]]
+        code = entry.get("joker", "J")
+        if not isinstance(code, str) or code.upper() != str(joker):
+            raise JsonInputError(f"{here}.joker: {at('table')}[{key[0]}][{key[1]}] is {joker}, got {code!r}")
+        if "stands_for" not in entry:
+            raise JsonInputError(f"{here}: missing field 'stands_for'")
+        given[key] = (k, _stands_from_json(entry["stands_for"], joker, f"{here}.stands_for", rules))
+    if slots - set(given):
+        i, slot = min(slots - set(given))
+        raise JsonInputError(f"{path}: no entry for the joker {at('table')}[{i}][{slot}]")
+    out = []
+    for i, meld in enumerate(melds):
+        stands = list(meld.stands_for)
+        for slot, _ in meld.jokers:
+            stands[slot] = given[i, slot][1]
+        try:
+            out.append(Meld.with_stands_for(meld.tiles, stands, rules))
+        except InvalidMeldError as err:
+            first = min(given[i, slot][0] for slot, _ in meld.jokers)
+            raise with_path(f"{path}[{first}].stands_for", err) from None
+    return tuple(out)
 
 
-def _incomplete(line: str) -> bool:
-    """Whether ``line`` is the start of a JSON value that goes on after it (e.g. ``{`` or
-    ``"rack": [``), as opposed to a value or something no further line can mend."""
-    if _has_bad_bytes(line):
-        return False
-    try:
-        json.loads(line)
-    except json.JSONDecodeError as err:
-        return err.pos >= len(line.rstrip())
-    except (ValueError, RecursionError):
-        return False
-    return False
+def _stands_from_json(obj: Any, joker: Tile, path: str, rules: RuleSet) -> StandsFor:
+    """What a joker entry says ``joker`` stands for: ``J`` a tile code, ``JD`` two, ``JC`` a number, ``JM`` null."""
+    code = str(joker)
+    if code == "J":
+        return _tile_from_json(obj, path, rules)
+    if code == "JD":
+        if not isinstance(obj, list) or len(obj) != 2:
+            raise JsonInputError(f"{path}: expected the double joker's two tile codes, got {json_type_name(obj)}")
+        first, second = tiles_from_json(obj, path, rules)
+        return first, second
+    if code == "JC":
+        if isinstance(obj, bool) or not isinstance(obj, int):
+            raise JsonInputError(f"{path}: expected the colour-change joker's number, got {json_type_name(obj)}")
+        return obj
+    if obj is not None:
+        raise JsonInputError(f"{path}: expected null (a mirror joker fills no slot), got {json_type_name(obj)}")
+    return None
 
 
-def _is_object(line: str) -> bool:
-    try:
-        return isinstance(json.loads(line), dict)
-    except (ValueError, RecursionError):
-        return False
+def _check_turn(
+    status: Status, position: Position, melds: tuple[Meld, ...], played: tuple[Tile, ...], at: Callable[[str], str]
+) -> None:
+    """A move must be legal and play ``played``; without one the table is the position's, nothing played."""
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        verdict = verify(position, melds)
+        if not verdict.legal:
+            reasons = "; ".join(r.message for r in verdict.reasons)
+            raise JsonInputError(f"{at('table')}: not a legal turn from the position: {reasons}")
+        if verdict.played != played:
+            raise JsonInputError(
+                f"{at('played')}: {format_tiles(played) or '(none)'}, but the table takes "
+                f"{format_tiles(verdict.played)} from the rack"
+            )
+        return
+    if played:
+        raise JsonInputError(f"{at('played')}: a {status!s} result plays nothing, got {format_tiles(played)}")
+    if [m.tiles for m in melds] != [m.tiles for m in position.table]:
+        raise JsonInputError(f"{at('table')}: a {status!s} result's table is its position's, unchanged")
 
 
-_BAD_BYTE = re.compile("[\udc80-\udcff]")
-"""What undecodable input bytes become when read with ``errors="surrogateescape"``."""
+def _check_derived(
+    obj: dict[str, Any], status: Status, position: Position, played: tuple[Tile, ...], at: Callable[[str], str]
+) -> None:
+    """``value`` and, when present, ``tiles_played``, ``proven`` and ``rack_after`` agree with the rest."""
+    value = obj["value"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise JsonInputError(f"{at('value')}: expected an integer number of points, got {json_type_name(value)}")
+    derived: dict[str, Any] = {
+        "value": position.rules.rack_value(played),
+        "tiles_played": len(played),
+        "proven": status in (Status.OPTIMAL, Status.NO_MOVE),
+    }
+    for name, expected in derived.items():
+        if name in obj and (obj[name] != expected or type(obj[name]) is not type(expected)):
+            raise JsonInputError(f"{at(name)}: expected {json.dumps(expected)} for this move, got {obj[name]!r}")
+    if obj.get("rack_after") is not None:
+        rack_after = tuple(sorted(tiles_from_json(obj["rack_after"], at("rack_after"), position.rules)))
+        left = position.rack_after(played)
+        if rack_after != left:
+            raise JsonInputError(
+                f"{at('rack_after')}: the position's rack less the tiles played is "
+                f"{format_tiles(left) or '(none)'}, got {format_tiles(rack_after) or '(none)'}"
+            )
 
 
-def _has_bad_bytes(text: str) -> bool:
-    return _BAD_BYTE.search(text) is not None
-
-
-def _line_document(number: int, line: str) -> Any:
-    """One line's JSON value, or a :class:`JsonInputError` naming the line."""
-    if isinstance(line, OverlongLine):
-        return JsonInputError(f"line {number}: {line.reason}")
-    bad = _BAD_BYTE.search(line)
-    if bad is not None:
-        byte = ord(bad.group()) - 0xDC00
-        return JsonInputError(f"line {number}: not UTF-8 text (byte 0x{byte:02x} at column {bad.start() + 1})")
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as err:
-        return JsonInputError(f"line {number}: not valid JSON ({err.msg} at column {err.colno})")
-    except ValueError as err:
-        return JsonInputError(f"line {number}: not acceptable JSON ({err})")
-    except RecursionError:
-        return JsonInputError(f"line {number}: JSON nested too deeply")
+def _timings_from_json(obj: Any, path: str) -> dict[str, float]:
+    if not isinstance(obj, dict):
+        raise JsonInputError(f"{path}: expected an object of seconds by stage, got {json_type_name(obj)}")
+    timings = {}
+    for name, seconds in obj.items():
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 1e9:
+            raise JsonInputError(f"{path}.{name}: expected a number of seconds, got {seconds!r:.40}")
+        timings[name] = float(seconds)
+    return timings
 
 
 _LONGEST_MESSAGE = 500

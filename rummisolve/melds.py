@@ -15,7 +15,7 @@ from typing import cast
 
 from rummisolve.errors import InvalidMeldError
 from rummisolve.rules import STANDARD, RuleSet
-from rummisolve.tiles import Tile, format_tiles, parse_tiles
+from rummisolve.tiles import JokerKind, Tile, format_tiles, parse_tiles
 from rummisolve.twist_melds import (
     TWIST_MELD_REASONS,
     Problem,
@@ -24,6 +24,7 @@ from rummisolve.twist_melds import (
     classify_twist,
     group_tiles_problem,
     stands_for_value,
+    twist_run_reading,
 )
 
 __all__ = ["Meld", "MeldKind", "MELD_REASONS", "meld_problem"]
@@ -40,8 +41,10 @@ MELD_REASONS: dict[str, str] = {
     "wrap_not_allowed": "the run wraps from the top number to 1, which these rules forbid",
     "wrap_through_one": "1 may follow the top number or precede 2, not both in one run",
     **TWIST_MELD_REASONS,
+    "bad_stands_for": "what a joker is said to stand for is no valid reading of the meld",
 }
-"""Every reason code :func:`meld_problem` and :class:`InvalidMeldError` use, with its meaning."""
+"""Every reason code :func:`meld_problem` and :class:`InvalidMeldError` use, with its meaning
+(``bad_stands_for`` only :meth:`Meld.with_stands_for`: the tiles are a meld, the reading is not)."""
 
 
 class MeldKind(enum.Enum):
@@ -76,7 +79,9 @@ class Meld:
     the tile it replaces. A special joker (``JD``, ``JC``, ``JM``) is listed as itself here; what it
     stands for is in :attr:`stands_for`."""
     rules: RuleSet = field(default=STANDARD, compare=False, repr=False)
-    _twist: tuple[StandsFor, ...] | None = field(default=None, compare=False, repr=False)
+    _twist: tuple[StandsFor, ...] | None = field(default=None, repr=False)
+    """What each tile stands for when the meld holds a special joker (see :attr:`stands_for`): compared,
+    so that melds reading a ``JD`` differently differ."""
 
     @classmethod
     def of(cls, tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> Meld:
@@ -87,6 +92,35 @@ class Meld:
             code, detail = result
             raise InvalidMeldError(f"invalid meld {format_tiles(seq)!r}: {detail}", code, seq)
         return result
+
+    @classmethod
+    def with_stands_for(
+        cls, tiles: Iterable[Tile | str], stands_for: Iterable[StandsFor], rules: RuleSet = STANDARD
+    ) -> Meld:
+        """The meld ``tiles`` (validated as by :meth:`of`) read as ``stands_for`` (one entry per
+        tile, as in :attr:`stands_for`) rather than as inferred: in a group a joker may stand for
+        any missing colour (a ``JD``'s two in canonical order), and a sequence valid both ways
+        (``R5 J J``) may be read either way. The kind follows the reading. Raise
+        :class:`InvalidMeldError` with reason ``bad_stands_for`` if it is no valid reading.
+
+        >>> m = Meld.with_stands_for("K7 B7 J".split(), [Tile.parse("K7"), Tile.parse("B7"), Tile.parse("R7")])
+        >>> m.kind, [str(t) for t in m.represents], m == Meld.parse("K7 B7 J")
+        (MeldKind.GROUP, ['K7', 'B7', 'R7'], False)
+        """
+        meld = cls.of(tiles, rules)
+        stands = tuple(stands_for)
+        if stands == meld.stands_for:
+            return meld
+        kind = _reading_kind(meld.tiles, stands, rules)
+        if kind is None:
+            shown = ", ".join(_stands_text(s) for s in stands)
+            raise InvalidMeldError(
+                f"meld {str(meld)!r} cannot be read as [{shown}]: {MELD_REASONS['bad_stands_for']}",
+                "bad_stands_for",
+                meld.tiles,
+            )
+        represents = tuple(s if isinstance(s, Tile) else t for s, t in zip(stands, meld.tiles))
+        return cls(meld.tiles, kind, represents, rules, stands if meld._twist is not None else None)
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet = STANDARD) -> Meld:
@@ -157,6 +191,49 @@ def meld_problem(tiles: Iterable[Tile | str], rules: RuleSet = STANDARD) -> tupl
     """``None`` if ``tiles`` form a valid meld, else ``(reason_code, explanation)``."""
     result = _classify_cached(parse_tiles(tiles), rules)
     return result if isinstance(result, tuple) else None
+
+
+# -- readings given (Meld.with_stands_for) -------------------------------------------------------
+
+
+def _stands_text(stands: StandsFor) -> str:
+    if isinstance(stands, tuple):
+        return " ".join(map(str, stands))
+    return "null" if stands is None else str(stands)
+
+
+def _reading_kind(seq: tuple[Tile, ...], stands: tuple[StandsFor, ...], rules: RuleSet) -> MeldKind | None:
+    """The kind of meld ``stands`` reads ``seq`` (a valid meld) as, or ``None`` if it is no valid reading."""
+    if len(stands) != len(seq) or any(not t.is_any_joker and s is not t for t, s in zip(seq, stands)):
+        return None
+    if any(t.joker_kind is JokerKind.MIRROR for t in seq):
+        middle = len(seq) // 2
+        if stands[middle] is not None or stands[:middle] != stands[middle + 1 :][::-1]:
+            return None
+        side = tuple(a if not a.is_any_joker else b for a, b in zip(seq[:middle], seq[::-1]))
+        return MeldKind.MIRROR if _reading_kind(side, stands[:middle], rules) is not None else None
+    if _is_group_reading(seq, stands, rules):
+        return MeldKind.GROUP
+    if any(t.is_special_joker for t in seq):
+        run: tuple[StandsFor, ...] | Problem = twist_run_reading(seq, rules)
+    else:
+        run = _as_run(seq, [t for t in seq if not t.is_any_joker], rules)
+    return MeldKind.RUN if stands == run else None
+
+
+def _is_group_reading(seq: tuple[Tile, ...], stands: tuple[StandsFor, ...], rules: RuleSet) -> bool:
+    """Whether ``stands`` reads ``seq`` as a group: one number, each colour once, a ``JD``'s pair in order."""
+    slots: list[Tile] = []
+    for tile, s in zip(seq, stands):
+        if tile.joker_kind is JokerKind.DOUBLE and isinstance(s, tuple) and len(s) == 2 and s[0] < s[1]:
+            slots.extend(s)
+        elif (tile.is_joker or not tile.is_any_joker) and isinstance(s, Tile):
+            slots.append(s)
+        else:
+            return False  # a JC (no group holds one), or an entry of the wrong shape
+    return all(not t.is_any_joker and rules.has_tile(t) and t.number == slots[0].number for t in slots) and len(
+        {t.colour for t in slots}
+    ) == len(slots)
 
 
 # -- classification -----------------------------------------------------------------------------

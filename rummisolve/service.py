@@ -25,6 +25,8 @@ from rummisolve.jsonio import (
     explanation_to_json,
     hint_to_json,
     json_type_name,
+    kept_from_json,
+    melds_from_json,
     objective_from_json,
     position_from_json,
     rules_from_json,
@@ -33,15 +35,14 @@ from rummisolve.jsonio import (
     table_from_json,
     tiles_from_json,
     verdict_to_json,
-    with_path,
 )
-from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.referee import verify
 from rummisolve.render import render_result, render_svg
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import STATUSES, AlternativesMode, Objective
 from rummisolve.solver_limits import check_time_limit
+from rummisolve.tiles import Tile
 
 if TYPE_CHECKING:
     from rummisolve.solver import StopSignal
@@ -187,7 +188,7 @@ def _hint_answer(request: SolveRequest, stop: StopSignal | None) -> dict[str, An
     }
 
 
-def _explained(position, result: dict[str, Any]) -> dict[str, Any]:
+def _explained(position: Position, result: dict[str, Any]) -> dict[str, Any]:
     """``meld_map`` and ``steps`` of a result (each old meld mapped to itself without a move)."""
     if result["status"] in ("optimal", "feasible"):
         return explanation_to_json(explain(position, result["table"]))
@@ -236,7 +237,7 @@ def explain_json(obj: Any, *, max_steps: int | None = None) -> dict[str, Any]:
         return {"error": error_message(err)}
 
 
-def _turn_from_json(obj: Any) -> tuple[Any, Any]:
+def _turn_from_json(obj: Any) -> tuple[Position, tuple[tuple[Tile, ...], ...]]:
     """The position and new table of a ``{"position": {...}, "table": [[...], ...]}`` request."""
     if not isinstance(obj, dict):
         raise JsonInputError(f"expected an object with fields 'position' and 'table', got {json_type_name(obj)}")
@@ -286,13 +287,7 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         position = position_from_json(body, "position")
     if "table" not in obj:
         raise JsonInputError("table: a result needs its table")
-    table = table_from_json(obj["table"], "table", rules)
-    melds = []
-    for i, tiles in enumerate(table):
-        try:
-            melds.append(Meld.of(tiles, rules))
-        except RummisolveError as err:
-            raise with_path(f"table[{i}]", err) from None
+    melds = melds_from_json(obj["table"], "table", rules)
     played = tiles_from_json(obj.get("played", []), "played", rules)
     rack_after = None
     if obj.get("rack_after") is not None:
@@ -305,12 +300,15 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
     objective = obj.get("objective")
     if objective is not None:
         objective = str(objective_from_json(objective, "objective"))
+    kept = obj.get("kept")
+    if kept is not None:
+        kept = kept_from_json(kept, melds, position.table if position is not None else None)
     return render_result(
         status,
         melds,
         played,
         old_table=position.table if position is not None else (),
-        kept=_kept(obj.get("kept"), melds, position),
+        kept=kept,
         rack_after=rack_after,
         value=value,
         objective=objective,
@@ -319,7 +317,7 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
     )
 
 
-def _steps(steps: Any, melds: int, rules: RuleSet) -> list[tuple[Any, int]] | None:
+def _steps(steps: Any, melds: int, rules: RuleSet) -> list[tuple[Tile, int]] | None:
     """An explained result's ``steps`` as ``(tile, new meld index)``, to number the moving tiles."""
     if steps is None:
         return None
@@ -368,29 +366,6 @@ def _result_rules(obj: dict[str, Any], given: RuleSet | None) -> RuleSet:
         own = of_position
     _check_given(own, given, "the result")
     return own or given or STANDARD
-
-
-def _kept(kept: Any, melds: list[Meld], position: Position | None) -> list[int] | None:
-    """A result's ``kept`` list (old indices of the melds kept unchanged, listed first on its
-    table), checked against the table and, when the result has one, its position."""
-    if kept is None:
-        return None
-    if (
-        not isinstance(kept, list)
-        or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in kept)
-        or len(set(kept)) != len(kept)
-        or len(kept) > len(melds)
-    ):
-        raise JsonInputError(f"kept: expected a list of at most {len(melds)} distinct meld indices, got {kept!r}")
-    if position is not None:
-        for i, old in enumerate(kept):
-            if old >= len(position.table):
-                raise JsonInputError(f"kept[{i}]: the position's table has no meld {old}")
-            if not melds[i].same_tiles(position.table[old]):
-                raise JsonInputError(
-                    f"kept[{i}]: table[{i}] ({melds[i]}) is not the position's meld {old} ({position.table[old]})"
-                )
-    return kept
 
 
 # -- Xpress: the dice fields and the best re-roll (docs/json-contract.md, "Xpress") ----------------

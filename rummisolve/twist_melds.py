@@ -15,7 +15,7 @@ from typing import cast
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Colour, Tile
 
-__all__ = ["classify_twist", "TWIST_MELD_REASONS", "StandsFor"]
+__all__ = ["classify_twist", "twist_run_reading", "TWIST_MELD_REASONS", "StandsFor"]
 
 StandsFor = Tile | tuple[Tile, Tile] | int | None
 """What one physical tile of a meld stands for (see :attr:`rummisolve.melds.Meld.stands_for`)."""
@@ -199,6 +199,13 @@ def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | P
         else:  # JC
             out.append(number(first_slot[i]))
     return tuple(out)
+
+
+def twist_run_reading(seq: tuple[Tile, ...], rules: RuleSet) -> _Stands | Problem:
+    """What ``seq`` (a meld holding a ``JD`` or ``JC``, no ``JM``) stands for read as a run (a run
+    has one reading), or ``(code, detail)`` if it is no run. The caller has checked what
+    :func:`classify_twist` assumes."""
+    return _run(seq, [t.joker_kind.value if t.joker_kind is not None else "" for t in seq], rules)
 
 
 def _segments(seq: tuple[Tile, ...], codes: list[str]) -> tuple[list[Colour], list[int]] | Problem:

@@ -314,6 +314,8 @@ def test_every_reason_is_documented_and_exercised():
         "mirror_short",
         "mirror_twice",
         "mirror_special",
+        # Meld.with_stands_for only (tests/test_meld_readings.py exercises it)
+        "bad_stands_for",
     }
 
 
