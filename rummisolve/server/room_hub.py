@@ -1,0 +1,242 @@
+"""What happens to game rooms besides the players' requests: :class:`RoomHub`.
+
+- **Pushes.** Every WebSocket connection to a room is a :class:`Watcher` of one seat (or a
+  spectator). After every change the hub builds each watcher's view and hands it over; a watcher
+  keeps only the newest view not yet sent (a slow client skips versions, never gets an old one
+  after a newer, and holds no queue), and its connection sends it.
+- **AI seats** play themselves right after the change that hands them the turn: the hub takes
+  what the AI sees (holding the room), lets it choose in the heavy solver lane (not holding the
+  room, so reads and pushes go on), and applies the choice (holding it again; if the room moved
+  on meanwhile, the AI looks again). Each AI move is a version of its own, pushed at once.
+- **The sweeper** wakes every :data:`TICK` seconds: it applies the timeouts whose deadline has
+  passed and starts the AI turns that are due (the store's ``due`` column, so after a restart too),
+  and pushes the rooms another worker process changed.
+
+One room is served by one task at a time (:meth:`RoomHub.kick` while one runs makes it run again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from rummisolve.server.lanes import LaneFull, Lanes
+from rummisolve.server.requests import BadRequest
+from rummisolve.server.room_cache import CachedRoom, RoomCache
+from rummisolve.server.settings import Settings
+
+__all__ = ["RoomHub", "Watcher", "TICK"]
+
+log = logging.getLogger("rummisolve.server")
+
+TICK = 0.25
+"""Seconds between the sweeper's looks at the timers, the AI turns due and other processes' changes."""
+
+_RETRY_FAILED = 30.0
+"""Seconds before a room whose service failed (a bug, a damaged row) is tried again."""
+
+T = TypeVar("T")
+
+
+class Watcher:
+    """One WebSocket connection's seat (``None``: a spectator) and the newest view it has not sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.version = 0
+        """The version of the newest view handed over."""
+        self._latest: dict[str, Any] | None = None
+        self._wake = asyncio.Event()
+
+    def offer(self, view: dict[str, Any]) -> None:
+        """Hand over ``view`` unless a view as new was handed over already."""
+        if view["version"] > self.version:
+            self.version = view["version"]
+            self._latest = view
+            self._wake.set()
+
+    async def next(self) -> dict[str, Any]:
+        """The next view to send (waits for one)."""
+        while self._latest is None:
+            self._wake.clear()
+            await self._wake.wait()
+        view, self._latest = self._latest, None
+        return view
+
+
+class RoomHub:
+    """Pushes, AI turns and timers of the rooms in ``cache`` (see the module's docstring)."""
+
+    def __init__(self, cache: RoomCache, lanes: Lanes, pool: ThreadPoolExecutor, settings: Settings) -> None:
+        self.cache = cache
+        self.lanes = lanes
+        self.pool = pool
+        self.settings = settings
+        self.watchers: dict[str, set[Watcher]] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._busy: set[str] = set()
+        self._again: set[str] = set()
+        self._published: dict[str, int] = {}
+        self._failed: dict[str, float] = {}
+        self._sweeper: asyncio.Task | None = None
+        self._closing: asyncio.Event | None = None
+
+    # -- running work ---------------------------------------------------------------------------
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a game thread (the store and the referee block)."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, work)
+
+    def start(self) -> None:
+        """Start the sweeper (the app's lifespan calls it)."""
+        self._closing = asyncio.Event()
+        self._sweeper = self._spawn(self._sweep())
+
+    async def stop(self) -> None:
+        """Stop the sweeper and the rooms' tasks (AI turns in a lane are stopped)."""
+        if self._closing is not None:
+            self._closing.set()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, work: Any) -> asyncio.Task:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- watchers -------------------------------------------------------------------------------
+
+    def connections(self) -> int:
+        return sum(len(w) for w in self.watchers.values())
+
+    def watch(self, code: str, seat: int | None) -> Watcher:
+        """A new watcher of room ``code``; :class:`BadRequest` (503, 429) past the caps on connections."""
+        if self.connections() >= self.settings.max_connections:
+            raise BadRequest(
+                503,
+                f"server busy: {self.settings.max_connections} room connections are open (max_connections); "
+                "try again later",
+            )
+        here = self.watchers.setdefault(code, set())
+        if len(here) >= self.settings.max_room_connections:
+            raise BadRequest(
+                429, f"room {code} has {len(here)} connections open (max_room_connections): close one first"
+            )
+        watcher = Watcher(seat)
+        here.add(watcher)
+        return watcher
+
+    def unwatch(self, code: str, watcher: Watcher) -> None:
+        here = self.watchers.get(code)
+        if here is not None:
+            here.discard(watcher)
+            if not here:
+                del self.watchers[code]
+                self._published.pop(code, None)
+
+    async def publish(self, code: str) -> None:
+        """Hand every watcher of room ``code`` its view as stored now."""
+        here = self.watchers.get(code)
+        if not here:
+            return
+        views = await self.run(lambda: self.cache.views(code, {w.seat for w in here}))
+        for watcher in list(self.watchers.get(code, ())):
+            view = views.get(watcher.seat)
+            if view is not None:
+                watcher.offer(view)
+        self._published[code] = max(v["version"] for v in views.values())
+
+    # -- serving a room -------------------------------------------------------------------------
+
+    def kick(self, code: str) -> None:
+        """Room ``code`` changed, or may have something due: push it, apply its timeout, play its AI turns."""
+        if code in self._busy:
+            self._again.add(code)
+            return
+        self._busy.add(code)
+        self._spawn(self._serve(code))
+
+    async def _serve(self, code: str) -> None:
+        try:
+            while True:
+                self._again.discard(code)
+                await self.run(lambda: self.cache.expire(code))
+                await self.publish(code)
+                if await self._ai_turn(code):
+                    continue
+                if code not in self._again:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self._failed[code] = self.cache.clock()
+            log.exception("room %s: its timers or AI turns failed", code)
+        finally:
+            self._busy.discard(code)
+
+    async def _ai_turn(self, code: str) -> bool:
+        """Play one AI turn of room ``code`` if one is due; whether the room changed (or moved on)."""
+
+        def look(cached: CachedRoom, now: float) -> tuple[int, Any] | None:
+            due = cached.room.ai_to_move()
+            return None if due is None else (cached.version, due)
+
+        prepared = (await self.run(lambda: self.cache.change(code, look)))[0]
+        if prepared is None:
+            return False
+        version, (seat, player, seen) = prepared
+        choice = await self._think(player, seen)
+        if choice is None:  # shutting down
+            return False
+
+        def apply(cached: CachedRoom, now: float) -> None:
+            if cached.version == version:  # else the room moved on: look again
+                cached.room.ai_move(seat, choice, seen, now)
+
+        await self.run(lambda: self.cache.change(code, apply, timers=False))
+        return True
+
+    async def _think(self, player: Any, seen: Any) -> Any:
+        """``player.choose(seen)`` in the heavy lane (waiting while it is full); ``None`` at shutdown."""
+
+        def job(body: Any, stop: Any) -> dict[str, Any]:
+            return {"choice": player.choose(seen)}
+
+        async def closing() -> None:
+            if self._closing is not None:
+                await self._closing.wait()
+            else:
+                await asyncio.Event().wait()
+
+        while True:
+            try:
+                result = await self.lanes.run(self.lanes.heavy, job, None, gone=closing)
+            except LaneFull as full:
+                await asyncio.sleep(min(float(full.retry_after), 1.0))
+                continue
+            return None if result is None else result["choice"]
+
+    # -- the sweeper ----------------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                for code in await self.run(self._look):
+                    self.kick(code)
+            except Exception:
+                log.exception("rooms: the sweeper's look failed")
+
+    def _look(self) -> list[str]:
+        """The rooms to serve: those due (a timer run out, an AI to move) and those watched here
+        that another process changed."""
+        store = self.cache.store
+        now = self.cache.clock()
+        due = [c for c in store.rooms_due(now) if now - self._failed.get(c, -_RETRY_FAILED) >= _RETRY_FAILED]
+        moved = [c for c in list(self.watchers) if (store.room_version(c) or 0) > self._published.get(c, 0)]
+        return list(dict.fromkeys(due + moved))
