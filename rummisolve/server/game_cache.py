@@ -23,7 +23,16 @@ from rummisolve.errors import RummisolveError
 from rummisolve.server.session import Session
 from rummisolve.server.store import DamagedGame, GameStore
 
-__all__ = ["GameCache", "CachedGame", "NoSuchGame", "LockTable", "TOKEN_COOKIE", "token_of", "bearer_token", "CACHE_SIZE"]
+__all__ = [
+    "GameCache",
+    "CachedGame",
+    "NoSuchGame",
+    "LockTable",
+    "TOKEN_COOKIE",
+    "token_of",
+    "bearer_token",
+    "CACHE_SIZE",
+]
 
 CACHE_SIZE = 32
 """Sessions kept in memory per worker process; the rest are loaded from the store when asked for."""

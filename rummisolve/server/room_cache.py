@@ -140,7 +140,9 @@ class RoomCache:
         """Apply room ``code``'s timeout if its mover's time has run out; whether it did."""
         return self.change(code, lambda c, t: None)[1]
 
-    def _commit(self, code: str, cached: CachedRoom, act: Callable[[CachedRoom, float], T], now: float) -> tuple[T, bool]:
+    def _commit(
+        self, code: str, cached: CachedRoom, act: Callable[[CachedRoom, float], T], now: float
+    ) -> tuple[T, bool]:
         """``act`` on the room, then save it if it changed; its answer and whether it saved.
         Whatever fails, the copy in memory is dropped: the store has the room as it was."""
         before = json.dumps(cached.room.to_json())
@@ -149,7 +151,9 @@ class RoomCache:
             data = cached.room.to_json()
             if json.dumps(data) == before:
                 return answer, False
-            version = self.store.save_room(code, data, cached.room.status, cached.room.due(now), expected=cached.version)
+            version = self.store.save_room(
+                code, data, cached.room.status, cached.room.due(now), expected=cached.version
+            )
             if not version:
                 raise NoSuchRoom(code)
         except BaseException:

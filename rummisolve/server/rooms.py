@@ -270,7 +270,9 @@ class Room:
         if status == "over":
             raise GameStateError("the round is over: start the next round")
         if self.game.current != seat:
-            raise GameStateError(f"it is {self.seats[self.game.current].name}'s turn (seat {self.game.current}), not yours")
+            raise GameStateError(
+                f"it is {self.seats[self.game.current].name}'s turn (seat {self.game.current}), not yours"
+            )
 
     def play(self, seat: int, table: Sequence[Sequence[Tile]], discard: str | None, now: float) -> None:
         """``seat`` plays the whole new table; :class:`~rummisolve.errors.IllegalMoveError` (nothing
