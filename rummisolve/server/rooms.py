@@ -407,6 +407,7 @@ class _Chosen:
 
     def __init__(self, player: Player, seen: PlayerView, choice: Any) -> None:
         self.player = player
+        self.name = player.name
         self.seen: PlayerView | None = seen
         self.choice = choice
 

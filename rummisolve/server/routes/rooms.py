@@ -192,7 +192,7 @@ async def take_turn(code: str, request: Request, state: SharedState) -> Response
 
 def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
     """The turn ``body`` asks for; :class:`BadRequest` (400) naming a body that asks for none or two."""
-    asked = [k for k in ("table", "draw") if k in body] or (["discard"] if "discard" in body else [])
+    asked: list[str] = [k for k in ("table", "draw") if k in body] or (["discard"] if "discard" in body else [])
     if len(asked) != 1:
         raise BadRequest(
             400,
