@@ -143,14 +143,8 @@ def best_reroll(
     check_free_dice(position, dice)
     tables = TableSolver(position.table, position.rules)
     play = Objective.VALUE if goal == "value" else Objective.TILES
-    return rank_rerolls(
-        [free.shown for free in dice],
-        dice,
-        goal,
-        _cached(lambda rack: _outcome(tables, rack, position, play)),
-        max_solves,
-        seed,
-    )
+    return rank_rerolls([free.shown for free in dice], dice, goal, _cached(lambda rack: _outcome(tables, rack, position, play)),
+                        max_solves, seed)
 
 
 def rank_rerolls(
@@ -223,9 +217,7 @@ def _outcome(tables: object, rack: tuple[Tile, ...], position: Position, play: O
     try:
         solution = tables.solve(rack, position.opened, play)  # type: ignore[attr-defined]
     except RummisolveError as err:
-        raise DiceError(
-            f"dice: a roll gives the rack {' '.join(map(str, rack))}, which is not a position: {err}"
-        ) from None
+        raise DiceError(f"dice: a roll gives the rack {' '.join(map(str, rack))}, which is not a position: {err}") from None
     played = len(solution.played)
     return played, solution.value, played == len(rack) and played > 0
 
@@ -249,9 +241,7 @@ def _multisets(faces: tuple[Tile, ...], k: int) -> Iterator[tuple[tuple[Tile, ..
         yield tuple(faces[p] for p in picks), Fraction(ways, FACES**k)
 
 
-def _exact_option(
-    rack: Sequence[Tile], dice: Sequence[FreeDie], subset: tuple[int, ...], solve: _CachedSolve
-) -> RerollOption:
+def _exact_option(rack: Sequence[Tile], dice: Sequence[FreeDie], subset: tuple[int, ...], solve: _CachedSolve) -> RerollOption:
     kept = [tile for i, tile in enumerate(rack) if i not in subset]
     tiles = value = out = Fraction(0)
     outcomes = 0

@@ -10,14 +10,7 @@ from rummisolve.position import Position
 from rummisolve.xpress.dice import FACES, DiceError, Die, FreeDie, die_named
 from rummisolve.xpress.reroll import RerollAdvice, RerollOption, best_reroll, check_free_dice
 
-__all__ = [
-    "DICE_KEYS",
-    "free_dice_from_json",
-    "wants_reroll",
-    "REROLL_OBJECTIVES",
-    "reroll_from_json",
-    "advice_to_json",
-]
+__all__ = ["DICE_KEYS", "free_dice_from_json", "wants_reroll", "REROLL_OBJECTIVES", "reroll_from_json", "advice_to_json"]
 
 REROLL_OBJECTIVES = ("tiles", "value", "out")
 DICE_KEYS = ("dice", "reroll")
@@ -41,10 +34,7 @@ def free_dice_from_json(obj: dict[str, Any], position: Position) -> tuple[FreeDi
     if len(entries) != len(rack):
         raise DiceError(f"position.dice: {len(entries)} dice for a rack of {len(rack)} entries (one die per entry)")
     shown = tiles_from_json(rack, "position.rack", position.rules)
-    dice = tuple(
-        _free_die(entry, tile, f"position.dice[{i}]", position)
-        for i, (entry, tile) in enumerate(zip(entries, shown, strict=True))
-    )
+    dice = tuple(_free_die(entry, tile, f"position.dice[{i}]", position) for i, (entry, tile) in enumerate(zip(entries, shown, strict=True)))
     try:
         check_free_dice(position, dice)
     except DiceError as err:
@@ -62,9 +52,7 @@ def _free_die(entry: Any, shown: Any, path: str, position: Position) -> FreeDie:
                 raise DiceError(f"expected {FACES} faces, got {len(faces)}")
             die = Die(faces)
         else:
-            raise JsonInputError(
-                f"expected a die name such as 'D3' or {{\"faces\": [6 codes]}}, got {json_type_name(entry)}"
-            )
+            raise JsonInputError(f"expected a die name such as 'D3' or {{\"faces\": [6 codes]}}, got {json_type_name(entry)}")
         return FreeDie(die, shown)
     except RummisolveError as err:
         raise with_path(path, err) from None
@@ -75,9 +63,7 @@ def wants_reroll(obj: dict[str, Any]) -> bool:
     return obj.get("reroll", False) is not False
 
 
-def reroll_from_json(
-    obj: dict[str, Any], position: Position, dice: tuple[FreeDie, ...], objective: str
-) -> dict[str, Any]:
+def reroll_from_json(obj: dict[str, Any], position: Position, dice: tuple[FreeDie, ...], objective: str) -> dict[str, Any]:
     """The ``reroll`` object of the answer: the best subset to roll and every subset ranked."""
     wanted = obj.get("reroll")
     goal = wanted if isinstance(wanted, str) else objective
