@@ -50,13 +50,17 @@ class Watcher:
         """The version of the newest view handed over."""
         self._latest: dict[str, Any] | None = None
         self._wake = asyncio.Event()
+        self._loop = asyncio.get_running_loop()  # the connection's (an app may serve several loops in tests)
 
     def offer(self, view: dict[str, Any]) -> None:
         """Hand over ``view`` unless a view as new was handed over already."""
         if view["version"] > self.version:
             self.version = view["version"]
             self._latest = view
-            self._wake.set()
+            if asyncio.get_running_loop() is self._loop:
+                self._wake.set()
+            else:
+                self._loop.call_soon_threadsafe(self._wake.set)
 
     async def next(self) -> dict[str, Any]:
         """The next view to send (waits for one)."""
@@ -81,8 +85,6 @@ class RoomHub:
         self._again: set[str] = set()
         self._published: dict[str, int] = {}
         self._failed: dict[str, float] = {}
-        self._sweeper: asyncio.Task | None = None
-        self._closing: asyncio.Event | None = None
 
     # -- running work ---------------------------------------------------------------------------
 
@@ -91,17 +93,17 @@ class RoomHub:
         return await asyncio.get_running_loop().run_in_executor(self.pool, work)
 
     def start(self) -> None:
-        """Start the sweeper (the app's lifespan calls it)."""
-        self._closing = asyncio.Event()
-        self._sweeper = self._spawn(self._sweep())
+        """Start the sweeper (the app's lifespan calls it, on the server's event loop)."""
+        self._spawn(self._sweep())
 
     async def stop(self) -> None:
-        """Stop the sweeper and the rooms' tasks (AI turns in a lane are stopped)."""
-        if self._closing is not None:
-            self._closing.set()
-        for task in list(self._tasks):
+        """Stop the sweeper and the rooms' tasks on this event loop (an AI thinking in a lane is
+        stopped: its task's cancellation sets its stop signal)."""
+        loop = asyncio.get_running_loop()
+        mine = [task for task in self._tasks if task.get_loop() is loop]
+        for task in mine:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*mine, return_exceptions=True)
 
     def _spawn(self, work: Any) -> asyncio.Task:
         task = asyncio.ensure_future(work)
@@ -141,15 +143,16 @@ class RoomHub:
 
     async def publish(self, code: str) -> None:
         """Hand every watcher of room ``code`` its view as stored now."""
-        here = self.watchers.get(code)
-        if not here:
+        seats = {w.seat for w in self.watchers.get(code, ())}
+        if not seats:
             return
-        views = await self.run(lambda: self.cache.views(code, {w.seat for w in here}))
+        views = await self.run(lambda: self.cache.views(code, seats))
         for watcher in list(self.watchers.get(code, ())):
             view = views.get(watcher.seat)
             if view is not None:
                 watcher.offer(view)
-        self._published[code] = max(v["version"] for v in views.values())
+        if code in self.watchers:
+            self._published[code] = max(v["version"] for v in views.values())
 
     # -- serving a room -------------------------------------------------------------------------
 
@@ -191,8 +194,6 @@ class RoomHub:
             return False
         version, (seat, player, seen) = prepared
         choice = await self._think(player, seen)
-        if choice is None:  # shutting down
-            return False
 
         def apply(cached: CachedRoom, now: float) -> None:
             if cached.version == version:  # else the room moved on: look again
@@ -202,24 +203,22 @@ class RoomHub:
         return True
 
     async def _think(self, player: Any, seen: Any) -> Any:
-        """``player.choose(seen)`` in the heavy lane (waiting while it is full); ``None`` at shutdown."""
+        """``player.choose(seen)`` in the heavy lane (waiting while it is full)."""
 
         def job(body: Any, stop: Any) -> dict[str, Any]:
             return {"choice": player.choose(seen)}
 
-        async def closing() -> None:
-            if self._closing is not None:
-                await self._closing.wait()
-            else:
-                await asyncio.Event().wait()
+        async def never() -> None:  # nobody waits on the answer: the task is cancelled at shutdown
+            await asyncio.Event().wait()
 
         while True:
             try:
-                result = await self.lanes.run(self.lanes.heavy, job, None, gone=closing)
+                result = await self.lanes.run(self.lanes.heavy, job, None, gone=never)
             except LaneFull as full:
                 await asyncio.sleep(min(float(full.retry_after), 1.0))
                 continue
-            return None if result is None else result["choice"]
+            assert result is not None  # never() never completes
+            return result["choice"]
 
     # -- the sweeper ----------------------------------------------------------------------------
 

@@ -346,12 +346,12 @@ class GameStore:
             if stored >= max_stored:
                 raise StoreFull(
                     f"this server keeps at most {max_stored} game rooms (max_stored_rooms) and has {stored}: "
-                    "try again later, or start it with a larger RUMMISOLVE_MAX_STORED_ROOMS"
+                    "try again later, or start it with a larger --max-stored-rooms"
                 )
             if live >= max_live:
                 raise StoreFull(
                     f"this server runs at most {max_live} game rooms at once (max_live_rooms) and has {live}: "
-                    "try again once a game is over, or start it with a larger RUMMISOLVE_MAX_LIVE_ROOMS"
+                    "try again once a game is over, or start it with a larger --max-live-rooms"
                 )
             if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None:
                 return False
