@@ -28,12 +28,16 @@ from rummisolve.server.requests import BadRequest
 from rummisolve.server.room_cache import CachedRoom, RoomCache
 from rummisolve.server.settings import Settings
 
-__all__ = ["RoomHub", "Watcher", "TICK"]
+__all__ = ["RoomHub", "Watcher", "TICK", "AI_LEASE"]
 
 log = logging.getLogger("rummisolve.server")
 
 TICK = 0.25
 """Seconds between the sweeper's looks at the timers, the AI turns due and other processes' changes."""
+
+AI_LEASE = 30.0
+"""Seconds other worker processes leave an AI's turn to the process that took it (if that one
+dies, another takes the turn after this)."""
 
 _RETRY_FAILED = 30.0
 """Seconds before a room whose service failed (a bug, a damaged row) is tried again."""
@@ -187,7 +191,9 @@ class RoomHub:
 
         def look(cached: CachedRoom, now: float) -> tuple[int, Any] | None:
             due = cached.room.ai_to_move()
-            return None if due is None else (cached.version, due)
+            if due is None or not self.cache.store.lease_room(code, cached.version, now + AI_LEASE):
+                return None
+            return cached.version, due
 
         prepared = (await self.run(lambda: self.cache.change(code, look)))[0]
         if prepared is None:

@@ -33,6 +33,7 @@ from rummisolve.errors import GameStateError, JsonInputError, OptionError
 from rummisolve.game import AI_LEVELS, PLAYER_KINDS, Game, Player, PlayerView, make_player, play_turn
 from rummisolve.jsonio import json_type_name, rules_from_json, rules_to_json
 from rummisolve.rules import MAX_TURN_TIMER, RuleSet
+from rummisolve.server.requests import BadRequest
 from rummisolve.server.store import hash_token
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
@@ -295,6 +296,28 @@ class Room:
         turn = self.game.state.turn
         self.game.discard(tile)
         self._ended(turn, now)
+
+    def hand_to_ai(self, by: int, seat: Any, kind: Any, now: float) -> None:
+        """The creator (seat ``by``) hands human seat ``seat`` to the AI level ``kind`` (its
+        player left, or nobody came): the seat's token no longer acts, and the AI plays from now on."""
+        if by != self.creator:
+            raise BadRequest(403, f"only the room's creator ({self.seats[self.creator].name}) hands a seat to an AI")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise OptionError(f"seat: expected a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
+        if kind not in AI_LEVELS:
+            raise OptionError(f"kind: expected an AI level ({', '.join(AI_LEVELS)}), got {kind!r}")
+        place = self.seats[seat]
+        if place.kind != "human":
+            raise GameStateError(f"seat {seat} is an AI already ({place.kind})")
+        if seat == self.creator:
+            raise GameStateError("the creator's own seat stays the creator's")
+        if (problem := unsupported_rules(self.rules)) is not None:
+            raise OptionError(f"rules: {problem} (an AI could not play)")
+        if self.status == "over":
+            raise GameStateError("the round is over: hand the seat over once the next one is dealt")
+        name = place.name if place.token is not None else f"player {seat + 1}"
+        self.seats[seat] = Seat(kind, f"{kind} (for {name})"[: MAX_NAME + 16])
+        self._turn_started(now)
 
     def next_round(self, now: float) -> None:
         """Deal the next round (the first seat moves on by one)."""

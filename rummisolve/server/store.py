@@ -396,6 +396,13 @@ class GameStore:
             raise DamagedGame(f"room {code!r} is damaged and cannot be loaded (not a saved room)")
         return row[0], data
 
+    def lease_room(self, code: str, version: int, until: float) -> bool:
+        """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
+        turn: the others leave it alone until then); whether the room is still at that version."""
+        with self._db() as db:
+            cursor = db.execute("UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version))
+        return cursor.rowcount == 1
+
     def rooms_due(self, now: float, limit: int = 100) -> list[str]:
         """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""
         with self._db() as db:

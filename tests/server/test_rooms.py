@@ -473,3 +473,73 @@ def test_caps_on_rooms_are_429_naming_the_limit(tmp_path, clock):
         create(client)
         full = client.post("/rooms", json={"seats": ["human", "human"]})
         assert full.status_code == 429 and "max_live_rooms" in full.json()["error"]
+
+
+# -- rounds, and seats handed to an AI ---------------------------------------------------------------
+
+
+def test_a_round_played_out_shows_every_rack_and_the_next_round_is_dealt(app, clock):
+    with TestClient(app) as client:
+        made = create(client, timer=10)
+        code = made["room"]
+        bo = join(client, code)
+        tokens = [made["token"], bo["token"]]
+        early = client.post(f"/rooms/{code}/next-round", headers=auth(tokens[0]), json={"version": 2})
+        assert early.status_code == 409 and "not over" in early.json()["error"]
+        view = bo["view"]
+        for _ in range(40):  # nobody moves: the pool runs out in penalties, then the round is blocked
+            clock.now += 11
+            view = client.get(f"/rooms/{code}").json()
+            if view["status"] == "over":
+                break
+        assert view["status"] == "over" and view["end_reason"] == "blocked" and view["pool"] == 0
+        assert view["timer"]["deadline"] is None
+        _, room = true_room(app, code)
+        assert [p["rack"] for p in view["players"]] == [[str(t) for t in r] for r in room.game.state.racks]
+        scores = view["results"]["rounds"][0]["scores"]
+        assert view["results"]["totals"] == scores and sum(scores) == 0
+        assert turn(client, code, tokens[0], draw=True, version=view["version"]).status_code == 409
+        stale = client.post(f"/rooms/{code}/next-round", headers=auth(tokens[1]), json={"version": 1})
+        assert stale.status_code == 409
+        dealt = client.post(f"/rooms/{code}/next-round", headers=auth(tokens[1]), json={"version": view["version"]})
+        assert dealt.status_code == 200, dealt.text
+        again = dealt.json()
+        assert again["round"] == 1 and again["turn"] == 1 and again["status"] == "playing"  # the next seat starts
+        assert again["version"] == view["version"] + 1 and again["log"] == [] and len(again["rack"]) == 14
+        assert again["results"]["totals"] == scores and "rack" not in again["players"][0]
+        assert again["timer"]["deadline"] == clock.now + 10
+
+
+def test_the_creator_hands_a_seat_to_an_ai(app):
+    with TestClient(app) as client:
+        made = create(client, seats=["human", "human", "human"], name="Ann")
+        code = made["room"]
+        bo = join(client, code, "Bo")
+        version = bo["view"]["version"]
+        path = f"/rooms/{code}/seats/1"
+        body = {"kind": "easy", "version": version}
+        assert client.post(path, json=body).status_code == 401
+        not_creator = client.post(path, headers=auth(bo["token"]), json=body)
+        assert not_creator.status_code == 403 and "creator" in not_creator.json()["error"]
+        for bad, named in [({"kind": "robot"}, "kind"), ({"kind": "human"}, "kind")]:
+            answer = client.post(path, headers=auth(made["token"]), json={**bad, "version": version})
+            assert answer.status_code == 400 and named in answer.json()["error"]
+        own = client.post(f"/rooms/{code}/seats/0", headers=auth(made["token"]), json=body)
+        assert own.status_code == 409
+        assert client.post(f"/rooms/{code}/seats/x", headers=auth(made["token"]), json=body).status_code == 400
+        # Seat 2 was never taken: an AI fills it, and the game starts.
+        filled = client.post(f"/rooms/{code}/seats/2", headers=auth(made["token"]), json=body).json()
+        assert filled["status"] == "playing" and filled["players"][2]["kind"] == "easy"
+        assert filled["players"][2]["name"] == "easy (for player 3)"
+        assert client.post(f"/rooms/{code}/join", json={"name": "Cy"}).status_code == 409  # full now
+        # Bo's seat goes to an AI: Bo's token no longer acts there.
+        handed = client.post(path, headers=auth(made["token"]), json={"kind": "easy", "version": filled["version"]})
+        assert handed.status_code == 200 and handed.json()["players"][1]["name"] == "easy (for Bo)"
+        assert client.get(f"/rooms/{code}", headers=auth(bo["token"])).status_code == 403
+        # Ann draws; both AI seats then play themselves.
+        drew = turn(client, code, made["token"], draw=True, version=handed.json()["version"]).json()
+        with client.websocket_connect(f"/rooms/{code}/ws?token={made['token']}") as ws:
+            back = ws.receive_json()
+            while back["turn"] != 0:
+                back = ws.receive_json()
+        assert back["version"] == drew["version"] + 2 and [e["player"] for e in back["log"][-2:]] == [1, 2]

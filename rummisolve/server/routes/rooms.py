@@ -7,7 +7,8 @@
 - ``POST /rooms/{room}/turn`` (the seat's token, the ``version`` its view showed): a play (the
   whole new table), a draw, or under the discard rule a discard; 200 with the new view, 400 with
   the referee's reasons for an illegal play, 409 out of turn or a stale version, 401 without a
-  token, 403 with one that is no seat's. ``POST /rooms/{room}/next-round`` deals the next round.
+  token, 403 with one that is no seat's. ``POST /rooms/{room}/next-round`` deals the next round;
+  ``POST /rooms/{room}/seats/{seat}`` (the creator) hands a human seat to an AI.
 - ``WS /rooms/{room}/ws?token=...`` (no token: a spectator) sends the view at once and after every
   change; refusals send ``{"error"}`` and close with code 4000 + the HTTP status (4403, 4404, ...).
 
@@ -235,6 +236,31 @@ async def next_round(code: str, request: Request, state: SharedState) -> Respons
     def work() -> tuple[dict[str, Any], bool]:
         seat, changed = hub.cache.change(code, deal)
         return hub.cache.views(code, [seat])[seat], changed
+
+    view, changed = await hub.run(work)
+    return _answer(hub, code, changed, view)
+
+
+@router.post(
+    "/rooms/{code}/seats/{seat}",
+    summary='The creator hands a human seat to an AI ({"kind": "hard", "version": n}): its player left, or nobody came',
+)
+async def hand_seat(code: str, seat: int, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    token = _token(request)
+    body = await json_object(request, state.settings.max_body_bytes, ("kind", "version"), "handing a seat to an AI")
+    seen = _version(body)
+    hub = state.rooms
+
+    def hand(cached: CachedRoom, now: float) -> int:
+        by = _seat(cached.room, token)
+        hub.cache.check_version(cached, seen)
+        cached.room.hand_to_ai(by, seat, body.get("kind"), now)
+        return by
+
+    def work() -> tuple[dict[str, Any], bool]:
+        by, changed = hub.cache.change(code, hand)
+        return hub.cache.views(code, [by])[by], changed
 
     view, changed = await hub.run(work)
     return _answer(hub, code, changed, view)
