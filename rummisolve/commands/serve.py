@@ -30,6 +30,7 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_stored_rooms", int, "N", "game rooms saved in the database; past it, a new room gets 429"),
     ("max_connections", int, "N", "WebSocket connections to rooms per worker; past it, closed with 4503"),
     ("max_room_connections", int, "N", "WebSocket connections to one room; past it, closed with 4429"),
+    ("room_idle_seconds", int, "SECONDS", "a room nobody changed or watched for this long is archived"),
 )
 """The options that set :class:`Settings`: (setting, type, metavar, help without the default)."""
 

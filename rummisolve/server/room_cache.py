@@ -86,6 +86,7 @@ class RoomCache:
                 room.due(now),
                 max_live=settings.max_live_rooms,
                 max_stored=settings.max_stored_rooms,
+                now=now,
             ):
                 cached = CachedRoom(1, room)
                 self._keep(code, cached)
@@ -152,7 +153,7 @@ class RoomCache:
             if json.dumps(data) == before:
                 return answer, False
             version = self.store.save_room(
-                code, data, cached.room.status, cached.room.due(now), expected=cached.version
+                code, data, cached.room.status, cached.room.due(now), expected=cached.version, now=now
             )
             if not version:
                 raise NoSuchRoom(code)

@@ -10,7 +10,8 @@
   on meanwhile, the AI looks again). Each AI move is a version of its own, pushed at once.
 - **The sweeper** wakes every :data:`TICK` seconds: it applies the timeouts whose deadline has
   passed and starts the AI turns that are due (the store's ``due`` column, so after a restart too),
-  and pushes the rooms another worker process changed.
+  and pushes the rooms another worker process changed. Every :data:`CHORES` seconds it notes the
+  rooms watched here as seen, and archives those nobody changed or watched for ``room_idle_seconds``.
 
 One room is served by one task at a time (:meth:`RoomHub.kick` while one runs makes it run again).
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -28,7 +30,7 @@ from rummisolve.server.requests import BadRequest
 from rummisolve.server.room_cache import CachedRoom, RoomCache
 from rummisolve.server.settings import Settings
 
-__all__ = ["RoomHub", "Watcher", "TICK", "AI_LEASE"]
+__all__ = ["RoomHub", "Watcher", "TICK", "AI_LEASE", "CHORES"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -38,6 +40,9 @@ TICK = 0.25
 AI_LEASE = 30.0
 """Seconds other worker processes leave an AI's turn to the process that took it (if that one
 dies, another takes the turn after this)."""
+
+CHORES = 60.0
+"""Seconds between the sweeper's chores: rooms watched noted as seen, idle rooms archived."""
 
 _RETRY_FAILED = 30.0
 """Seconds before a room whose service failed (a bug, a damaged row) is tried again."""
@@ -89,6 +94,7 @@ class RoomHub:
         self._again: set[str] = set()
         self._published: dict[str, int] = {}
         self._failed: dict[str, float] = {}
+        self._chores_done = -math.inf
 
     # -- running work ---------------------------------------------------------------------------
 
@@ -239,9 +245,25 @@ class RoomHub:
 
     def _look(self) -> list[str]:
         """The rooms to serve: those due (a timer run out, an AI to move) and those watched here
-        that another process changed."""
+        that another process changed; and once every :data:`CHORES` seconds, the chores."""
         store = self.cache.store
         now = self.cache.clock()
+        if now - self._chores_done >= CHORES:
+            self._chores_done = now
+            self.chores(now)
         due = [c for c in store.rooms_due(now) if now - self._failed.get(c, -_RETRY_FAILED) >= _RETRY_FAILED]
         moved = [c for c in list(self.watchers) if (store.room_version(c) or 0) > self._published.get(c, 0)]
         return list(dict.fromkeys(due + moved))
+
+    def chores(self, now: float) -> None:
+        """Note the rooms watched here as seen, and archive those nobody changed or watched for
+        ``room_idle_seconds``."""
+        store = self.cache.store
+        store.touch_rooms(list(self.watchers), now)
+        for code in store.idle_rooms(now - self.settings.room_idle_seconds):
+            if code in self.watchers:
+                continue
+            try:
+                self.cache.change(code, lambda cached, t: cached.room.archive(), timers=False)
+            except Exception:
+                log.exception("room %s: archiving it failed", code)

@@ -161,6 +161,8 @@ class Room:
         self.deadline = deadline
         """When the mover's time runs out (wall-clock seconds), or ``None``."""
         self.max_steps = max_steps
+        self.archived = False
+        """Archived (nobody played or watched it for ``room_idle_seconds``): it can be seen, not played."""
         self._players: dict[int, Player] = {}
 
     # -- making one -----------------------------------------------------------------------------
@@ -233,7 +235,9 @@ class Room:
 
     @property
     def status(self) -> str:
-        """``waiting`` (a human seat is free), ``playing`` or ``over`` (the round has ended)."""
+        """``waiting`` (a human seat is free), ``playing``, ``over`` (the round has ended) or ``archived``."""
+        if self.archived:
+            return "archived"
         if self.game.finished:
             return "over"
         return "playing" if all(s.taken for s in self.seats) else "waiting"
@@ -257,6 +261,7 @@ class Room:
 
     def join(self, name: Any, now: float) -> tuple[int, str]:
         """Take the next free human seat: its number and token; :class:`GameStateError` if none is free."""
+        self._require_open()
         free = [s for s, place in enumerate(self.seats) if not place.taken]
         if not free:
             raise GameStateError(f"room {self.code} is full: every seat is taken (watch it without joining)")
@@ -264,7 +269,12 @@ class Room:
         self._turn_started(now)
         return free[0], token
 
+    def _require_open(self) -> None:
+        if self.archived:
+            raise GameStateError(f"room {self.code} was archived: nobody played or watched it for a long time")
+
     def _require_turn(self, seat: int) -> None:
+        self._require_open()
         status = self.status
         if status == "waiting":
             raise GameStateError("the game has not started: a seat is still free (waiting for players)")
@@ -300,6 +310,7 @@ class Room:
     def hand_to_ai(self, by: int, seat: Any, kind: Any, now: float) -> None:
         """The creator (seat ``by``) hands human seat ``seat`` to the AI level ``kind`` (its
         player left, or nobody came): the seat's token no longer acts, and the AI plays from now on."""
+        self._require_open()
         if by != self.creator:
             raise BadRequest(403, f"only the room's creator ({self.seats[self.creator].name}) hands a seat to an AI")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
@@ -321,12 +332,18 @@ class Room:
 
     def next_round(self, now: float) -> None:
         """Deal the next round (the first seat moves on by one)."""
+        self._require_open()
         if not self.game.finished:
             raise GameStateError("the round is not over yet")
         self.rounds.append(self._deal(len(self.rounds)))
         self._turn_started(now)
 
     # -- the server's actions -------------------------------------------------------------------
+
+    def archive(self) -> None:
+        """Nobody played or watched the room for long: it can be seen, no longer played."""
+        self.archived = True
+        self.deadline = None
 
     def expire(self, now: float) -> bool:
         """Apply the timeout if the mover's time has run out (they draw the penalty); whether it did."""
@@ -385,6 +402,7 @@ class Room:
             "timer": self.timer,
             "seed": self.seed,
             "deadline": self.deadline,
+            "archived": self.archived,
             "rounds": [g.to_json() for g in self.rounds],
         }
 
@@ -402,7 +420,7 @@ class Room:
         if not isinstance(rounds, list) or not rounds:
             raise JsonInputError("saved room.rounds: expected a non-empty array of saved games")
         referee = _referee(max_steps)
-        return cls(
+        room = cls(
             str(obj.get("code")),
             rules,
             places,
@@ -413,6 +431,8 @@ class Room:
             deadline=obj.get("deadline"),
             max_steps=max_steps,
         )
+        room.archived = obj.get("archived") is True
+        return room
 
 
 def _referee(max_steps: int | None) -> Callable[..., Any] | None:

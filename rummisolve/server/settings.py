@@ -31,6 +31,7 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_stored_rooms": (1, 10_000_000),
     "max_connections": (1, 1_000_000),
     "max_room_connections": (1, 100_000),
+    "room_idle_seconds": (60, 10**9),
 }
 """The range of every integer setting."""
 
@@ -85,6 +86,9 @@ class Settings:
     closed with code 4503: try again later)."""
     max_room_connections: int = 32
     """WebSocket connections open at once to one room, seats and spectators (past it: code 4429)."""
+    room_idle_seconds: int = 7 * 24 * 3600
+    """A room that nobody changed or watched (a WebSocket open) for this long is archived: it can be
+    seen, no longer played, and counts no more among the live rooms."""
     allowed_hosts: str = ""
     """Host names (comma-separated) a request's ``Host`` may name besides ``localhost``, ``127.0.0.1``
     and ``::1``; ``*``: any. ``rummisolve serve`` adds the address it binds and each ``--allowed-host``."""

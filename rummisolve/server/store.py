@@ -79,6 +79,7 @@ _SCHEMA = (
     status TEXT NOT NULL,
     version INTEGER NOT NULL,
     due REAL,
+    seen REAL,
     data TEXT NOT NULL
 )""",
     "CREATE INDEX IF NOT EXISTS rooms_by_due ON rooms (due)",
@@ -331,18 +332,27 @@ class GameStore:
     # -- rooms ------------------------------------------------------------------------------------
 
     def room_counts(self) -> dict[str, int]:
-        """Rooms stored, and those not over."""
+        """Rooms stored, and those live (neither over nor archived)."""
         with self._db() as db:
-            stored, live = db.execute("SELECT COUNT(*), COALESCE(SUM(status != 'over'), 0) FROM rooms").fetchone()
+            stored, live = db.execute(_ROOM_COUNTS).fetchone()
         return {"stored": stored, "live": live}
 
     def create_room(
-        self, code: str, data: dict[str, Any], status: str, due: float | None, *, max_live: int, max_stored: int
+        self,
+        code: str,
+        data: dict[str, Any],
+        status: str,
+        due: float | None,
+        *,
+        max_live: int,
+        max_stored: int,
+        now: float | None = None,
     ) -> bool:
-        """Save a new room as version 1; ``False`` if ``code`` is taken. :class:`StoreFull` past a limit."""
-        now = time.time()
+        """Save a new room as version 1 (at time ``now``, default the clock's); ``False`` if ``code``
+        is taken. :class:`StoreFull` past a limit."""
+        now = time.time() if now is None else now
         with self._db() as db, _transaction(db):
-            stored, live = db.execute("SELECT COUNT(*), COALESCE(SUM(status != 'over'), 0) FROM rooms").fetchone()
+            stored, live = db.execute(_ROOM_COUNTS).fetchone()
             if stored >= max_stored:
                 raise StoreFull(
                     f"this server keeps at most {max_stored} game rooms (max_stored_rooms) and has {stored}: "
@@ -361,14 +371,23 @@ class GameStore:
             )
         return True
 
-    def save_room(self, code: str, data: dict[str, Any], status: str, due: float | None, *, expected: int) -> int:
-        """Overwrite version ``expected`` of a room; its new version. :class:`StaleGame` if the
-        stored version is another, 0 if the room is gone."""
+    def save_room(
+        self,
+        code: str,
+        data: dict[str, Any],
+        status: str,
+        due: float | None,
+        *,
+        expected: int,
+        now: float | None = None,
+    ) -> int:
+        """Overwrite version ``expected`` of a room (at time ``now``); its new version.
+        :class:`StaleGame` if the stored version is another, 0 if the room is gone."""
         with self._db() as db:
             cursor = db.execute(
                 "UPDATE rooms SET updated = ?, status = ?, version = version + 1, due = ?, data = ? "
                 "WHERE code = ? AND version = ?",
-                (time.time(), status, due, json.dumps(data), code, expected),
+                (time.time() if now is None else now, status, due, json.dumps(data), code, expected),
             )
             if cursor.rowcount == 1:
                 return expected + 1
@@ -410,6 +429,25 @@ class GameStore:
                 "SELECT code FROM rooms WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit)
             ).fetchall()
         return [row[0] for row in rows]
+
+    def touch_rooms(self, codes: list[str], now: float) -> None:
+        """Note that someone watched rooms ``codes`` at ``now`` (an open WebSocket)."""
+        if codes:
+            with self._db() as db:
+                marks = ", ".join("?" * len(codes))
+                db.execute(f"UPDATE rooms SET seen = ? WHERE code IN ({marks})", (now, *codes))
+
+    def idle_rooms(self, before: float, limit: int = 100) -> list[str]:
+        """Rooms not archived that nobody changed or watched since ``before``."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT code FROM rooms WHERE status != 'archived' AND updated < ? AND COALESCE(seen, 0) < ? LIMIT ?",
+                (before, before, limit),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+
+_ROOM_COUNTS = "SELECT COUNT(*), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
 
 
 @contextlib.contextmanager

@@ -543,3 +543,26 @@ def test_the_creator_hands_a_seat_to_an_ai(app):
             while back["turn"] != 0:
                 back = ws.receive_json()
         assert back["version"] == drew["version"] + 2 and [e["player"] for e in back["log"][-2:]] == [1, 2]
+
+
+def test_a_room_nobody_plays_or_watches_is_archived(tmp_path, clock):
+    app = make_app(tmp_path / "r.sqlite3", clock, room_idle_seconds=3600, max_live_rooms=2)
+    hub = app.state.server.rooms
+    with TestClient(app) as client:
+        idle = create(client)
+        bo = join(client, idle["room"])
+        watched = create(client)
+        refused = client.post("/rooms", json={})
+        assert refused.status_code == 429
+        with client.websocket_connect(f"/rooms/{watched['room']}/ws") as ws:
+            ws.receive_json()
+            clock.now += 3601
+            hub.chores(clock.now)  # as the sweeper does once a minute
+            assert client.get(f"/rooms/{watched['room']}").json()["status"] == "waiting"  # watched: kept
+        view = client.get(f"/rooms/{idle['room']}", headers=auth(idle["token"])).json()
+        assert view["status"] == "archived" and view["timer"]["deadline"] is None and len(view["rack"]) == 14
+        played = turn(client, idle["room"], bo["token"], draw=True, version=view["version"])
+        assert played.status_code == 409 and "archived" in played.json()["error"]
+        assert client.post(f"/rooms/{idle['room']}/join", json={}).status_code == 409
+        assert app.state.server.store.room_counts() == {"stored": 2, "live": 1}
+        assert client.post("/rooms", json={}).status_code == 201  # an archived room is not live
