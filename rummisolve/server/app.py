@@ -28,7 +28,7 @@ from fastapi_offline import FastAPIOffline
 
 from rummisolve import __version__
 from rummisolve.server.game_cache import CACHE_SIZE
-from rummisolve.server.guards import CatchErrors, HostAndOriginGuard
+from rummisolve.server.guards import CatchErrors, HostAndOriginGuard, redact_tokens_in_logs
 from rummisolve.server.handlers import install_error_handler
 from rummisolve.server.openapi import install_openapi
 from rummisolve.server.routes import games, pages, rooms, service
@@ -84,6 +84,7 @@ def create_app(
         swagger_ui_parameters={"validatorUrl": None},  # no badge fetched from validator.swagger.io
     )
     app.state.server = state
+    redact_tokens_in_logs()
     app.add_middleware(CatchErrors)
     app.add_middleware(HostAndOriginGuard, allowed_hosts=settings.host_allow_list())
     install_error_handler(app)

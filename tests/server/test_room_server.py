@@ -22,7 +22,7 @@ EXAMPLE = ROOT / "examples" / "room_client.py"
 
 
 def test_the_example_client_plays_a_room_over_a_real_server(tmp_path):
-    srv = Server(tmp_path, "--db", str(tmp_path / "rooms.sqlite3"))
+    srv = Server(tmp_path, "--db", str(tmp_path / "rooms.sqlite3"), "--log-level", "info")
     try:
         done = subprocess.run(
             [sys.executable, str(EXAMPLE), srv.url, "3"], capture_output=True, text=True, timeout=180, cwd=tmp_path
@@ -32,6 +32,8 @@ def test_the_example_client_plays_a_room_over_a_real_server(tmp_path):
         assert "(easy: " in done.stdout  # the AI's move, pushed
         assert re.search(r"^  I (played|drew)", done.stdout, re.M)
         assert srv.alive() and "Traceback" not in srv.log()
+        # The server logs the WebSocket it accepted, without the seat's token.
+        assert re.search(r'"WebSocket /rooms/[A-Z]{6}/ws\?token=\(hidden\)" \[accepted\]', srv.log()), srv.log()
     finally:
         srv.client.close()
         srv.stop()
