@@ -145,13 +145,20 @@ class RoomCache:
         self, code: str, cached: CachedRoom, act: Callable[[CachedRoom, float], T], now: float
     ) -> tuple[T, bool]:
         """``act`` on the room, then save it if it changed; its answer and whether it saved.
-        Whatever fails, the copy in memory is dropped: the store has the room as it was."""
+        If it fails after changing the copy in memory, or the save fails, the copy is dropped: the
+        store has the room as it was. (A refusal that changed nothing keeps it: a stranger's bad
+        tokens do not make the server replay the room again and again.)"""
         before = json.dumps(cached.room.to_json())
         try:
             answer = act(cached, now)
-            data = cached.room.to_json()
-            if json.dumps(data) == before:
-                return answer, False
+        except BaseException:
+            if json.dumps(cached.room.to_json()) != before:
+                self.forget(code)
+            raise
+        data = cached.room.to_json()
+        if json.dumps(data) == before:
+            return answer, False
+        try:
             version = self.store.save_room(
                 code, data, cached.room.status, cached.room.due(now), expected=cached.version, now=now
             )

@@ -288,8 +288,13 @@ def test_out_of_turn_bad_tokens_and_a_stale_version_change_nothing(app, tmp_path
         assert "turn" in out_of_turn.json()["error"]
         missing = client.post(f"/rooms/{code}/turn", json={"draw": True, "version": version})
         assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
+        cache = app.state.server.rooms.cache
+        with cache.locks.hold(code):
+            kept = cache.get(code).room
         forged = turn(client, code, made["token"] + "x", draw=True, version=version)
         assert forged.status_code == 403 and set(forged.json()) == {"error"}
+        with cache.locks.hold(code):  # a refusal that changed nothing keeps the room in memory (no replay)
+            assert cache.get(code).room is kept
         basic = client.post(
             f"/rooms/{code}/turn", headers={"authorization": "Basic abc"}, json={"draw": True, "version": 1}
         )
@@ -382,6 +387,7 @@ def test_bad_bodies_are_400_naming_the_part(app):
             ({"version": version}, "a turn is"),
             ({"draw": True, "table": [], "version": version}, "not both"),
             ({"draw": 1, "version": version}, "draw"),
+            ({"draw": True, "discard": "R5", "version": version}, "two actions"),
             ({"table": "R1 R2", "version": version}, "table"),
             ({"pass": True, "version": version}, "pass"),
         ]:

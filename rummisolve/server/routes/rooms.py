@@ -206,6 +206,8 @@ def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
             raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(discard)}")
         room.play(seat, table_from_json(body["table"], "table", room.rules), discard, now)
     elif asked == ["draw"]:
+        if "discard" in body:
+            raise BadRequest(400, "a draw and a discard are two actions: send the draw, then the discard")
         if body["draw"] is not True:
             raise BadRequest(400, f"draw: expected true, got {json_type_name(body['draw'])}")
         source = body.get("source", "pool")
@@ -281,7 +283,10 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         if unknown:
             raise BadRequest(400, f"unknown query parameter(s) {', '.join(map(repr, unknown))} (it takes token)")
         code = normal_code(code)
-        seat, view = await hub.run(lambda: _first_view(hub, code, token))
+        seat, changed = await hub.run(lambda: _seat_of(hub, code, token))
+        if changed:
+            hub.kick(code)
+        # Watch first, then look: a change made meanwhile is pushed, never missed.
         watcher = hub.watch(code, seat)
     except BadRequest as err:
         await _refuse(websocket, err.status, err.message)
@@ -294,19 +299,24 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         status, message, _ = refusal(websocket, err)
         await _refuse(websocket, status, message)
         return
-    watcher.offer(view)
     try:
+        watcher.offer((await hub.run(lambda: hub.cache.views(code, [seat])))[seat])
         await _pump(websocket, watcher)
+    except Exception as err:  # the room could not be read: the connection's error
+        status, message, _ = refusal(websocket, err) if isinstance(err, REFUSALS) else (500, "internal error", None)
+        await _refuse(websocket, status, message)
     finally:
         hub.unwatch(code, watcher)
 
 
-def _first_view(hub: RoomHub, code: str, token: str | None) -> tuple[int | None, dict[str, Any]]:
+def _seat_of(hub: RoomHub, code: str, token: str | None) -> tuple[int | None, bool]:
+    """The seat ``token`` is in room ``code`` (``None``: a spectator), and whether a timeout due
+    was applied first."""
+
     def look(cached: CachedRoom, now: float) -> int | None:
         return None if token is None else _seat(cached.room, token)
 
-    seat, changed = hub.cache.change(code, look)
-    return seat, hub.cache.views(code, [seat])[seat]
+    return hub.cache.change(code, look)
 
 
 async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
