@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import sqlite3
 import warnings
 from collections import Counter
 
@@ -572,3 +573,37 @@ def test_a_room_nobody_plays_or_watches_is_archived(tmp_path, clock):
         assert client.post(f"/rooms/{idle['room']}/join", json={}).status_code == 409
         assert app.state.server.store.room_counts() == {"stored": 2, "live": 1}
         assert client.post("/rooms", json={}).status_code == 201  # an archived room is not live
+
+
+# -- the store refusing, a damaged row ---------------------------------------------------------------
+
+
+def test_a_refused_write_changes_nothing_and_a_damaged_room_is_its_own_error(app, monkeypatch):
+    from rummisolve.server.store import StoreUnavailable
+
+    store = app.state.server.store
+    with TestClient(app) as client:
+        made = create(client)
+        code = made["room"]
+        version = join(client, code)["view"]["version"]
+        before = client.get(f"/rooms/{code}", headers=auth(made["token"])).json()
+
+        def refuse(*args, **kwargs):
+            raise StoreUnavailable("the game database refused the request: database is locked")
+
+        monkeypatch.setattr(store, "save_room", refuse)
+        refused = turn(client, code, made["token"], draw=True, version=version)
+        assert refused.status_code == 503 and "nothing was changed" in refused.json()["error"]
+        assert refused.headers["retry-after"]
+        monkeypatch.undo()
+        assert client.get(f"/rooms/{code}", headers=auth(made["token"])).json() == before
+        assert turn(client, code, made["token"], draw=True, version=version).status_code == 200
+        # A row that cannot be read is that room's error only.
+        other = create(client)
+        with sqlite3.connect(store.path) as db:  # as another program might leave it
+            db.execute("UPDATE rooms SET data = '{not json', version = version + 1 WHERE code = ?", (code,))
+        damaged = client.get(f"/rooms/{code}")
+        assert damaged.status_code == 500 and code in damaged.json()["error"] and set(damaged.json()) == {"error"}
+        with client.websocket_connect(f"/rooms/{code}/ws") as ws:
+            assert code in ws.receive_json()["error"]
+        assert client.get(f"/rooms/{other['room']}").status_code == 200
