@@ -186,3 +186,27 @@ def test_a_change_made_by_another_worker_process_is_pushed(tmp_path, clock):
             drew = turn(far, code, made["token"], draw=True, version=bo["view"]["version"]).json()
             assert ws.receive_json() == drew
         assert start["version"] == 1
+
+
+def test_pushes_only_go_forward_and_two_tabs_cannot_both_act(app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with TestClient(app) as client:
+        made = create(client)
+        code = made["room"]
+        bo = join(client, code)
+        tokens = [made["token"], bo["token"]]
+        version = bo["view"]["version"]
+        # Eight tabs of seat 0 send a draw on the same version at once: one is applied.
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda _: turn(client, code, tokens[0], draw=True, version=version), range(8)))
+        assert sorted(a.status_code for a in answers) == [200] + [409] * 7
+        assert len(client.get(f"/rooms/{code}").json()["log"]) == 1
+        version += 1
+        with client.websocket_connect(f"/rooms/{code}/ws?token={tokens[0]}") as ws:
+            versions = [ws.receive_json()["version"]]
+            for mover in (1, 0, 1, 0, 1, 0):
+                version = turn(client, code, tokens[mover], draw=True, version=version).json()["version"]
+            while versions[-1] != version:
+                versions.append(ws.receive_json()["version"])
+        assert versions == sorted(set(versions))  # each newer than the last; never one twice
