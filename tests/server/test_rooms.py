@@ -137,11 +137,14 @@ def hidden_leaks(view: dict, room: Room, seat: int | None) -> list[str]:
     own = Counter(map(str, state.racks[seat])) if seat is not None else Counter()
     # Now (outside the log and the last move): exactly the table and the seat's own rack.
     current = {k: v for k, v in view.items() if k not in ("log", "last")}
-    expected = Counter(str(t) for m in state.table for t in m.tiles) + own
+    expected = Counter(str(t) for m in state.table for t in m.tiles) + own + Counter(map(str, state.discards))
+    if seat is not None and seat == state.current and state.drawn is not None:
+        expected[str(state.drawn)] += 1  # the discard rule: the mover's view names the tile it drew
     if _codes(current) != expected:
         leaks.append(f"tiles now: {sorted((_codes(current) - expected).elements())} beyond the table and rack")
     # The past: only tiles the seat has seen (on the table, or on its own rack) this round.
     seen = {str(t) for s in game.states for m in s.table for t in m.tiles}
+    seen |= {str(t) for s in game.states for t in s.discards}
     if seat is not None:
         seen |= {str(t) for s in game.states for t in s.racks[seat]}
     unseen = set(_codes({"log": view["log"], "last": view["last"]})) - seen
@@ -607,3 +610,28 @@ def test_a_refused_write_changes_nothing_and_a_damaged_room_is_its_own_error(app
         with client.websocket_connect(f"/rooms/{code}/ws") as ws:
             assert code in ws.receive_json()["error"]
         assert client.get(f"/rooms/{other['room']}").status_code == 200
+
+
+def test_the_discard_rule_a_draw_then_a_discard(app, clock):
+    with TestClient(app) as client:
+        made = create(client, rules={"discard": True}, timer=20)
+        code = made["room"]
+        bo = join(client, code)
+        view = bo["view"]
+        assert len(view["discard_pile"]) == 1 and view["drawn"] is None and view["draw_from"] is None
+        deadline = client.get(f"/rooms/{code}", headers=auth(made["token"])).json()["timer"]["deadline"]
+        clock.now += 5
+        drew = turn(client, code, made["token"], draw=True, source="discard", version=view["version"]).json()
+        assert drew["turn"] == 0 and drew["draw_from"] == "discard" and drew["drawn"] == view["discard_pile"][0]
+        assert drew["timer"]["deadline"] == deadline  # the same turn, the same clock
+        assert drew["discard_pile"] == [] and len(drew["rack"]) == 15
+        other = client.get(f"/rooms/{code}", headers=auth(bo["token"])).json()
+        assert other["drawn"] is None and other["draw_from"] is None
+        _, room = true_room(app, code)
+        assert hidden_leaks(drew, room, 0) == [] and hidden_leaks(other, room, 1) == []
+        tile = drew["rack"][0]
+        done = turn(client, code, made["token"], discard=tile, version=drew["version"]).json()
+        assert done["turn"] == 1 and done["discard_pile"] == [tile] and len(done["rack"]) == 14
+        assert done["timer"]["deadline"] == clock.now + 20
+        _, room = true_room(app, code)
+        assert hidden_leaks(done, room, 0) == [] and hidden_leaks(client.get(f"/rooms/{code}").json(), room, None) == []
