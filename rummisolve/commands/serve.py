@@ -26,6 +26,11 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_verify_steps", int, "N", "search steps one /verify may take; past it, an error"),
     ("max_live_games", int, "N", "web app games with a round still running; past it, a new game gets 429"),
     ("max_stored_games", int, "N", "web app games saved in the database; past it, a new game gets 429"),
+    ("max_live_rooms", int, "N", "game rooms whose round is not over; past it, a new room gets 429"),
+    ("max_stored_rooms", int, "N", "game rooms saved in the database; past it, a new room gets 429"),
+    ("max_connections", int, "N", "WebSocket connections to rooms per worker; past it, closed with 4503"),
+    ("max_room_connections", int, "N", "WebSocket connections to one room; past it, closed with 4429"),
+    ("room_idle_seconds", int, "SECONDS", "a room nobody changed or watched for this long is archived"),
 )
 """The options that set :class:`Settings`: (setting, type, metavar, help without the default)."""
 

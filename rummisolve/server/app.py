@@ -1,5 +1,6 @@
 """The ASGI app: POST /solve, /verify, /explain and /render, GET /health, OpenAPI docs at /docs
-(offline), and the web app: its pages at / (analysis) and /play, and its game API.
+(offline), and the web app: its pages at / (analysis) and /play, its game API, and game rooms
+(``/rooms``: people against people, over HTTP and WebSocket).
 
 :func:`create_app` puts the parts together: the shared objects (:class:`~rummisolve.server.state.ServerState`
 in ``app.state.server``), the routers (:mod:`rummisolve.server.routes`), the guards against
@@ -27,10 +28,10 @@ from fastapi_offline import FastAPIOffline
 
 from rummisolve import __version__
 from rummisolve.server.game_cache import CACHE_SIZE
-from rummisolve.server.guards import CatchErrors, HostAndOriginGuard
+from rummisolve.server.guards import CatchErrors, HostAndOriginGuard, redact_tokens_in_logs
 from rummisolve.server.handlers import install_error_handler
 from rummisolve.server.openapi import install_openapi
-from rummisolve.server.routes import games, pages, service
+from rummisolve.server.routes import games, pages, rooms, service
 from rummisolve.server.routes.pages import STATIC
 from rummisolve.server.settings import Settings
 from rummisolve.server.state import ServerState
@@ -70,7 +71,9 @@ def create_app(
         # client does not pay for them.
         warm_up = dict(_WARM_UP, time_limit=settings.max_time_limit)
         await asyncio.get_running_loop().run_in_executor(state.quick, state.solve, warm_up, None)
+        state.rooms.start()
         yield
+        await state.rooms.stop()
         state.shutdown()
 
     app = FastAPIOffline(
@@ -81,10 +84,11 @@ def create_app(
         swagger_ui_parameters={"validatorUrl": None},  # no badge fetched from validator.swagger.io
     )
     app.state.server = state
+    redact_tokens_in_logs()
     app.add_middleware(CatchErrors)
     app.add_middleware(HostAndOriginGuard, allowed_hosts=settings.host_allow_list())
     install_error_handler(app)
-    for router in (pages.router, games.router, service.router):
+    for router in (pages.router, games.router, rooms.router, service.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_openapi(app)

@@ -23,7 +23,16 @@ from rummisolve.errors import RummisolveError
 from rummisolve.server.session import Session
 from rummisolve.server.store import DamagedGame, GameStore
 
-__all__ = ["GameCache", "CachedGame", "NoSuchGame", "TOKEN_COOKIE", "token_of", "CACHE_SIZE"]
+__all__ = [
+    "GameCache",
+    "CachedGame",
+    "NoSuchGame",
+    "LockTable",
+    "TOKEN_COOKIE",
+    "token_of",
+    "bearer_token",
+    "CACHE_SIZE",
+]
 
 CACHE_SIZE = 32
 """Sessions kept in memory per worker process; the rest are loaded from the store when asked for."""
@@ -44,12 +53,40 @@ class CachedGame:
     """The session's JSON as stored: an action that leaves it equal needs no save."""
 
 
-class _GameLock:
+class _KeyLock:
     __slots__ = ("lock", "users")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.users = 0
+
+
+class LockTable:
+    """A lock per key (a game's id, a room's code) that exists while anyone holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._locks: dict[str, _KeyLock] = {}
+
+    @contextlib.contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        """Hold ``key``'s lock for the block."""
+        with self._lock:
+            entry = self._locks.setdefault(key, _KeyLock())
+            entry.users += 1
+        try:
+            with entry.lock:
+                yield
+        finally:
+            with self._lock:
+                entry.users -= 1
+                if entry.users == 0:
+                    del self._locks[key]
+
+    def held(self) -> int:
+        """How many keys have a lock in use."""
+        with self._lock:
+            return len(self._locks)
 
 
 class GameCache:
@@ -65,27 +102,17 @@ class GameCache:
         self.size = size
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, CachedGame] = OrderedDict()
-        self._locks: dict[str, _GameLock] = {}
+        self._locks = LockTable()
 
     @contextlib.contextmanager
     def hold(self, ident: str) -> Iterator[None]:
         """Hold game ``ident``'s lock for the block."""
-        with self._lock:
-            entry = self._locks.setdefault(ident, _GameLock())
-            entry.users += 1
-        try:
-            with entry.lock:
-                yield
-        finally:
-            with self._lock:
-                entry.users -= 1
-                if entry.users == 0:
-                    del self._locks[ident]
+        with self._locks.hold(ident):
+            yield
 
     def held(self) -> int:
         """How many games have a lock in use (for tests and health)."""
-        with self._lock:
-            return len(self._locks)
+        return self._locks.held()
 
     def get(self, ident: str, owner: str | None) -> CachedGame:
         """The game (call while holding it); :class:`NoSuchGame` unless ``owner`` owns it."""
@@ -149,8 +176,14 @@ class GameCache:
 
 def token_of(request: Request) -> str | None:
     """The token a request carries: ``Authorization: Bearer <token>``, else the cookie."""
-    header = request.headers.get("authorization")
-    if header is not None:
-        scheme, _, value = header.partition(" ")
-        return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+    if request.headers.get("authorization") is not None:
+        return bearer_token(request.headers.get("authorization"))
     return request.cookies.get(TOKEN_COOKIE) or None
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (``None``: none, or another scheme)."""
+    if header is None:
+        return None
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None

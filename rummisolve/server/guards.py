@@ -8,6 +8,7 @@ last catch of errors that answers in the contract's shape without dropping the c
 - **Origin** (against cross-site requests made by a page's forms and scripts): a request that
   can change something (any method but GET, HEAD and OPTIONS) and carries an ``Origin`` that is
   not this server's own gets 403. Clients that are not browsers send no ``Origin`` and pass.
+- **Logs**: a WebSocket's URL (a room's carries its seat's token) is logged with the token hidden.
 - **Errors**: a bug in a route is logged and answered 500 with ``{"error": ...}`` here, rather
   than by Starlette's outermost handler, which re-raises and so makes the ASGI server close the
   keep-alive connection.
@@ -16,6 +17,7 @@ last catch of errors that answers in the contract's shape without dropping the c
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -24,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummisolve.server.requests import error_body
 
-__all__ = ["HostAndOriginGuard", "CatchErrors", "LOCAL_HOSTS", "host_name"]
+__all__ = ["HostAndOriginGuard", "CatchErrors", "RedactTokens", "redact_tokens_in_logs", "LOCAL_HOSTS", "host_name"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -101,6 +103,28 @@ class HostAndOriginGuard:
         return _netloc(parts.scheme.lower(), parts.netloc) == _netloc(scheme, host) or (
             _netloc(parts.scheme.lower(), parts.netloc) == _netloc(parts.scheme.lower(), host)
         )
+
+
+_TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Hide the secret in ``?token=...`` from log lines: the ASGI server logs every WebSocket it
+    accepts with its URL, and a room's WebSocket carries its seat's token there."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg, record.args = _TOKEN_IN_URL.sub(r"\1(hidden)", message), ()
+        return True
+
+
+def redact_tokens_in_logs(names: Iterable[str] = ("uvicorn.error", "uvicorn.access")) -> None:
+    """Put :class:`RedactTokens` on the ASGI server's loggers (once)."""
+    for name in names:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 class CatchErrors:

@@ -23,7 +23,7 @@ import logging
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 
 from rummisolve.errors import GameStateError, RummisolveError
@@ -33,7 +33,7 @@ from rummisolve.server.lanes import LaneFull
 from rummisolve.server.requests import BadRequest, error_body
 from rummisolve.server.store import DamagedGame, StaleGame, StoreFull, StoreUnavailable
 
-__all__ = ["install_error_handler", "refusal"]
+__all__ = ["install_error_handler", "refusal", "REFUSALS"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -51,8 +51,9 @@ REFUSALS: tuple[type[Exception], ...] = (
 )
 
 
-def refusal(request: Request, exc: Exception) -> tuple[int, str, dict[str, str] | None]:
-    """The status, message and headers that answer ``exc``, raised by a route of ``request``."""
+def refusal(request: HTTPConnection, exc: Exception) -> tuple[int, str, dict[str, str] | None]:
+    """The status, message and headers that answer ``exc``, raised by a route of ``request`` (a
+    WebSocket's too: its connection is closed with code 4000 + the status)."""
     if isinstance(exc, BadRequest):
         return exc.status, exc.message, exc.headers
     if isinstance(exc, LaneFull):
@@ -80,10 +81,11 @@ def refusal(request: Request, exc: Exception) -> tuple[int, str, dict[str, str] 
         return 400, problems or "invalid request", None
     assert isinstance(exc, StarletteHTTPException), exc
     message = exc.detail if isinstance(exc.detail, str) else "request refused"
+    method = getattr(request, "method", "GET")
     if exc.status_code == 404:
-        message = f"no such page or endpoint: {request.method} {request.url.path}"
+        message = f"no such page or endpoint: {method} {request.url.path}"
     elif exc.status_code == 405:
-        message = f"method {request.method} is not allowed on {request.url.path}"
+        message = f"method {method} is not allowed on {request.url.path}"
     return exc.status_code, message, getattr(exc, "headers", None)
 
 

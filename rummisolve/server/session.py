@@ -50,7 +50,7 @@ from rummisolve.server.replays import round_frames
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
 
-__all__ = ["Session", "SESSION_FORMAT", "seat_names"]
+__all__ = ["Session", "SESSION_FORMAT", "seat_names", "seat_event", "match_results", "illegal_answer", "check_kinds"]
 
 _SESSION_VERSION = 2
 """2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
@@ -147,9 +147,7 @@ class Session:
         try:
             event = self.game.play(table, discard=discard)
         except IllegalMoveError as err:
-            reasons = [{"code": r.code, "message": for_people(r.message), "meld": r.meld} for r in err.reasons]
-            message = "; ".join(r["message"] for r in reasons) or for_people(str(err))
-            return {"legal": False, "reasons": reasons, "message": message}
+            return {"legal": False, **illegal_answer(err)}
         return {"legal": True, "reasons": [], **self._turn_answer(event, before)}
 
     def draw(self, source: str = "pool") -> dict[str, Any]:
@@ -281,13 +279,7 @@ class Session:
 
     def results(self) -> dict[str, Any]:
         """Each finished round's winner, ending and scores, and each seat's total."""
-        done = [g for g in self.rounds if g.finished]
-        rounds: list[dict[str, Any]] = [
-            {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(_scores(g)), "turns": g.state.turn}
-            for g in done
-        ]
-        totals = match_totals([r["scores"] for r in rounds], len(self.kinds)) if rounds else (0,) * len(self.kinds)
-        return {"rounds": rounds, "totals": list(totals)}
+        return match_results(self.rounds, len(self.kinds))
 
     def replay(self, r: int) -> dict[str, Any]:
         """Round ``r`` state by state: each table, the event that led to it, and (a finished round
@@ -385,17 +377,42 @@ class Session:
     def _public(self, event: Any, before: Sequence[Any] = ()) -> dict[str, Any]:
         """An event as the human may see it: their own draws shown, the others' hidden; a play
         also lists the rack tiles it put on the table (``before``: the table it started from)."""
-        obj = event.to_json() if event.player == self.human else public_event(event)
-        obj["name"] = self.names[event.player]
-        if isinstance(event, PlayEvent):
-            placed = Counter(t for m in event.table for t in m) - Counter(t for m in before for t in m)
-            obj["played"] = sorted(map(str, placed.elements()))
-        if isinstance(event, TimeoutEvent):
-            obj["drew"] = len(event.tiles)
-        return obj
+        return seat_event(event, self.human, self.names, before)
 
     def _turn_answer(self, event: Any, before: Any) -> dict[str, Any]:
         return {"event": self._public(event, before), "before": table_to_json(before)}
+
+
+def illegal_answer(err: IllegalMoveError) -> dict[str, Any]:
+    """The referee's reasons for an illegal play, for people: ``{"reasons": [...], "message"}``,
+    each reason with its code and the index of the new meld it concerns (``null``: the turn)."""
+    reasons = [{"code": r.code, "message": for_people(r.message), "meld": r.meld} for r in err.reasons]
+    return {"reasons": reasons, "message": "; ".join(r["message"] for r in reasons) or for_people(str(err))}
+
+
+def seat_event(event: Any, seat: int | None, names: Sequence[str], before: Sequence[Any] = ()) -> dict[str, Any]:
+    """An event as ``seat`` may see it (``None``: a spectator): that seat's own draws shown, the
+    others' hidden; with the mover's name, and for a play the rack tiles it put on the table
+    (``before``: the table it started from)."""
+    obj = event.to_json() if seat is not None and event.player == seat else public_event(event)
+    obj["name"] = names[event.player]
+    if isinstance(event, PlayEvent):
+        placed = Counter(t for m in event.table for t in m) - Counter(t for m in before for t in m)
+        obj["played"] = sorted(map(str, placed.elements()))
+    if isinstance(event, TimeoutEvent):
+        obj["drew"] = len(event.tiles)
+    return obj
+
+
+def match_results(rounds: Sequence[Game], players: int) -> dict[str, Any]:
+    """Each finished round's winner, ending, scores and turns, and each seat's total."""
+    done: list[dict[str, Any]] = [
+        {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(_scores(g)), "turns": g.state.turn}
+        for g in rounds
+        if g.finished
+    ]
+    totals = match_totals([r["scores"] for r in done], players) if done else (0,) * players
+    return {"rounds": done, "totals": list(totals)}
 
 
 def _scores(game: Game) -> tuple[int, ...]:

@@ -27,6 +27,11 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_verify_steps": (1, 10**9),
     "max_live_games": (1, 1_000_000),
     "max_stored_games": (1, 10_000_000),
+    "max_live_rooms": (1, 1_000_000),
+    "max_stored_rooms": (1, 10_000_000),
+    "max_connections": (1, 1_000_000),
+    "max_room_connections": (1, 100_000),
+    "room_idle_seconds": (60, 10**9),
 }
 """The range of every integer setting."""
 
@@ -71,6 +76,18 @@ class Settings:
     game gets 429 naming the limit)."""
     max_stored_games: int = 2_000
     """Games of the web app saved in its database, finished or not (past it, a new game gets 429)."""
+    max_live_rooms: int = 200
+    """Game rooms whose round is not over that the server keeps (past it, a new room gets 429)."""
+    max_stored_rooms: int = 2_000
+    """Game rooms saved in the database, over or not (past it, a new room gets 429)."""
+    max_connections: int = 1_000
+    """WebSocket connections to rooms open at once in a worker process (past it, a new one is
+    closed with code 4503: try again later)."""
+    max_room_connections: int = 32
+    """WebSocket connections open at once to one room, seats and spectators (past it: code 4429)."""
+    room_idle_seconds: int = 7 * 24 * 3600
+    """A room that nobody changed or watched (a WebSocket open) for this long is archived: it can be
+    seen, no longer played, and counts no more among the live rooms."""
     allowed_hosts: str = ""
     """Host names (comma-separated) a request's ``Host`` may name besides ``localhost``, ``127.0.0.1``
     and ``::1``; ``*``: any. ``rummisolve serve`` adds the address it binds and each ``--allowed-host``."""

@@ -1,5 +1,5 @@
 """What the routes share, held in ``app.state.server``: the settings, the solver lanes and pools,
-the game store and its cache. :func:`server_state` is the routes' dependency that hands it over."""
+the game store and its cache, and the game rooms' hub. :func:`server_state` is the routes' dependency that hands it over."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from starlette.requests import Request
 
 from rummisolve.server.game_cache import GameCache
 from rummisolve.server.lanes import Job, Lanes
+from rummisolve.server.room_cache import RoomCache
+from rummisolve.server.room_hub import RoomHub
 from rummisolve.server.settings import Settings
 from rummisolve.server.store import GameStore
 
@@ -39,6 +41,8 @@ class ServerState:
     store: GameStore
     games: GameCache
     lanes: Lanes
+    rooms: RoomHub
+    """The game rooms: ``rooms.cache`` holds them (its ``clock`` times the turn timers)."""
     solve: Job = solve_job
     """The job each /solve runs (a test may wrap it, e.g. to hold solves back)."""
     quick: ThreadPoolExecutor = field(
@@ -52,7 +56,10 @@ class ServerState:
     def build(cls, settings: Settings, db: str, cache_size: int) -> ServerState:
         store = GameStore(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games)
         games = GameCache(store, size=cache_size, max_steps=settings.max_verify_steps)
-        return cls(settings=settings, store=store, games=games, lanes=Lanes(settings))
+        lanes = Lanes(settings)
+        pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="rummisolve-games")
+        rooms = RoomHub(RoomCache(store, settings), lanes, pool, settings)
+        return cls(settings=settings, store=store, games=games, lanes=lanes, rooms=rooms, game_pool=pool)
 
     def shutdown(self) -> None:
         """Stop the threads (solves running are left to end on their own) and close the store."""

@@ -1,4 +1,4 @@
-"""The web app's saved games: one SQLite file (``rummisolve serve --db PATH``), standard library only.
+"""The web app's saved games and game rooms: one SQLite file (``rummisolve serve --db PATH``), standard library only.
 
 Each game is a row: its id, its owner, when it was made and last changed, whether its current
 round is over, a short summary for the owner's list of games, and the session itself as JSON
@@ -15,6 +15,12 @@ be decoded is that one game's :class:`DamagedGame`, and the list skips it. Openi
 (``PRAGMA integrity_check``, the table's columns) and names what is wrong in one line
 (:class:`~rummisolve.errors.GameDatabaseError`). The store is bounded: past ``max_stored`` games,
 or ``max_live`` games whose round is still running, a new game is refused with :class:`StoreFull`.
+
+Game rooms (:mod:`rummisolve.server.rooms`) have a table of their own: a row per room, by its
+code, with its status, version and ``due`` (when the server must act on it unasked: a turn
+timer's deadline, or now for an AI seat's turn), so a restarted server finds what is due with
+one query. They follow the same rules: versioned saves (:class:`StaleGame`), the same refusals,
+and a cap on rooms (:class:`StoreFull`).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ __all__ = [
     "StoreUnavailable",
     "StaleGame",
     "DamagedGame",
+    "RoomRow",
     "default_db_path",
     "hash_token",
     "DB_ENV",
@@ -65,6 +72,17 @@ _SCHEMA = (
 )""",
     "CREATE TABLE IF NOT EXISTS owners (hash TEXT PRIMARY KEY, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS games_by_owner ON games (owner, updated)",
+    """CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    status TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    due REAL,
+    seen REAL,
+    data TEXT NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS rooms_by_due ON rooms (due)",
 )
 
 
@@ -96,6 +114,10 @@ class StaleGame(Exception):
 
 class DamagedGame(Exception):
     """A stored game that cannot be decoded; the message names it."""
+
+
+RoomRow = tuple[int, dict[str, Any]]
+"""A stored room: its version and its data."""
 
 
 class GameStore:
@@ -306,6 +328,126 @@ class GameStore:
             except (TypeError, ValueError):
                 damaged.append(str(ident))
         return games, damaged
+
+    # -- rooms ------------------------------------------------------------------------------------
+
+    def room_counts(self) -> dict[str, int]:
+        """Rooms stored, and those live (neither over nor archived)."""
+        with self._db() as db:
+            stored, live = db.execute(_ROOM_COUNTS).fetchone()
+        return {"stored": stored, "live": live}
+
+    def create_room(
+        self,
+        code: str,
+        data: dict[str, Any],
+        status: str,
+        due: float | None,
+        *,
+        max_live: int,
+        max_stored: int,
+        now: float | None = None,
+    ) -> bool:
+        """Save a new room as version 1 (at time ``now``, default the clock's); ``False`` if ``code``
+        is taken. :class:`StoreFull` past a limit."""
+        now = time.time() if now is None else now
+        with self._db() as db, _transaction(db):
+            stored, live = db.execute(_ROOM_COUNTS).fetchone()
+            if stored >= max_stored:
+                raise StoreFull(
+                    f"this server keeps at most {max_stored} game rooms (max_stored_rooms) and has {stored}: "
+                    "try again later, or start it with a larger --max-stored-rooms"
+                )
+            if live >= max_live:
+                raise StoreFull(
+                    f"this server runs at most {max_live} game rooms at once (max_live_rooms) and has {live}: "
+                    "try again once a game is over, or start it with a larger --max-live-rooms"
+                )
+            if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None:
+                return False
+            db.execute(
+                "INSERT INTO rooms (code, created, updated, status, version, due, data) VALUES (?, ?, ?, ?, 1, ?, ?)",
+                (code, now, now, status, due, json.dumps(data)),
+            )
+        return True
+
+    def save_room(
+        self,
+        code: str,
+        data: dict[str, Any],
+        status: str,
+        due: float | None,
+        *,
+        expected: int,
+        now: float | None = None,
+    ) -> int:
+        """Overwrite version ``expected`` of a room (at time ``now``); its new version.
+        :class:`StaleGame` if the stored version is another, 0 if the room is gone."""
+        with self._db() as db:
+            cursor = db.execute(
+                "UPDATE rooms SET updated = ?, status = ?, version = version + 1, due = ?, data = ? "
+                "WHERE code = ? AND version = ?",
+                (time.time() if now is None else now, status, due, json.dumps(data), code, expected),
+            )
+            if cursor.rowcount == 1:
+                return expected + 1
+            row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return 0
+        raise StaleGame(f"room {code!r} was changed by another request (version {row[0]}, not {expected})")
+
+    def room_version(self, code: str) -> int | None:
+        with self._db() as db:
+            row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else row[0]
+
+    def load_room(self, code: str) -> RoomRow | None:
+        """A room's version and data, or ``None``; :class:`DamagedGame` for a row that cannot be read."""
+        with self._db() as db:
+            row = db.execute("SELECT version, data FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[1])
+        except (TypeError, ValueError) as err:
+            raise DamagedGame(f"room {code!r} is damaged and cannot be loaded ({err})") from None
+        if not isinstance(row[0], int) or not isinstance(data, dict):
+            raise DamagedGame(f"room {code!r} is damaged and cannot be loaded (not a saved room)")
+        return row[0], data
+
+    def lease_room(self, code: str, version: int, until: float) -> bool:
+        """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
+        turn: the others leave it alone until then); whether the room is still at that version."""
+        with self._db() as db:
+            cursor = db.execute("UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version))
+        return cursor.rowcount == 1
+
+    def rooms_due(self, now: float, limit: int = 100) -> list[str]:
+        """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT code FROM rooms WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit)
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def touch_rooms(self, codes: list[str], now: float) -> None:
+        """Note that someone watched rooms ``codes`` at ``now`` (an open WebSocket)."""
+        if codes:
+            with self._db() as db:
+                marks = ", ".join("?" * len(codes))
+                db.execute(f"UPDATE rooms SET seen = ? WHERE code IN ({marks})", (now, *codes))
+
+    def idle_rooms(self, before: float, limit: int = 100) -> list[str]:
+        """Rooms not archived that nobody changed or watched since ``before``."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT code FROM rooms WHERE status != 'archived' AND updated < ? AND COALESCE(seen, 0) < ? LIMIT ?",
+                (before, before, limit),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+
+_ROOM_COUNTS = "SELECT COUNT(*), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
 
 
 @contextlib.contextmanager

@@ -1,0 +1,99 @@
+"""What a seat, or a spectator, sees of a game room: :func:`room_view`.
+
+A seat's view holds its own rack and nobody else's; a spectator's holds no rack. Neither holds
+the pool's order, a deck, a seed or a token: the pool is a count, other seats are tile counts,
+and the log shows other seats' draws without their tiles (a seat sees its own). Once a round is
+over every rack is shown, as players lay their tiles down to count them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummisolve.jsonio import rules_to_json, table_to_json
+from rummisolve.server.rooms import Room
+from rummisolve.server.session import match_results, seat_event
+
+__all__ = ["room_view", "invite_path"]
+
+
+def invite_path(code: str) -> str:
+    """The page that joins (or watches) room ``code``."""
+    return f"/r/{code}"
+
+
+def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[str, Any]:
+    """Room ``room`` at ``version`` as ``seat`` sees it (``None``: a spectator), at time ``now``."""
+    game = room.game
+    state = game.state
+    finished = state.finished
+    players = []
+    for s, place in enumerate(room.seats):
+        player: dict[str, Any] = {
+            "name": place.name,
+            "kind": place.kind,
+            "tiles": len(state.racks[s]),
+            "opened": state.opened[s],
+            "joined": place.taken,
+        }
+        if finished:
+            player["rack"] = [str(t) for t in state.racks[s]]
+        players.append(player)
+    out: dict[str, Any] = {
+        "room": room.code,
+        "invite": invite_path(room.code),
+        "version": version,
+        "status": room.status,
+        "round": len(room.rounds) - 1,
+        "turn": state.current,
+        "turn_number": state.turn,
+        "creator": room.creator,
+        "players": players,
+        "table": table_to_json(state.table),
+        "pool": len(state.pool),
+        "rules": rules_to_json(room.rules),
+        "timer": _timer(room, now),
+        "last": _last(room, seat),
+        "log": [_logged(seat_event(e, seat, room.names, game.states[i].table)) for i, e in enumerate(game.events)],
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "results": match_results(room.rounds, len(room.seats)),
+    }
+    if room.rules.discard:
+        out["discard_pile"] = [str(t) for t in state.discards]
+    if seat is not None:
+        view = game.view(seat)
+        out["seat"] = seat
+        out["rack"] = [str(t) for t in view.rack]
+        if room.rules.discard:
+            out["draw_from"] = view.draw_from
+            out["drawn"] = None if view.drawn is None else str(view.drawn)
+    return out
+
+
+def _timer(room: Room, now: float) -> dict[str, Any]:
+    """The turn timer: seconds per turn, the mover's deadline and time left (``null`` without one)."""
+    deadline = room.deadline
+    return {
+        "seconds": room.timer,
+        "penalty": room.rules.timer_penalty,
+        "deadline": deadline,
+        "left": None if deadline is None else max(0.0, round(deadline - now, 3)),
+    }
+
+
+def _last(room: Room, seat: int | None) -> dict[str, Any] | None:
+    """The round's last event as ``seat`` may see it, with the table before it (what it changed)."""
+    game = room.game
+    if not game.events:
+        return None
+    before = game.states[-2].table
+    event = seat_event(game.events[-1], seat, room.names, before)
+    event["before"] = table_to_json(before)
+    return event
+
+
+def _logged(event: dict[str, Any]) -> dict[str, Any]:
+    """A log line: a play keeps the tiles it put down, not the whole table (``last`` has that)."""
+    event.pop("table", None)
+    return event

@@ -1,0 +1,461 @@
+"""A game room: people and AIs in seats around one match, with the server as the only authority.
+
+A :class:`Room` has a short code (its invite), seats (``human`` ones taken by joining, each with a
+random secret token the room keeps only as its hash, and AI levels that play themselves), the
+rule set, a turn timer, and the match's rounds (the engine's :class:`~rummisolve.game.Game`, every
+play refereed). Its status is ``waiting`` until every human seat is taken, then ``playing``,
+``over`` once the round ends (:meth:`Room.next_round` deals the next).
+
+The turn timer is a deadline kept with the room (wall-clock seconds, so it survives a restart):
+once it has passed, :meth:`Room.expire` applies the engine's timeout (the seat draws the rule
+set's ``timer_penalty`` tiles, the table stays as it was). The rounds' games get the rules without
+``turn_timer``, so the engine's own clock never times a turn out besides the room's deadline.
+
+An AI seat's turn is taken in two steps, so the thinking needs no lock on the room:
+:meth:`Room.ai_to_move` gives the seat, its player and what it sees; the player chooses (in the
+server's heavy lane); :meth:`Room.ai_move` applies the choice (``play_turn``: an illegal choice
+makes the AI draw). Rooms save to JSON (:meth:`Room.to_json`), every round as the engine's saved
+game, so every play is re-checked on load; the views (:mod:`rummisolve.server.room_views`) never
+hold what the JSON keeps secret (the decks, the seeds, the token hashes).
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummisolve.errors import GameStateError, JsonInputError, OptionError
+from rummisolve.game import AI_LEVELS, PLAYER_KINDS, Game, Player, PlayerView, make_player, play_turn
+from rummisolve.jsonio import json_type_name, rules_from_json, rules_to_json
+from rummisolve.rules import MAX_TURN_TIMER, RuleSet
+from rummisolve.server.requests import BadRequest
+from rummisolve.server.store import hash_token
+from rummisolve.solver_limits import unsupported_rules
+from rummisolve.tiles import Tile
+
+__all__ = [
+    "Room",
+    "Seat",
+    "ROOM_FORMAT",
+    "CODE_LETTERS",
+    "CODE_LENGTH",
+    "MAX_NAME",
+    "new_code",
+    "check_name",
+    "check_timer",
+]
+
+ROOM_FORMAT = "rummisolve-room"
+_ROOM_VERSION = 1
+
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"
+"""The letters of room codes: no I, L or O, which read like 1 and 0."""
+CODE_LENGTH = 6
+"""Letters in a room code (23**6, about 148 million codes)."""
+MAX_NAME = 24
+"""The longest player name, in characters."""
+
+
+def new_code() -> str:
+    """A random room code, e.g. ``KTRWMB``."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def check_name(name: Any, default: str, path: str = "name") -> str:
+    """A player's name: text of 1 to :data:`MAX_NAME` printable characters (``None``: ``default``)."""
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise OptionError(f"{path}: expected a player's name (a string), got {json_type_name(name)}")
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise OptionError(f"{path}: a name is 1 to {MAX_NAME} printable characters, not {name[:40]!r}")
+    return name
+
+
+def check_timer(timer: Any, path: str = "timer") -> float | None:
+    """A room's turn timer: ``None`` (the rule set's ``turn_timer``) or 1 to 86,400 seconds."""
+    if timer is None:
+        return None
+    if isinstance(timer, bool) or not isinstance(timer, int | float) or not math.isfinite(timer):
+        raise OptionError(f"{path}: expected seconds per turn (a number) or null, got {json_type_name(timer)}")
+    if not 1 <= timer <= MAX_TURN_TIMER:
+        raise OptionError(f"{path}: a turn timer is 1 to {MAX_TURN_TIMER:,} seconds, not {timer!r}")
+    return float(timer)
+
+
+@dataclass
+class Seat:
+    """One seat: ``human`` or an AI level; a human seat is taken once it has a token (its hash)."""
+
+    kind: str
+    name: str
+    token: str | None = None
+    """The SHA-256 of the seat's token (:func:`~rummisolve.server.store.hash_token`); ``None``: free."""
+
+    @property
+    def taken(self) -> bool:
+        return self.kind != "human" or self.token is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "token": self.token}
+
+
+def _check_seats(seats: Any, rules: RuleSet) -> tuple[str, ...]:
+    if not isinstance(seats, list) or not all(isinstance(k, str) for k in seats):
+        raise OptionError('seats: expected an array of seat kinds, e.g. ["human", "human", "hard"]')
+    kinds = tuple(k.strip().lower() for k in seats)
+    bad = [k for k in kinds if k not in PLAYER_KINDS]
+    if bad:
+        raise OptionError(f"seats: unknown seat kind {bad[0]!r} (known: {', '.join(PLAYER_KINDS)})")
+    if not rules.min_players <= len(kinds) <= rules.max_players:
+        raise OptionError(
+            f"seats: {len(kinds)} seats; these rules allow {rules.min_players} to {rules.max_players} players"
+        )
+    if "human" not in kinds:
+        raise OptionError("seats: a room needs at least one 'human' seat (the one who creates it)")
+    if any(k in AI_LEVELS for k in kinds) and (problem := unsupported_rules(rules)) is not None:
+        raise OptionError(f"rules: {problem} (the AI seats could not play)")
+    return kinds
+
+
+def _ai_names(kinds: Sequence[str]) -> list[str]:
+    """An AI seat is named after its level, numbered when a level sits twice (``hard#2``)."""
+    return [
+        f"{kind}#{list(kinds[: seat + 1]).count(kind)}" if list(kinds).count(kind) > 1 else kind
+        for seat, kind in enumerate(kinds)
+    ]
+
+
+class Room:
+    """A game room (see the module's docstring); built by :meth:`new` or :meth:`from_json`."""
+
+    def __init__(
+        self,
+        code: str,
+        rules: RuleSet,
+        seats: list[Seat],
+        *,
+        creator: int,
+        timer: float | None,
+        seed: int,
+        rounds: list[Game],
+        deadline: float | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        self.code = code
+        self.rules = rules
+        """The rule set as chosen (the rounds' games play it without ``turn_timer``: see the module)."""
+        self.seats = seats
+        self.creator = creator
+        self.timer = timer if timer is not None else rules.turn_timer
+        """Seconds per human turn (the room's ``timer``, else the rule set's ``turn_timer``), or ``None``."""
+        self.seed = seed
+        """Secret: seeds the AI players' randomness."""
+        self.rounds = rounds
+        self.deadline = deadline
+        """When the mover's time runs out (wall-clock seconds), or ``None``."""
+        self.max_steps = max_steps
+        self.archived = False
+        """Archived (nobody played or watched it for ``room_idle_seconds``): it can be seen, not played."""
+        self._players: dict[int, Player] = {}
+
+    # -- making one -----------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        code: str,
+        rules: RuleSet,
+        seats: Any,
+        name: Any,
+        now: float,
+        *,
+        timer: Any = None,
+        seat: Any = None,
+        max_steps: int | None = None,
+    ) -> tuple[Room, int, str]:
+        """A new room, its creator's seat and token; :class:`OptionError` names a bad choice.
+        ``seat``: the creator's seat (a human one; default the first); ``now``: the time (the
+        timer starts if every seat is taken)."""
+        kinds = _check_seats(seats, rules)
+        if seat is None:
+            seat = kinds.index("human")
+        elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(kinds):
+            raise OptionError(f"seat: expected a seat number from 0 to {len(kinds) - 1}, got {seat!r}")
+        elif kinds[seat] != "human":
+            raise OptionError(f"seat: seat {seat} is an AI ({kinds[seat]}); the creator takes a 'human' seat")
+        ai = _ai_names(kinds)
+        places = [Seat(k, ai[s] if k != "human" else f"player {s + 1}") for s, k in enumerate(kinds)]
+        room = cls(
+            code,
+            rules,
+            places,
+            creator=seat,
+            timer=check_timer(timer),
+            seed=secrets.randbits(62),
+            rounds=[],
+            max_steps=max_steps,
+        )
+        room.rounds.append(room._deal(0))
+        token = room._take(seat, check_name(name, f"player {seat + 1}"))
+        room._turn_started(now)
+        return room, seat, token
+
+    def _deal(self, r: int) -> Game:
+        return Game(
+            len(self.seats),
+            self.rules.replace(turn_timer=None),  # the room keeps the time (see the module's docstring)
+            random.SystemRandom().randrange(2**63),  # nobody can derive a round's deal
+            first=r % len(self.seats),
+            referee=_referee(self.max_steps),
+        )
+
+    def _take(self, seat: int, name: str) -> str:
+        token = secrets.token_urlsafe(32)
+        self.seats[seat].token = hash_token(token)
+        self.seats[seat].name = name
+        return token
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The round being played (or the last one, once it is over)."""
+        return self.rounds[-1]
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (a human seat is free), ``playing``, ``over`` (the round has ended) or ``archived``."""
+        if self.archived:
+            return "archived"
+        if self.game.finished:
+            return "over"
+        return "playing" if all(s.taken for s in self.seats) else "waiting"
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, or ``None``."""
+        digest = hash_token(token)
+        for seat, place in enumerate(self.seats):
+            if place.token is not None and hmac.compare_digest(place.token, digest):
+                return seat
+        return None
+
+    def due(self, now: float) -> float | None:
+        """When the server must act on the room unasked: now for an AI seat's turn, the deadline for
+        a human's, ``None`` when nothing will happen without a player."""
+        if self.ai_to_move() is not None:
+            return now
+        return self.deadline if self.status == "playing" else None
+
+    # -- the seats' actions ---------------------------------------------------------------------
+
+    def join(self, name: Any, now: float) -> tuple[int, str]:
+        """Take the next free human seat: its number and token; :class:`GameStateError` if none is free."""
+        self._require_open()
+        free = [s for s, place in enumerate(self.seats) if not place.taken]
+        if not free:
+            raise GameStateError(f"room {self.code} is full: every seat is taken (watch it without joining)")
+        token = self._take(free[0], check_name(name, f"player {free[0] + 1}"))
+        self._turn_started(now)
+        return free[0], token
+
+    def _require_open(self) -> None:
+        if self.archived:
+            raise GameStateError(f"room {self.code} was archived: nobody played or watched it for a long time")
+
+    def _require_turn(self, seat: int) -> None:
+        self._require_open()
+        status = self.status
+        if status == "waiting":
+            raise GameStateError("the game has not started: a seat is still free (waiting for players)")
+        if status == "over":
+            raise GameStateError("the round is over: start the next round")
+        if self.game.current != seat:
+            raise GameStateError(
+                f"it is {self.seats[self.game.current].name}'s turn (seat {self.game.current}), not yours"
+            )
+
+    def play(self, seat: int, table: Sequence[Sequence[Tile]], discard: str | None, now: float) -> None:
+        """``seat`` plays the whole new table; :class:`~rummisolve.errors.IllegalMoveError` (nothing
+        changed) with the referee's reasons for an illegal one."""
+        self._require_turn(seat)
+        turn = self.game.state.turn
+        self.game.play(table, discard=discard)
+        self._ended(turn, now)
+
+    def draw(self, seat: int, source: str, now: float) -> None:
+        """``seat`` draws (the discard rule: from ``source``, and the turn goes on)."""
+        self._require_turn(seat)
+        turn = self.game.state.turn
+        self.game.draw(source)
+        self._ended(turn, now)
+
+    def discard(self, seat: int, tile: str, now: float) -> None:
+        """The discard rule: ``seat`` ends a turn without a play by discarding ``tile``."""
+        self._require_turn(seat)
+        turn = self.game.state.turn
+        self.game.discard(tile)
+        self._ended(turn, now)
+
+    def hand_to_ai(self, by: int, seat: Any, kind: Any, now: float) -> None:
+        """The creator (seat ``by``) hands human seat ``seat`` to the AI level ``kind`` (its
+        player left, or nobody came): the seat's token no longer acts, and the AI plays from now on."""
+        self._require_open()
+        if by != self.creator:
+            raise BadRequest(403, f"only the room's creator ({self.seats[self.creator].name}) hands a seat to an AI")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise OptionError(f"seat: expected a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
+        if kind not in AI_LEVELS:
+            raise OptionError(f"kind: expected an AI level ({', '.join(AI_LEVELS)}), got {kind!r}")
+        place = self.seats[seat]
+        if place.kind != "human":
+            raise GameStateError(f"seat {seat} is an AI already ({place.kind})")
+        if seat == self.creator:
+            raise GameStateError("the creator's own seat stays the creator's")
+        if (problem := unsupported_rules(self.rules)) is not None:
+            raise OptionError(f"rules: {problem} (an AI could not play)")
+        if self.status == "over":
+            raise GameStateError("the round is over: hand the seat over once the next one is dealt")
+        name = place.name if place.token is not None else f"player {seat + 1}"
+        self.seats[seat] = Seat(kind, f"{kind} (for {name})"[: MAX_NAME + 16])
+        self._turn_started(now)
+
+    def next_round(self, now: float) -> None:
+        """Deal the next round (the first seat moves on by one)."""
+        self._require_open()
+        if not self.game.finished:
+            raise GameStateError("the round is not over yet")
+        self.rounds.append(self._deal(len(self.rounds)))
+        self._turn_started(now)
+
+    # -- the server's actions -------------------------------------------------------------------
+
+    def archive(self) -> None:
+        """Nobody played or watched the room for long: it can be seen, no longer played."""
+        self.archived = True
+        self.deadline = None
+
+    def expire(self, now: float) -> bool:
+        """Apply the timeout if the mover's time has run out (they draw the penalty); whether it did."""
+        if self.deadline is None or now < self.deadline or self.status != "playing":
+            return False
+        if self.seats[self.game.current].kind != "human":
+            return False
+        self.game.timeout()
+        self._turn_started(now)
+        return True
+
+    def ai_to_move(self) -> tuple[int, Player, PlayerView] | None:
+        """The AI seat to move, its player and its view; ``None`` unless an AI's turn is due."""
+        if self.status != "playing":
+            return None
+        seat = self.game.current
+        kind = self.seats[seat].kind
+        if kind == "human":
+            return None
+        player = self._players.get(seat)
+        if player is None:
+            player = self._players[seat] = make_player(kind, seed=self.seed + seat)
+        return seat, player, self.game.view(seat)
+
+    def ai_move(self, seat: int, choice: Any, seen: PlayerView, now: float) -> None:
+        """Apply the AI's whole turn, starting with ``choice``, what it chose seeing ``seen``."""
+        due = self.ai_to_move()
+        if due is None or due[0] != seat:
+            raise GameStateError(f"it is not seat {seat}'s turn")
+        play_turn(self.game, _Chosen(due[1], seen, choice), self.seats[seat].name)
+        self._turn_started(now)
+
+    def _ended(self, turn: int, now: float) -> None:
+        """After an action begun on turn ``turn``: a new turn's clock if the turn ended (a draw under
+        the discard rule does not end it: the same turn, the same deadline)."""
+        if self.game.state.turn != turn or self.game.finished:
+            self._turn_started(now)
+
+    def _turn_started(self, now: float) -> None:
+        """A new turn (or a change of status): the mover's clock starts, if the mover is a human."""
+        human = self.seats[self.game.current].kind == "human"
+        running = self.status == "playing"
+        self.deadline = now + self.timer if self.timer is not None and human and running else None
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole room, secrets included (for the store only: never a player's to see)."""
+        return {
+            "format": ROOM_FORMAT,
+            "version": _ROOM_VERSION,
+            "code": self.code,
+            "rules": rules_to_json(self.rules),
+            "seats": [s.to_json() for s in self.seats],
+            "creator": self.creator,
+            "timer": self.timer,
+            "seed": self.seed,
+            "deadline": self.deadline,
+            "archived": self.archived,
+            "rounds": [g.to_json() for g in self.rounds],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Room:
+        """A room saved by :meth:`to_json`; every round replays through the referee."""
+        if not isinstance(obj, dict) or obj.get("format") != ROOM_FORMAT:
+            raise JsonInputError(f'saved room: expected an object with "format": {ROOM_FORMAT!r}')
+        rules = rules_from_json(obj.get("rules"), "saved room.rules")
+        seats = obj.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise JsonInputError("saved room.seats: expected an array of seats")
+        places = [Seat(str(s["kind"]), str(s["name"]), s.get("token")) for s in seats]
+        rounds = obj.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            raise JsonInputError("saved room.rounds: expected a non-empty array of saved games")
+        referee = _referee(max_steps)
+        room = cls(
+            str(obj.get("code")),
+            rules,
+            places,
+            creator=int(obj["creator"]),
+            timer=obj.get("timer"),
+            seed=int(obj["seed"]),
+            rounds=[Game.from_json(g, referee=referee) for g in rounds],
+            deadline=obj.get("deadline"),
+            max_steps=max_steps,
+        )
+        room.archived = obj.get("archived") is True
+        return room
+
+
+def _referee(max_steps: int | None) -> Callable[..., Any] | None:
+    """The referee with its search bounded by ``max_steps`` (as on ``/verify``); ``None``: the engine's own."""
+    if max_steps is None:
+        return None
+    from rummisolve.referee import verify
+
+    return lambda position, table: verify(position, table, max_steps=max_steps)
+
+
+class _Chosen:
+    """A player whose first choice is made already (out of the room's lock); the rest of its turn
+    (the discard rule's second step) it chooses as usual."""
+
+    def __init__(self, player: Player, seen: PlayerView, choice: Any) -> None:
+        self.player = player
+        self.name = player.name
+        self.seen: PlayerView | None = seen
+        self.choice = choice
+
+    def choose(self, view: PlayerView) -> Any:
+        if self.seen is not None and view == self.seen:
+            self.seen = None
+            return self.choice
+        return self.player.choose(view)

@@ -1,0 +1,346 @@
+"""The game rooms' protocol: ``/rooms`` over HTTP, ``/rooms/{room}/ws`` over WebSocket (docs/rooms.md).
+
+- ``POST /rooms`` makes a room (201: its code, the creator's seat and secret token, the invite);
+  ``POST /rooms/{room}/join`` takes the next free human seat (409 when none is).
+- ``GET /rooms/{room}``: the view of the seat whose token ``Authorization: Bearer`` carries, or
+  without one the spectator's view.
+- ``POST /rooms/{room}/turn`` (the seat's token, the ``version`` its view showed): a play (the
+  whole new table), a draw, or under the discard rule a discard; 200 with the new view, 400 with
+  the referee's reasons for an illegal play, 409 out of turn or a stale version, 401 without a
+  token, 403 with one that is no seat's. ``POST /rooms/{room}/next-round`` deals the next round;
+  ``POST /rooms/{room}/seats/{seat}`` (the creator) hands a human seat to an AI.
+- ``WS /rooms/{room}/ws?token=...`` (no token: a spectator) sends the view at once and after every
+  change; refusals send ``{"error"}`` and close with code 4000 + the HTTP status (4403, 4404, ...).
+
+Every change runs holding the room and is saved before it is answered or pushed
+(:mod:`rummisolve.server.room_cache`); the hub (:mod:`rummisolve.server.room_hub`) pushes it and
+plays the AI seats' turns. Errors are ``{"error": message}`` (:mod:`rummisolve.server.handlers`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from starlette.websockets import WebSocketDisconnect
+
+from rummisolve.errors import IllegalMoveError
+from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
+from rummisolve.server.game_cache import bearer_token
+from rummisolve.server.handlers import REFUSALS, refusal
+from rummisolve.server.requests import BadRequest, json_object
+from rummisolve.server.room_cache import CachedRoom, normal_code
+from rummisolve.server.room_hub import RoomHub, Watcher
+from rummisolve.server.room_views import invite_path, room_view
+from rummisolve.server.rooms import Room
+from rummisolve.server.session import illegal_answer
+from rummisolve.server.state import ServerState, SharedState
+
+__all__ = ["router"]
+
+log = logging.getLogger("rummisolve.server")
+
+router = APIRouter()
+
+_TURN_FIELDS = ("table", "draw", "source", "discard", "version")
+
+
+def _token(request: Request) -> str | None:
+    """The ``Authorization: Bearer`` token (``None`` without the header); 401 for another scheme."""
+    header = request.headers.get("authorization")
+    token = bearer_token(header)
+    if header is not None and token is None:
+        raise BadRequest(401, "Authorization: expected 'Bearer <token>' (the seat's token)", _CHALLENGE)
+    return token
+
+
+_CHALLENGE = {"WWW-Authenticate": "Bearer"}
+
+
+def _seat(room: Room, token: str | None) -> int:
+    """The seat ``token`` is: 401 without a token, 403 for a token that is no seat's of the room."""
+    if token is None:
+        raise BadRequest(
+            401,
+            "this needs a seat's token: send Authorization: Bearer <token> (from POST /rooms or /join)",
+            _CHALLENGE,
+        )
+    seat = room.seat_of(token)
+    if seat is None:
+        raise BadRequest(403, f"this token is no seat's in room {room.code}")
+    return seat
+
+
+def _version(body: dict[str, Any]) -> int:
+    if "version" not in body:
+        raise BadRequest(400, "missing field 'version' (the room's version your view showed)")
+    seen = body["version"]
+    if isinstance(seen, bool) or not isinstance(seen, int):
+        raise BadRequest(400, f"version: expected the room's version (a whole number), got {json_type_name(seen)}")
+    return seen
+
+
+def _answer(hub: RoomHub, code: str, changed: bool, answer: dict[str, Any], status: int = 200) -> JSONResponse:
+    if changed:
+        hub.kick(code)
+    return JSONResponse(answer, status_code=status)
+
+
+@router.post(
+    "/rooms",
+    status_code=201,
+    summary='A new game room: {"rules", "seats": ["human", "human", "hard"], "name", "timer": seconds | null}',
+)
+async def create_room(request: Request, state: SharedState) -> Response:
+    fields = ("rules", "seats", "name", "timer", "seat")
+    body = await json_object(request, state.settings.max_body_bytes, fields, "a new room")
+    hub = state.rooms
+
+    def work() -> dict[str, Any]:
+        rules = rules_from_json(body.get("rules", "standard"), "rules")
+        seats = body.get("seats", ["human", "human"])
+
+        def make(code: str) -> tuple[Room, tuple[int, str]]:
+            room, seat, token = Room.new(
+                code,
+                rules,
+                seats,
+                body.get("name"),
+                hub.cache.clock(),
+                timer=body.get("timer"),
+                seat=body.get("seat"),
+                max_steps=state.settings.max_verify_steps,
+            )
+            return room, (seat, token)
+
+        cached, (seat, token) = hub.cache.create(make)
+        code = cached.room.code
+        view = room_view(cached.room, seat, cached.version, hub.cache.clock())
+        return {"room": code, "seat": seat, "token": token, "invite": invite_path(code), "view": view}
+
+    answer = await hub.run(work)
+    return _answer(hub, answer["room"], True, answer, 201)
+
+
+@router.post("/rooms/{code}/join", summary='Take the next free human seat of a room ({"name": "Bo"}); 409 if none is')
+async def join_room(code: str, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    body = await json_object(request, state.settings.max_body_bytes, ("name",), "joining a room")
+    hub = state.rooms
+
+    def join(cached: CachedRoom, now: float) -> dict[str, Any]:
+        seat, token = cached.room.join(body.get("name"), now)
+        return {"room": code, "seat": seat, "token": token, "invite": invite_path(code)}
+
+    def work() -> tuple[dict[str, Any], bool]:
+        answer, changed = hub.cache.change(code, join)
+        answer["view"] = hub.cache.views(code, [answer["seat"]])[answer["seat"]]
+        return answer, changed
+
+    answer, changed = await hub.run(work)
+    return _answer(hub, code, changed, answer)
+
+
+@router.get("/rooms/{code}", summary="A room as a seat sees it (Authorization: Bearer <token>), or a spectator")
+async def get_room(code: str, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    token = _token(request)
+    hub = state.rooms
+
+    def look(cached: CachedRoom, now: float) -> dict[str, Any]:
+        seat = None if token is None else _seat(cached.room, token)
+        return room_view(cached.room, seat, cached.version, now)
+
+    view, changed = await hub.run(lambda: hub.cache.change(code, look))
+    return _answer(hub, code, changed, view)
+
+
+@router.post(
+    "/rooms/{code}/turn",
+    summary='A seat\'s turn: {"table": [[...]], "version": n} (a play: the whole new table) or {"draw": true, "version": n}',
+)
+async def take_turn(code: str, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    token = _token(request)
+    body = await json_object(request, state.settings.max_body_bytes, _TURN_FIELDS, "a turn")
+    seen = _version(body)
+    hub = state.rooms
+
+    def turn(cached: CachedRoom, now: float) -> tuple[int, dict[str, Any] | None]:
+        room = cached.room
+        seat = _seat(room, token)
+        hub.cache.check_version(cached, seen)
+        try:
+            _act(room, seat, body, now)
+        except IllegalMoveError as err:
+            refused = illegal_answer(err)
+            return seat, {"error": f"illegal play: {refused['message']}", "reasons": refused["reasons"]}
+        return seat, None
+
+    def work() -> tuple[dict[str, Any], bool, int]:
+        (seat, refused), changed = hub.cache.change(code, turn)
+        if refused is not None:  # nothing changed: the referee's reasons, and the version to play on
+            return {**refused, "version": seen}, changed, 400
+        return hub.cache.views(code, [seat])[seat], changed, 200
+
+    answer, changed, status = await hub.run(work)
+    return _answer(hub, code, changed, answer, status)
+
+
+def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
+    """The turn ``body`` asks for; :class:`BadRequest` (400) naming a body that asks for none or two."""
+    asked: list[str] = [k for k in ("table", "draw") if k in body] or (["discard"] if "discard" in body else [])
+    if len(asked) != 1:
+        raise BadRequest(
+            400,
+            'a turn is {"table": [[...]], "version": n} (a play) or {"draw": true, "version": n}'
+            + (f", not both {' and '.join(asked)}" if asked else ""),
+        )
+    if asked == ["table"]:
+        discard = body.get("discard")
+        if discard is not None and not isinstance(discard, str):
+            raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(discard)}")
+        room.play(seat, table_from_json(body["table"], "table", room.rules), discard, now)
+    elif asked == ["draw"]:
+        if "discard" in body:
+            raise BadRequest(400, "a draw and a discard are two actions: send the draw, then the discard")
+        if body["draw"] is not True:
+            raise BadRequest(400, f"draw: expected true, got {json_type_name(body['draw'])}")
+        source = body.get("source", "pool")
+        if source not in ("pool", "discard"):
+            raise BadRequest(400, f"source: expected 'pool' or 'discard', got {source!r}")
+        room.draw(seat, source, now)
+    else:
+        tile = body["discard"]
+        if not isinstance(tile, str):
+            raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(tile)}")
+        room.discard(seat, tile, now)
+
+
+@router.post("/rooms/{code}/next-round", summary='Deal the next round once this one is over ({"version": n})')
+async def next_round(code: str, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    token = _token(request)
+    body = await json_object(request, state.settings.max_body_bytes, ("version",), "the next round")
+    seen = _version(body)
+    hub = state.rooms
+
+    def deal(cached: CachedRoom, now: float) -> int:
+        seat = _seat(cached.room, token)
+        hub.cache.check_version(cached, seen)
+        cached.room.next_round(now)
+        return seat
+
+    def work() -> tuple[dict[str, Any], bool]:
+        seat, changed = hub.cache.change(code, deal)
+        return hub.cache.views(code, [seat])[seat], changed
+
+    view, changed = await hub.run(work)
+    return _answer(hub, code, changed, view)
+
+
+@router.post(
+    "/rooms/{code}/seats/{seat}",
+    summary='The creator hands a human seat to an AI ({"kind": "hard", "version": n}): its player left, or nobody came',
+)
+async def hand_seat(code: str, seat: int, request: Request, state: SharedState) -> Response:
+    code = normal_code(code)
+    token = _token(request)
+    body = await json_object(request, state.settings.max_body_bytes, ("kind", "version"), "handing a seat to an AI")
+    seen = _version(body)
+    hub = state.rooms
+
+    def hand(cached: CachedRoom, now: float) -> int:
+        by = _seat(cached.room, token)
+        hub.cache.check_version(cached, seen)
+        cached.room.hand_to_ai(by, seat, body.get("kind"), now)
+        return by
+
+    def work() -> tuple[dict[str, Any], bool]:
+        by, changed = hub.cache.change(code, hand)
+        return hub.cache.views(code, [by])[by], changed
+
+    view, changed = await hub.run(work)
+    return _answer(hub, code, changed, view)
+
+
+# -- WebSocket ----------------------------------------------------------------------------------
+
+
+@router.websocket("/rooms/{code}/ws")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    """Push the seat's (or a spectator's) view at once and after every change of the room."""
+    state: ServerState = websocket.app.state.server
+    hub = state.rooms
+    await websocket.accept()
+    unknown = sorted(set(websocket.query_params) - {"token"})
+    token = websocket.query_params.get("token") or None
+    try:
+        if unknown:
+            raise BadRequest(400, f"unknown query parameter(s) {', '.join(map(repr, unknown))} (it takes token)")
+        code = normal_code(code)
+        seat, changed = await hub.run(lambda: _seat_of(hub, code, token))
+        if changed:
+            hub.kick(code)
+        # Watch first, then look: a change made meanwhile is pushed, never missed.
+        watcher = hub.watch(code, seat)
+    except BadRequest as err:
+        await _refuse(websocket, err.status, err.message)
+        return
+    except Exception as err:  # the store refused, a damaged room: the connection's error, not the server's
+        if not isinstance(err, REFUSALS):
+            log.exception("internal error opening a room's WebSocket")
+            await _refuse(websocket, 500, f"internal error: {type(err).__name__} (see the server's log)")
+            return
+        status, message, _ = refusal(websocket, err)
+        await _refuse(websocket, status, message)
+        return
+    try:
+        watcher.offer((await hub.run(lambda: hub.cache.views(code, [seat])))[seat])
+        await _pump(websocket, watcher)
+    except Exception as err:  # the room could not be read: the connection's error
+        status, message, _ = refusal(websocket, err) if isinstance(err, REFUSALS) else (500, "internal error", None)
+        await _refuse(websocket, status, message)
+    finally:
+        hub.unwatch(code, watcher)
+
+
+def _seat_of(hub: RoomHub, code: str, token: str | None) -> tuple[int | None, bool]:
+    """The seat ``token`` is in room ``code`` (``None``: a spectator), and whether a timeout due
+    was applied first."""
+
+    def look(cached: CachedRoom, now: float) -> int | None:
+        return None if token is None else _seat(cached.room, token)
+
+    return hub.cache.change(code, look)
+
+
+async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"error": message})
+        await websocket.close(code=4000 + status, reason=message[:120])
+
+
+async def _pump(websocket: WebSocket, watcher: Watcher) -> None:
+    """Send the watcher's views until the client goes (what it sends is read and ignored)."""
+
+    async def send() -> None:
+        while True:
+            await websocket.send_json(await watcher.next())
+
+    sender = asyncio.ensure_future(send())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
