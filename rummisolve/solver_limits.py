@@ -3,7 +3,7 @@
 Nothing here imports OR-Tools, so the commands and the service check their input up front,
 cheaply, before the solver is loaded.
 
-The model splits every meld into pieces of ``m .. 2m - 1`` tiles (``m`` the minimum meld length),
+The model splits every meld into base sets of ``m .. 2m - 1`` tiles (``m`` the minimum meld length),
 each holding a real tile. A meld with ``2m - 1`` jokers or more may not split so (one real tile
 with five jokers when ``m`` is 3), and the model would miss it: such positions are refused, not
 answered wrongly. Fewer jokers can always be placed so that every piece holds a real tile."""

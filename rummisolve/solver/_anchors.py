@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Layer, PositionModel
-from rummisolve.solver._pieces import INF, group_tiles, linear
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._protos import INF, group_tiles, linear
+from rummisolve.solver._protos import protos as protos_for
 
 __all__ = ["Anchors", "anchor_copies"]
 
@@ -40,7 +40,7 @@ def anchor_copies(
             for k in cat.sets[s].kinds:
                 kept_real.setdefault(k, []).append((var, 1))
         for meld in built.complex_keep:
-            for s in meld.pieces if per_set else ():
+            for s in meld.sets if per_set else ():
                 kept_per_set.setdefault(s, []).append((meld.var, 1))
             for k in meld.real_kinds:
                 kept_real.setdefault(k, []).append((meld.var, 1))

@@ -241,7 +241,7 @@ def _take_kept(
     for meld in built.complex_keep:
         if sol[meld.var]:
             kept.append(meld.index)
-            for s in meld.pieces:
+            for s in meld.sets:
                 copies[s] -= 1
             for k in meld.real_kinds:
                 real[k] -= 1
@@ -281,13 +281,13 @@ def _freed_layout(
 ) -> list[tuple[int, list[Slot]]]:
     """Strict jokers' designated melds: a freed joker's new meld holds the jokers and two tiles from
     the rack; a kept joker's host holds the jokers and a tile of their old meld (a host longer than
-    a base set is laid out as one run of its pieces). A slot is (kind, JOKER_SLOT | REAL_SLOT |
+    a base set is laid out as one run of its base sets). A slot is (kind, JOKER_SLOT | REAL_SLOT |
     None): None, not decided yet."""
     layout: list[tuple[int, list[Slot]]] = []
     for record in built.freed:
         host = next((s for s, var in record.hosts if sol[var]), None)
-        pieces = (host,) if host is not None else next((p for p, var in record.long if sol[var]), None)
-        if pieces is None:
+        sets = (host,) if host is not None else next((p for p, var in record.long if sol[var]), None)
+        if sets is None:
             continue
         filled = {k: JOKER_SLOT for k, var in record.jokers + record.rack_jokers if sol[var]}
         filled.update({k: REAL_SLOT for k, var in record.reals if sol[var]})
@@ -296,10 +296,10 @@ def _freed_layout(
                 tally.jokers[k] -= 1
             else:
                 tally.real[k] -= 1
-        for piece in pieces:
-            tally.copies[piece] -= 1
-        kinds = [k for piece in pieces for k in cat.sets[piece].kinds]
-        layout.append((pieces[0], [(k, filled.get(k)) for k in kinds]))
+        for s in sets:
+            tally.copies[s] -= 1
+        kinds = [k for s in sets for k in cat.sets[s].kinds]
+        layout.append((sets[0], [(k, filled.get(k)) for k in kinds]))
     return layout
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._groups import tile_terms
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._pieces import linear
+from rummisolve.solver._protos import linear
 
 __all__ = ["DiscardRule"]
 

@@ -12,7 +12,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._layout import Counts, PositionModel, Rows
-from rummisolve.solver._pieces import Protos
+from rummisolve.solver._protos import Protos
 
 __all__ = ["ModelDraft", "RuleExtension"]
 

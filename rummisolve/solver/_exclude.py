@@ -27,8 +27,8 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import joker_vars
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._pieces import INF, group_tiles, linear
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._protos import INF, group_tiles, linear
+from rummisolve.solver._protos import protos as protos_for
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, MIRROR_JOKER, Tile
 
 SPECIAL_ORDER = (DOUBLE_JOKER, COLOUR_CHANGE_JOKER, MIRROR_JOKER)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import GroupKeep, PositionModel, Rows
-from rummisolve.solver._pieces import INF, Protos, extend_row, linear
+from rummisolve.solver._protos import INF, Protos, extend_row, linear
 
 __all__ = ["KeptGroups", "add_groups", "deal", "group_bound", "group_offsets", "keep_groups", "read_groups"]
 

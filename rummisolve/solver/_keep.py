@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import PositionModel, Rows
-from rummisolve.solver._pieces import INF, extend_row, linear
+from rummisolve.solver._protos import INF, extend_row, linear
 
 __all__ = ["KeptMelds"]
 
@@ -39,8 +39,8 @@ class KeptMelds:
         for meld in built.counts.melds:
             if meld.is_group:
                 built.group_melds.append(meld)
-            elif len(meld.pieces) == 1 and not meld.joker_kinds:
-                by_shape.setdefault(meld.pieces[0], []).append(meld.index)
+            elif len(meld.sets) == 1 and not meld.joker_kinds:
+                by_shape.setdefault(meld.sets[0], []).append(meld.index)
             else:
                 built.complex_keep.append(meld)
         protos = draft.protos
@@ -49,7 +49,7 @@ class KeptMelds:
         # kept as it was: kc[s] = x[s], so x[s] itself counts them (no variable, no row). Not under
         # strict joker retrieval with jokers on the table, whose melds for freed jokers take copies of
         # s beside the kept ones.
-        in_complex = {s for meld in built.complex_keep for s in meld.pieces}
+        in_complex = {s for meld in built.complex_keep for s in meld.sets}
         strict = cat.rules.joker_retrieval == "strict" and built.counts.table_jokers
         # kc[s] + sum_m mult(m, s) km[m] <= x[s]
         terms: dict[int, list[tuple[int, int]]] = {}
@@ -63,10 +63,10 @@ class KeptMelds:
             terms.setdefault(s, []).append((index, 1))
             index += 1
         for meld in built.complex_keep:
-            possible = all(ub[s] for s in meld.pieces)
+            possible = all(ub[s] for s in meld.sets)
             variables.append(protos.domain(0, 1 if possible else 0))
             meld.var = index
-            for s in meld.pieces:
+            for s in meld.sets:
                 terms.setdefault(s, []).append((index, 1))
             index += 1
         built.keep_terms = terms

@@ -39,7 +39,7 @@ class KeptMeld:
     """How a table meld decomposes into base sets, and which of its slots hold jokers."""
 
     index: int
-    pieces: list[int]
+    sets: list[int]
     """Base set indices (one for a meld of up to 2m-1 tiles; several for a long run)."""
     joker_kinds: list[int]
     """Kind each of its jokers stands for."""
@@ -47,7 +47,7 @@ class KeptMeld:
     var: int = -1
     """Variable index: ``kc[s]`` for a simple meld, ``km[m]`` otherwise."""
     is_group: bool = False
-    """A group under a grouped catalogue: no pieces, kept outside the layer's group block."""
+    """A group under a grouped catalogue: no base sets, kept outside the layer's group block."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ class FreedMeld:
     rack_jokers: list[tuple[int, int]] = field(default_factory=list)
     """(kind, variable): a rack joker in a slot of that kind."""
     long: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
-    """(base sets, variable): a kept run's host longer than a base set, as its pieces."""
+    """(base sets, variable): a kept run's host longer than a base set, as its base sets."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +278,7 @@ def count_table(table: Sequence[Meld], cat: Catalogue) -> TableCounts:
             melds.append(KeptMeld(index, [], joker_kinds, real_kinds, is_group=True))
             continue
         slots = [kind_of(t) for t in meld.represents]
-        melds.append(KeptMeld(index, _pieces(cat, slots, is_run), joker_kinds, real_kinds))
+        melds.append(KeptMeld(index, _base_sets(cat, slots, is_run), joker_kinds, real_kinds))
     specials = (table_specials[0], table_specials[1], table_specials[2])
     return TableCounts(tuple(counts), table_jokers, tuple(melds), specials, tuple(twist_melds))
 
@@ -301,7 +301,7 @@ def count_position(position: Position, cat: Catalogue, table: TableCounts | None
             rack_jokers += 1
         else:
             rack[kind_of(tile)] += 1
-    melds = [KeptMeld(m.index, m.pieces, m.joker_kinds, m.real_kinds, is_group=m.is_group) for m in table.melds]
+    melds = [KeptMeld(m.index, m.sets, m.joker_kinds, m.real_kinds, is_group=m.is_group) for m in table.melds]
     return Counts(
         list(table.table),
         rack,
@@ -314,7 +314,7 @@ def count_position(position: Position, cat: Catalogue, table: TableCounts | None
     )
 
 
-def _pieces(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:
+def _base_sets(cat: Catalogue, slots: list[int], is_run: bool) -> list[int]:
     """Split a meld (its kinds in play order) into base sets of the catalogue."""
     m = cat.rules.min_meld_length
     longest = 2 * m - 1

@@ -2,7 +2,7 @@
 
 Variables, per *layer* (an arrangement of base sets; the final table, and for
 ``open_then_manipulate`` also the opening melds), at fixed indices so that most of the model's
-pieces can be built once per rule set and reused:
+rows can be built once per rule set and reused (:mod:`~rummisolve.solver._protos`):
 
 - ``x[s]`` (``s`` < S): copies of base set ``s``; unusable sets are fixed to 0;
 - ``jk[k]`` (S + ``k``): jokers standing for kind ``k``;
@@ -62,8 +62,8 @@ from rummisolve.solver._groups import KeptGroups, add_groups, joker_vars, tile_t
 from rummisolve.solver._keep import KeptMelds
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows, TableCounts, count_position
 from rummisolve.solver._objective import add_objective
-from rummisolve.solver._pieces import INF, Protos, group_tiles, linear
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._protos import INF, Protos, group_tiles, linear
+from rummisolve.solver._protos import protos as protos_for
 from rummisolve.solver._strict import StrictRetrieval
 from rummisolve.solver._twist_model import TwistPieces, plan_twist
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import joker_vars, tile_terms
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._protos import protos as protos_for
 from rummisolve.solver._twist import TwistModel
 
 __all__ = ["add_objective", "primary_offset"]

@@ -26,7 +26,7 @@ from rummisolve.solver._decode import NeedAnchors, decode
 from rummisolve.solver._layout import Counts, TableCounts, count_position
 from rummisolve.solver._model import build_model
 from rummisolve.solver._objective import primary_offset
-from rummisolve.solver._pieces import INF, protos
+from rummisolve.solver._protos import INF, protos
 from rummisolve.solver._solve import QUICK_EFFORT, referee_accepts
 from rummisolve.solver_limits import unsupported_position
 
@@ -85,14 +85,14 @@ def _unplayable(position: Position, cat: Catalogue, counts: Counts) -> int:
     else:
         available = [t + r for t, r in zip(counts.table, counts.rack)]
         jokers = counts.table_jokers + playable_jokers
-    pieces = protos(cat)
-    bounds = pieces.copy_bounds(jokers)
-    ub = [bounds[slots(available)] for slots in pieces.slot_counts]
+    shared = protos(cat)
+    bounds = shared.copy_bounds(jokers)
+    ub = [bounds[slots(available)] for slots in shared.slot_counts]
     unfit = counts.rack_jokers - playable_jokers
     top, m = rules.numbers, rules.min_meld_length
     for k, n in enumerate(counts.rack):
         if n:
-            sets = pieces.sets_of_kind[k]
+            sets = shared.sets_of_kind[k]
             if sets is not None and any(sets(ub)):
                 continue
             # A grouped catalogue lists runs only: kind k (on the rack, so present) fits a group

@@ -28,7 +28,7 @@ from rummisolve.solver._decode import NeedAnchors, decode, primary_value
 from rummisolve.solver._exclude import exclude_played
 from rummisolve.solver._layout import PositionModel, TableCounts
 from rummisolve.solver._model import build_model
-from rummisolve.solver._pieces import INF
+from rummisolve.solver._protos import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver._strict import may_miss

@@ -13,8 +13,8 @@ from rummisolve.position import Position
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import FreedMeld, PositionModel
-from rummisolve.solver._pieces import INF, linear
-from rummisolve.solver._pieces import protos as protos_for
+from rummisolve.solver._protos import INF, linear
+from rummisolve.solver._protos import protos as protos_for
 from rummisolve.tiles import Colour, Tile
 
 __all__ = ["StrictRetrieval", "may_miss", "strict_jokers"]
@@ -44,7 +44,7 @@ def strict_jokers(
     as many as the meld has jokers, each a copy of a base set (``h[i,c,s]``) holding some of the
     meld's bound jokers (``hq[i,c,k]``) and a real tile of the old meld, its witness
     (``hw[i,c,k]``): each of the old meld's tiles beside one host only (the meld has one copy).
-    A run's hosts are its own (a base set, or a longer run of its colour as its pieces); the
+    A run's hosts are its own (a base set, or a longer run of its colour as its base sets); the
     groups of one number share theirs (:meth:`_StrictBuilder.group_hosts`), a slot holding one
     group's joker or witness. A run's host is one copy of its own, so two runs' jokers never share
     a base set (their hosts may still join into one run); the referee allows that too, so the model
@@ -117,8 +117,8 @@ class JokerMeld:
 class HostShape(NamedTuple):
     """A new meld a kept joker may sit in (:func:`_host_shapes`)."""
 
-    pieces: tuple[int, ...]
-    """Its base sets: one, or the pieces of a run longer than a base set."""
+    sets: tuple[int, ...]
+    """Its base sets: one, or those of a run longer than a base set."""
     kinds: tuple[int, ...]
 
 
@@ -339,9 +339,9 @@ class _StrictBuilder:
         hs = [self.new_var() for _ in shapes]
         qs = {k: self.new_var() for k in member.options if any(k in kinds for _, kinds in shapes)}
         ws = {k: self.new_var() for k in member.witnesses if any(k in kinds for _, kinds in shapes)}
-        for (pieces, _), var in zip(shapes, hs):
-            for piece in pieces:  # a host is a new meld: it takes a copy of each of its pieces
-                self.designated.setdefault(piece, []).append(var)
+        for (sets, _), var in zip(shapes, hs):
+            for s in sets:  # a host is a new meld: it takes a copy of each of its base sets
+                self.designated.setdefault(s, []).append(var)
         for slots in (qs, ws):  # a slot of kind k only in a host holding k
             for k, var in slots.items():
                 holders = [h for (_, kinds), h in zip(shapes, hs) if k in kinds]
@@ -352,8 +352,8 @@ class _StrictBuilder:
         self.row(q + hs, [1] * len(q) + [-len(jokers)] * len(hs), -INF, 0)
         self.row(q + hs, [1] * len(q) + [-1] * len(hs), 0, INF)
         self.row(w + hs, [1] * len(w) + [-1] * len(hs), 0, INF)
-        for (pieces, kinds), var in zip(shapes, hs):
-            if len(pieces) == 1 and self.anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
+        for (sets, kinds), var in zip(shapes, hs):
+            if len(sets) == 1 and self.anchored.get(sets[0], 0) >= 2:  # it would read otherwise: two real tiles
                 built.doubled_hosts = True
                 mine = [ws[k] for k in kinds if k in ws]
                 self.row(mine + [var], [1] * len(mine) + [-2], 0, INF)
@@ -363,10 +363,10 @@ class _StrictBuilder:
             self.real_at.setdefault(k, []).append(var)
         built.freed.append(
             FreedMeld(
-                hosts=[(pieces[0], var) for (pieces, _), var in zip(shapes, hs) if len(pieces) == 1],
+                hosts=[(sets[0], var) for (sets, _), var in zip(shapes, hs) if len(sets) == 1],
                 jokers=list(qs.items()),
                 reals=list(ws.items()),
-                long=[(pieces, var) for (pieces, _), var in zip(shapes, hs) if len(pieces) > 1],
+                long=[(sets, var) for (sets, _), var in zip(shapes, hs) if len(sets) > 1],
             )
         )
         return hs, qs, ws
@@ -408,15 +408,15 @@ class _StrictBuilder:
         go to ``joker_cols`` and ``witness_cols`` (per group, by kind). ``previous``: the previous
         host's ``h``."""
         hs = [self.new_var() for _ in shapes]
-        for (pieces, _), var in zip(shapes, hs):
-            for piece in pieces:
-                self.designated.setdefault(piece, []).append(var)
+        for (sets, _), var in zip(shapes, hs):
+            for s in sets:
+                self.designated.setdefault(s, []).append(var)
         self.row(hs, [1] * len(hs), 0, 1)  # used = sum(h) <= 1
         if previous is not None:  # hosts are used in order (no symmetric copies)
             self.row(hs + previous, [1] * len(hs) + [-1] * len(previous), -INF, 0)
         slot_vars: dict[int, list[int]] = {}  # kind -> every hq and hw of that kind
         a_vars: list[int] = []
-        record = FreedMeld([(pieces[0], var) for (pieces, _), var in zip(shapes, hs)], [], [])
+        record = FreedMeld([(sets[0], var) for (sets, _), var in zip(shapes, hs)], [], [])
         for i, member in enumerate(family):
             a = self.new_var()
             a_vars.append(a)
@@ -442,8 +442,8 @@ class _StrictBuilder:
         for k, items in slot_vars.items():  # a slot of kind k: one joker or witness, in a host holding k
             holders = [h for (_, kinds), h in zip(shapes, hs) if k in kinds]
             self.row(items + holders, [1] * len(items) + [-1] * len(holders), -INF, 0)
-        for (pieces, kinds), var in zip(shapes, hs):
-            if self.anchored.get(pieces[0], 0) >= 2:  # it would read otherwise: two real tiles
+        for (sets, kinds), var in zip(shapes, hs):
+            if self.anchored.get(sets[0], 0) >= 2:  # it would read otherwise: two real tiles
                 self.built.doubled_hosts = True
                 mine = [v for k, v in record.reals if k in kinds]
                 self.row(mine + [var], [1] * len(mine) + [-2], 0, INF)
@@ -519,8 +519,8 @@ def _host_shapes(
 ) -> list[HostShape]:
     """The new melds a kept joker of ``meld`` may sit in, as (base sets, kinds): every usable
     base set holding one of the jokers' kinds and a tile of the meld; for a run, also every
-    longer run of its colour doing so (as its pieces), so that a witness need not lie in the
-    joker's own piece (``R1 R2 J R4 J R6`` from ``J R4 J``: pieces ``R1 R2 J`` and ``R4 J R6``)."""
+    longer run of its colour doing so (as its base sets), so that a witness need not lie in the
+    joker's own base set (``R1 R2 J R4 J R6`` from ``J R4 J``: base sets ``R1 R2 J`` and ``R4 J R6``)."""
     in_meld = set(witnesses)
     shapes = [
         HostShape((s,), cat.sets[s].kinds)
@@ -548,9 +548,9 @@ def _host_shapes(
                 chunks.append(tuple(rest[:m]))
                 rest = rest[m:]
             chunks.append(tuple(rest))
-            pieces = tuple(cat.index_of(chunk, True) for chunk in chunks)
-            if all(ub[p] for p in pieces):
-                shapes.append(HostShape(pieces, kinds))
+            sets = tuple(cat.index_of(chunk, True) for chunk in chunks)
+            if all(ub[p] for p in sets):
+                shapes.append(HostShape(sets, kinds))
     return shapes
 
 

@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
-from rummisolve.solver._pieces import INF, Protos, extend_row, linear
+from rummisolve.solver._protos import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
 __all__ = ["TwistPieces", "plan_twist", "add_twist"]

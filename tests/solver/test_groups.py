@@ -27,7 +27,7 @@ from rummisolve.melds import Meld
 from rummisolve.solver import _candidates
 from rummisolve.solver._candidates import model_catalogue
 from rummisolve.solver._groups import add_groups, deal, group_bound, group_offsets
-from rummisolve.solver._pieces import protos
+from rummisolve.solver._protos import protos
 from rummisolve.solver.probe import ModelVariant, solve_variant
 from rummisolve.tiles import JOKER, Tile
 from tests.support.soundness import assert_sound

@@ -20,7 +20,7 @@ from benchmarks.positions import random_position, small_position
 from rummisolve import JOKER, STANDARD, XP, Meld, Position, RuleSet, Tile, meld_problem, solve, verify
 from rummisolve.errors import OptionError
 from rummisolve.solution import Solution
-from rummisolve.solver._pieces import INF
+from rummisolve.solver._protos import INF
 from rummisolve.solver.probe import ModelVariant, solve_variant
 from tests.support.soundness import assert_sound, melds
 from tests.support.strategies import positions
@@ -1122,9 +1122,9 @@ def test_a_solve_leaves_ctrl_c_to_the_host_program():
     assert done.stdout.strip() == "interrupted"
 
 
-def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
-    """A long-running server sees many rule sets: the solver must not keep pieces for all of them."""
-    from rummisolve.solver import _pieces as pieces
+def test_model_protos_are_kept_for_a_bounded_number_of_rule_sets():
+    """A long-running server sees many rule sets: the solver must not keep protos for all of them."""
+    from rummisolve.solver import _protos as shared
     from rummisolve.solver._candidates import catalogue
 
     def answer(threshold):
@@ -1133,12 +1133,12 @@ def test_model_pieces_are_kept_for_a_bounded_number_of_rule_sets():
         return [str(t) for t in solution.played], [str(m) for m in solution.table]
 
     first = answer(1)
-    for threshold in range(2, pieces._MAX_PROTOS + 10):
+    for threshold in range(2, shared._MAX_PROTOS + 10):
         answer(threshold)
-    assert len(pieces._PROTOS) <= pieces._MAX_PROTOS
+    assert len(shared._PROTOS) <= shared._MAX_PROTOS
     assert answer(1) == first  # rebuilt after eviction: the same answer
     recent = catalogue(RuleSet(initial_threshold=1))
-    assert pieces.protos(recent) is pieces.protos(recent)  # the most recent one is reused
+    assert shared.protos(recent) is shared.protos(recent)  # the most recent one is reused
 
 
 def _most_copies(have: tuple[int, ...], jokers: int) -> int:
@@ -1156,13 +1156,13 @@ def _most_copies(have: tuple[int, ...], jokers: int) -> int:
 def test_copy_bounds_are_upper_bounds_and_remembered_within_their_cap(jokers, monkeypatch):
     """The model's bound on copies of a set never cuts off a layout, and the remembered bounds
     (one dictionary look-up per set and layer) equal the computed ones, under a cap."""
-    from rummisolve.solver import _pieces as pieces
+    from rummisolve.solver import _protos as shared
 
-    monkeypatch.setattr(pieces, "_MAX_COPY_BOUNDS", 50)
-    bounds = pieces.CopyBounds(jokers)
+    monkeypatch.setattr(shared, "_MAX_COPY_BOUNDS", 50)
+    bounds = shared.CopyBounds(jokers)
     for size in (3, 4, 5):
         for have in product(range(4), repeat=size):
-            bound = pieces.copies_bound(have, jokers)
+            bound = shared.copies_bound(have, jokers)
             assert bound >= _most_copies(have, jokers), (have, jokers)
             if 0 in have and have.count(0) > jokers:
                 assert bound == 0, (have, jokers)

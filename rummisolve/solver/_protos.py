@@ -1,4 +1,4 @@
-"""Reusable pieces of CP-SAT model protos, built once per rule set and copied into models."""
+"""Reusable CP-SAT protos (rows, domains, bounds), built once per rule set and copied into models."""
 
 from __future__ import annotations
 
