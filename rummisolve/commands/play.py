@@ -1,4 +1,6 @@
-"""``rummisolve play``: play against AIs (or watch them) in the terminal, with coloured tiles."""
+"""``rummisolve play``: play in the terminal, with coloured tiles, against AIs or other people at
+the same keyboard (each person's turn behind a pass screen: :mod:`rummisolve.game.terminal.hotseat`),
+or watch AIs play."""
 
 from __future__ import annotations
 
@@ -21,14 +23,15 @@ if TYPE_CHECKING:
     from rummisolve.game.terminal.human import HumanPlayer
     from rummisolve.tiles import Tile
 
-HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
+HELP = "Play Rummikub in the terminal against AI players or people at the same keyboard, or watch AIs play (--watch)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         default=None,
-        help=f"comma-separated seats: {', '.join(PLAYER_KINDS)} (default human,medium; with --watch medium,hard)",
+        help=f"comma-separated seats: {', '.join(PLAYER_KINDS)} (default human,medium; with --watch "
+        "medium,hard); several humans take turns at this terminal, each behind a pass screen",
     )
     parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")

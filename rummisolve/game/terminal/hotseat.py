@@ -124,7 +124,7 @@ class HotSeat:
         if table == then:
             return text, False
         marked = marked_table_text(table, then, self.colour)
-        return f"{text}\ntable (* a meld changed since, [R7] a tile played since):\n{marked}", True
+        return f"{text}\ntable (* a meld changed since, [..] a tile played since):\n{marked}", True
 
 
 def _read_line(prompt: str) -> str:
