@@ -192,8 +192,8 @@ class _Terminal:
         return self.kinds[seat] == "human"
 
     def spoken_to(self, seat: int) -> bool:
-        """Whether lines naming ``seat`` speak to it ("you win"): the one human of a game."""
-        return self.is_human(seat) and self.hotseat is None
+        """Whether lines naming ``seat`` speak to it ("you win"): the one human of a game, "you"."""
+        return self.is_human(seat) and self.hotseat is None and self.names[seat] == "you"
 
     def mover(self, seat: int) -> str:
         """The name for the lines after ``seat``'s own turn, on its own screen ("you" for a human)."""

@@ -142,7 +142,8 @@ def test_two_people_play_a_whole_round_behind_pass_screens(keyboard, capsys, tmp
     assert re.search(r"player \d wins: .*, after \d+ turns \(seed 4\); saved to", out)
     assert "seed 4" not in out.split("wins: ")[0]  # the seed is shown when the round ends only
     # Each seat hears what the other did since its last turn (a tile drawn from the pool unnamed).
-    assert "since your last turn:\n  player 1 " in out and "since your last turn:\n  player 2 " in out
+    assert re.search(r"since your last turn( \(you drew \w+\))?:\n  player 1 ", out)
+    assert re.search(r"since your last turn( \(you drew \w+\))?:\n  player 2 ", out)
     saved = Game.load(save)
     assert saved.finished and saved.names == ("player 1", "player 2") and saved.log() == game.log()
 
@@ -187,6 +188,8 @@ def test_save_quit_load_resumes_with_the_pass_screen_then_undo(keyboard, capsys,
     first_pass = out.index("Pass to player 1, press Enter")
     assert "your rack" not in out[:first_pass] and out.index(SEPARATOR) < first_pass
     assert "took back your last turn and the turns after it (player 2: they play again)" in out
+    drew = Game.load(save).events[0]
+    assert f"since your last turn (you drew {drew.tile}):\n  player 2 draws a tile\n" in out
     assert check_screens(out, board, ["player 1", "player 2"]) == 2  # the same person goes on after undo
     game = Game.load(save)
     assert [type(e).__name__ for e in game.events] == ["DrawEvent"] and game.current == 1

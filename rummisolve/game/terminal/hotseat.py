@@ -111,15 +111,22 @@ class HotSeat:
         player.screen_cleared(self.game.state.table if with_table else None)
 
     def recap(self, seat: int) -> tuple[str, bool]:
-        """The turns since ``seat``'s last one (every turn, if it has none) and, if they changed
-        it, the table with their changes marked; whether the table is in it."""
+        """The turns since ``seat``'s last one (every turn, if it has none; with the tile it drew
+        then, which its screen may have shown only for a moment) and, if they changed it, the table
+        with their changes marked; whether the table is in it."""
         events, states = self.game.events, self.game.states
         since = next((i + 1 for i in range(len(events) - 1, -1, -1) if events[i].player == seat), 0)
         lines = [public_turn_text(events[i], states[i], self.names, self.colour) for i in range(since, len(events))]
         if not lines:
             return "", False
-        heading = "since your last turn:" if since else "so far:"
-        text = "\n".join([heading, *(f"  {line}" for line in lines)])
+        heading = "since your last turn" if since else "so far"
+        last = since - 1
+        while last >= 0 and events[last].player == seat:  # the events of the seat's last turn
+            event = events[last]
+            if isinstance(event, DrawEvent) and event.source == "pool" and event.tile is not None:
+                heading += f" (you drew {meld_text([event.tile], self.colour)})"
+            last -= 1
+        text = "\n".join([f"{heading}:", *(f"  {line}" for line in lines)])
         table, then = self.game.state.table, states[since].table
         if table == then:
             return text, False

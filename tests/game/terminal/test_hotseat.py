@@ -68,7 +68,7 @@ def test_the_pass_screen_then_the_seat_screen_with_what_happened_since():
     assert screen.out[4:] == [SEPARATOR, pass_prompt("Bo"), "\nBo's turn", "so far:\n  Ann draws a tile"]
     game.draw()
     seats.hand_to(0, player)
-    assert screen.out[-1] == "since your last turn:\n  Bo draws a tile"  # the table unchanged: not shown
+    assert screen.out[-1] == f"since your last turn (you drew {game.events[0].tile}):\n  Bo draws a tile"
 
 
 def test_the_recap_marks_the_table_changed_since():
