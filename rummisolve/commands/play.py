@@ -1,8 +1,11 @@
-"""``rummisolve play``: play against AIs (or watch them) in the terminal, with coloured tiles."""
+"""``rummisolve play``: play in the terminal, with coloured tiles, against AIs or other people at
+the same keyboard (each person's turn behind a pass screen: :mod:`rummisolve.game.terminal.hotseat`),
+or watch AIs play."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from typing import TYPE_CHECKING, cast
@@ -16,17 +19,19 @@ if TYPE_CHECKING:
     from rummisolve.game.events import Event, TimeoutEvent
     from rummisolve.game.runner import TurnInfo
     from rummisolve.game.state import GameState
+    from rummisolve.game.terminal.hotseat import HotSeat
     from rummisolve.game.terminal.human import HumanPlayer
     from rummisolve.tiles import Tile
 
-HELP = "Play Rummikub against AI players in the terminal, or watch AIs play (--watch)"
+HELP = "Play Rummikub in the terminal against AI players or people at the same keyboard, or watch AIs play (--watch)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         default=None,
-        help=f"comma-separated seats: {', '.join(PLAYER_KINDS)} (default human,medium; with --watch medium,hard)",
+        help=f"comma-separated seats: {', '.join(PLAYER_KINDS)} (default human,medium; with --watch "
+        "medium,hard); several humans take turns at this terminal, each behind a pass screen",
     )
     parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
@@ -48,13 +53,24 @@ def _fail(message: str) -> int:
 
 
 def _seat_names(kinds: list[str]) -> list[str]:
+    """One human is "you"; several (a hot-seat game) are "player 1", "player 2", ...; an AI is its
+    level ("medium", or "medium#1", "medium#2" when there are several)."""
     names = []
     for seat, kind in enumerate(kinds):
-        name = "you" if kind == "human" else kind
-        if kinds.count(kind) > 1:
-            name = f"{name}#{kinds[: seat + 1].count(kind)}"
+        number = kinds[: seat + 1].count(kind)
+        if kind == "human":
+            name = f"player {number}" if kinds.count(kind) > 1 else "you"
+        else:
+            name = f"{kind}#{number}" if kinds.count(kind) > 1 else kind
         names.append(name)
     return names
+
+
+def _kind_of(name: str) -> str:
+    """The seat kind a saved game's name stands for (the names :func:`_seat_names` gives)."""
+    if name == "you" or name.startswith("you#") or re.fullmatch(r"player \d+", name):
+        return "human"
+    return name.split("#")[0]
 
 
 _delay = number_option(float, "a number of seconds", 0, 3600)
@@ -90,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         if args.load:
             game = Game.load(args.load)
             if game.names and len(game.names) == game.players and args.players is None:
-                kinds = ["human" if n == "you" or n.startswith("you#") else n.split("#")[0] for n in game.names]
+                kinds = [_kind_of(n) for n in game.names]
             if len(kinds) != game.players:
                 return _fail(f"--players: {len(kinds)} players given; the saved game has {game.players}")
         else:
@@ -126,8 +142,9 @@ def _loop(game: Game, kinds: list[str], args: argparse.Namespace, colour: bool) 
     table.announce()
     while not game.finished:
         seat = game.current
-        before = game.state
         try:
+            table.before_turn(seat)
+            before = game.state
             if table.discard_rule:  # a turn of one or two actions, ending with a discard
                 table.after_discard_turn(seat, before, table.play_discard_turn(seat))
             else:
@@ -164,18 +181,44 @@ class _Terminal:
         self.discard_rule = game.rules.discard
         self.unsaved: str | None = None
         """Why the last save failed (``None``: saved, or nothing to save to)."""
+        self.hotseat: HotSeat | None = None
+        """Several humans: the pass screens between their turns."""
+        if len(self.humans) > 1:
+            from rummisolve.game.terminal.hotseat import HotSeat
+
+            self.hotseat = HotSeat(game, self.names, colour, tty=sys.stdout.isatty())
 
     def is_human(self, seat: int) -> bool:
         return self.kinds[seat] == "human"
 
+    def spoken_to(self, seat: int) -> bool:
+        """Whether lines naming ``seat`` speak to it ("you win"): the one human of a game, "you"."""
+        return self.is_human(seat) and self.hotseat is None and self.names[seat] == "you"
+
+    def mover(self, seat: int) -> str:
+        """The name for the lines after ``seat``'s own turn, on its own screen ("you" for a human)."""
+        return "you" if self.is_human(seat) else self.names[seat]
+
     def announce(self) -> None:
+        """The game's first line; in a hot-seat game it heads the first pass screen, without the
+        seed (anyone knowing it could deal the racks again: it is shown when the round ends)."""
         args, rule = self.args, self.discard_rule
-        print(
-            f"rummisolve play: {', '.join(self.names)}; seed {self.game.deal.seed}"
+        line = (
+            f"rummisolve play: {', '.join(self.names)}; "
+            + ("the seed is shown when the round ends" if self.hotseat else f"seed {self.game.deal.seed}")
             + ("; discard rule" if rule else "")
             + (": end every turn with 'discard TILE'" if rule and not args.watch else "")
             + ("" if args.watch else "; type 'help' for commands")
         )
+        if self.hotseat is not None:
+            self.hotseat.banner = line
+        else:
+            print(line)
+
+    def before_turn(self, seat: int) -> None:
+        """In a hot-seat game, the pass screen before each human's turn (unless it goes on)."""
+        if self.hotseat is not None and self.is_human(seat):
+            self.hotseat.hand_to(seat, cast("HumanPlayer", self.players[seat]))
 
     def save(self) -> None:
         if self.args.save:
@@ -197,11 +240,17 @@ class _Terminal:
         if not any(e.player == seat for e in game.events):
             print("nothing to undo: you have not played a turn yet")
             return
+        others: list[str] = []  # the seats whose turns after it are taken back too
         while game.can_undo:
             undone = game.undo()
             if undone.player == seat and not (self.discard_rule and isinstance(undone, DrawEvent)):
                 break  # a whole turn of this seat (a draw mid-turn is only its start)
-        print("took back your last turn")
+            if undone.player != seat and self.names[undone.player] not in others:
+                others.insert(0, self.names[undone.player])
+        if self.hotseat is not None and others:
+            print(f"took back your last turn and the turns after it ({', '.join(others)}: they play again)")
+        else:
+            print("took back your last turn")
         self.save()
 
     def play_discard_turn(self, seat: int) -> TurnInfo:
@@ -213,7 +262,7 @@ class _Terminal:
         from rummisolve.game.events import PlayEvent
 
         human = self.is_human(seat)
-        _tell_discard_turn(info, before, self.names[seat], human, self.colour)
+        _tell_discard_turn(info, before, self.mover(seat), human, self.colour)
         if isinstance(info.event, PlayEvent) and not human:
             self.show_table(before)
         self.end_of_turn(human)
@@ -223,7 +272,7 @@ class _Terminal:
         from rummisolve.errors import IllegalMoveError
         from rummisolve.game.actions import Draw, Play
 
-        game, name, human = self.game, self.names[seat], self.is_human(seat)
+        game, name, human = self.game, self.mover(seat), self.is_human(seat)
         if isinstance(action, Play):
             try:
                 event = game.play(action.table)
@@ -283,13 +332,16 @@ class _Terminal:
         state, colour = self.game.state, self.colour
         scores = self.game.scores()
         assert state.winner is not None and scores is not None  # the round is over
-        human = self.is_human(state.winner)
+        human = self.spoken_to(state.winner)
         if state.end_reason == "out":
             how = "went out (discarded the last tile)" if self.discard_rule else "went out"
         else:
             how = f"{'have' if human else 'has'} the lowest rack (the pool ran out)"
         winner = _says(self.names[state.winner], human, "win", "wins")
-        print(f"\n{winner}: {how}, after {state.turn} turns{self.saved_note()}")
+        if self.hotseat is not None and self.hotseat.banner is not None:  # a round over when loaded
+            print(self.hotseat.banner)
+        seed = f" (seed {self.game.deal.seed})" if self.hotseat is not None else ""
+        print(f"\n{winner}: {how}, after {state.turn} turns{seed}{self.saved_note()}")
         print(table_text(state.table, colour))
         for seat, name in enumerate(self.names):
             rack = meld_text(state.racks[seat], colour) or "(empty)"

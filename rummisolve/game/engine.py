@@ -236,6 +236,11 @@ class Game:
             return None
         return limit - (self._clock() - self._turn_started)
 
+    def restart_clock(self) -> None:
+        """Start the mover's turn timer again from now, e.g. once a device is handed over in a
+        hot-seat game (the handing over is not the player's thinking time)."""
+        self._turn_started = self._clock()
+
     def check_timer(self) -> TimeoutEvent | None:
         """Apply the timeout penalty if the mover's time is up; return it (else ``None``)."""
         left = self.time_left()

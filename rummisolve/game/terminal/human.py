@@ -103,6 +103,13 @@ class HumanPlayer:
         """Note that ``table`` was just shown: the next prompt does not show it again (if it is still the table)."""
         self._seen = tuple(table)
 
+    def screen_cleared(self, table: Sequence[Meld] | None = None) -> None:
+        """The screen was cleared (a hot-seat pass screen): the next prompt starts a turn afresh
+        and shows the whole view, the table too unless ``table`` has been shown since."""
+        self._turn = None
+        self._drafts = []
+        self._seen = None if table is None else tuple(table)
+
     def choose(self, view: PlayerView) -> Action:
         turn = (view.seat, view.turn, view.table, view.rack)
         if turn != self._turn or not self._drafts:  # a new turn (else: asked again after an illegal play)
