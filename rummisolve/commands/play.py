@@ -240,6 +240,13 @@ class _Terminal:
         if not any(e.player == seat for e in game.events):
             print("nothing to undo: you have not played a turn yet")
             return
+        blocked = self._other_person_after(seat)
+        if blocked is not None:
+            print(
+                f"nothing undone: that would take back {blocked}'s turn (with several people at one"
+                " terminal, a person may not replay a turn after seeing the next person's)"
+            )
+            return
         others: list[str] = []  # the seats whose turns after it are taken back too
         while game.can_undo:
             undone = game.undo()
@@ -252,6 +259,19 @@ class _Terminal:
         else:
             print("took back your last turn")
         self.save()
+
+    def _other_person_after(self, seat: int) -> str | None:
+        """The name of another person (a human seat) whose turn came after ``seat``'s last one in
+        the history that :meth:`undo` would take back, or ``None`` (AI turns after it are replayed)."""
+        if self.hotseat is None:
+            return None
+        game = self.game
+        for event in reversed(game.events):
+            if event.player == seat:
+                return None
+            if self.is_human(event.player):
+                return self.names[event.player]
+        return None
 
     def play_discard_turn(self, seat: int) -> TurnInfo:
         from rummisolve.game.runner import play_turn
