@@ -30,11 +30,13 @@ What it measures and checks (the targets of issue 39 in brackets):
   each message is a whole view; a connection never gets a view older than, or as old as, one it
   got (``out_of_order``, ``duplicates``); a slow client may skip versions (a watcher keeps only the
   newest view not yet sent, and a push builds the views as stored when it runs), counted as
-  ``skipped_versions`` and allowed; but every change reaches every seat: once the load stops and
-  each room is quiet, every seat has its room's last version (``lost``: seats that do not, within
-  the grace), and a view's log holds every event since the seat's previous view, skipped ones too
-  (``log_mismatches``: a log not extending the previous one by exactly the versions in between,
-  once the room plays).
+  ``skipped_versions``, and allowed when the next change came while the skipped version's push
+  was on its way (``coalesced``: it began within :data:`COALESCE_WINDOW` s of another seat's
+  receipt of the skipped version; else ``unexplained``, counted as lost); every change reaches
+  every seat: once the load stops and each room is quiet, every seat has its room's last version
+  (``lost``: seats that do not, within the grace); and a view's log holds every event since the
+  seat's previous view, skipped ones too (``log_mismatches``: a log not extending the previous one
+  by exactly the versions in between, once the room plays).
 - **Server memory**: RSS of the server process (``/proc/<pid>/status`` VmRSS, summed over any
   child process, sampled every 100 ms) at start, after the setup, at its peak and at the end
   [under 300 MB].
@@ -93,6 +95,9 @@ KEEP_ALIVE = 4.0
 """Seconds a client reuses an idle connection (uvicorn closes one idle for 5 s)."""
 SEAT_COUNTS = (2, 3, 4)
 AI_KINDS = ("easy", "medium")
+COALESCE_WINDOW = 0.5
+"""A version a seat skipped counts as coalesced (allowed) when the change after it began within this
+many seconds of another seat's receipt of it; else as lost (the server had it alone that long)."""
 TARGET_PUSH_P99_MS = 200.0
 TARGET_MEMORY_MIB = 300.0
 SAMPLES = 5
@@ -623,6 +628,54 @@ def ai_turns(rooms: list[RoomClient], end: float) -> list[tuple[float, float, st
     return turns
 
 
+def skips(rooms: list[RoomClient]) -> dict[str, Any]:
+    """The versions seats skipped once their room was connected, each judged by its window: from
+    another seat's first receipt of it (or, for a move no other seat saw, its HTTP answer) to the
+    start of the next change (its HTTP request; for an AI's move, its first receipt: later than
+    the AI began). A push builds the views as stored when it runs and a watcher keeps only the
+    newest view not yet sent, so a version is skipped legitimately only when the next change came
+    while its push was on the way: a short window. A window over :data:`COALESCE_WINDOW` is a
+    view the server held and did not send (``unexplained``)."""
+    out: dict[str, Any] = {"versions": 0, "coalesced": 0, "unexplained": 0, "unknown": 0, "window_ms_max": None}
+    samples: list[str] = []
+    widest = None
+    for room in rooms:
+        if not room.seats or not all(c.received for c in room.seats.values()):
+            continue
+        connected = max(c.received[0][0] for c in room.seats.values())
+        moves = {m.version: m for m in room.moves}
+        firsts = {s: {v: at for v, at, *_ in c.received} for s, c in room.seats.items()}
+        for seat, client in room.seats.items():
+            versions = [v for v, *_ in client.received]
+            for u, w in zip(versions, versions[1:]):
+                for v in range(max(u, connected) + 1, w):
+                    out["versions"] += 1
+                    seen = [firsts[o][v] for o in firsts if o != seat and v in firsts[o]]
+                    available = min(seen) if seen else (moves[v].answered if v in moves else None)
+                    if v + 1 in moves:
+                        begun: float | None = moves[v + 1].sent
+                    else:
+                        later = [c.first_at_least(v + 1) for c in room.seats.values()]
+                        begun = min((t for t in later if t is not None), default=None)
+                    if available is None or begun is None:
+                        out["unknown"] += 1
+                        continue
+                    window = begun - available
+                    widest = window if widest is None else max(widest, window)
+                    if window <= COALESCE_WINDOW:
+                        out["coalesced"] += 1
+                        continue
+                    out["unexplained"] += 1
+                    if len(samples) < SAMPLES:
+                        samples.append(
+                            f"room {room.code} seat {seat}: version {v} skipped (got {u} then {w}), "
+                            f"the next change began {_ms(window)} ms after another seat had it"
+                        )
+    out["window_ms_max"] = None if widest is None else _ms(widest)
+    out["unexplained_samples"] = samples
+    return out
+
+
 def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     out: list[tuple[float, float]] = []
     for start, stop in sorted(spans):
@@ -693,6 +746,7 @@ def figures(load: Load, played_s: float, end: float) -> dict[str, Any]:
         "ai_turn_ms": {level: _spread([b - a for a, b, lv in turns if lv == level]) for level in levels},
         "ai_turn_running_share": round(busy_s / played_s, 3) if played_s else 0.0,
         "pushes_never_received": missing,
+        "skips": skips(load.rooms),
         "client_loop_lag_ms": _spread(load.lags),
     }
 
@@ -871,6 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         "out_of_order": stats.out_of_order,
         "log_mismatches": stats.log_mismatches,
         "skipped_versions": stats.skipped_versions,
+        "skipped_after_connecting": measured.pop("skips"),
         "rooms_still_moving_at_the_end": measured.pop("rooms_still_moving"),
         "answers_ahead_of_their_move": stats.answer_ahead,
     }
@@ -883,6 +938,7 @@ def main(argv: list[str] | None = None) -> int:
         or stats.out_of_order
         or stats.log_mismatches
         or measured["pushes_never_received"]
+        or events["skipped_after_connecting"]["unexplained"]
     )
     every = measured["push_latency_ms"]["every_seat"]
     report = {
@@ -943,7 +999,8 @@ def _summary(report: dict[str, Any]) -> str:
     lines += [
         f"views received {events['pushes_received']}: lost {events['lost']}, duplicates {events['duplicates']}, "
         f"out of order {events['out_of_order']}, log mismatches {events['log_mismatches']}, "
-        f"skipped (coalesced) {events['skipped_versions']}; errors {report['errors']}; "
+        f"skipped {events['skipped_versions']} (coalesced {events['skipped_after_connecting']['coalesced']}, "
+        f"unexplained {events['skipped_after_connecting']['unexplained']}); errors {report['errors']}; "
         f"server log problems {report['server_log_problems']}",
         f"server RSS MiB: start {memory['start_rss']}, after setup {memory['after_setup_rss']}, "
         f"peak {memory['peak_rss']}, end {memory['end_rss']}; server CPU {report['server_cpu_s']} s, "
