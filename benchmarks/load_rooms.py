@@ -982,6 +982,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _summary(report: dict[str, Any]) -> str:
     moves, events, memory = report["moves"], report["events"], report["server_memory_mib"]
+    after = events["skipped_after_connecting"]
     lines = [
         f"{report['rooms']} rooms ({report['ai_rooms']} with an AI seat), {report['websockets']} WebSockets, "
         f"{report['played_s']} s: {moves['human']} human moves ({moves['per_second']}/s), {moves['ai_turns']} AI turns "
@@ -998,8 +999,9 @@ def _summary(report: dict[str, Any]) -> str:
     lines += [
         f"views received {events['pushes_received']}: lost {events['lost']}, duplicates {events['duplicates']}, "
         f"out of order {events['out_of_order']}, log mismatches {events['log_mismatches']}, "
-        f"skipped {events['skipped_versions']} (coalesced {events['skipped_after_connecting']['coalesced']}, "
-        f"unexplained {events['skipped_after_connecting']['unexplained']}); errors {report['errors']}; "
+        f"skipped {events['skipped_versions']} ({events['skipped_versions'] - after['versions']} while the rooms "
+        f"filled; then coalesced {after['coalesced']}, unexplained {after['unexplained']}); "
+        f"errors {report['errors']}; "
         f"server log problems {report['server_log_problems']}",
         f"server RSS MiB: start {memory['start_rss']}, after setup {memory['after_setup_rss']}, "
         f"peak {memory['peak_rss']}, end {memory['end_rss']}; server CPU {report['server_cpu_s']} s, "
