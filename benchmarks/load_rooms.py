@@ -1,15 +1,15 @@
 """Load test of the game rooms: scripted clients play N rooms over HTTP and WebSocket for T seconds.
 
 Starts ``rummisolve serve`` on a free loopback port with a temporary database, makes ``--rooms``
-rooms of 2, 3 and 4 seats (``--ai-rooms`` of them with one AI seat, easy or medium, so AI turns
-run on the server meanwhile), joins every human seat and opens one WebSocket per human seat
+rooms of 2, 3 and 4 seats (``--ai-rooms`` of them with one AI seat, easy and medium in turn or
+the ``--ai-levels`` given, so AI turns run on the server meanwhile), joins every human seat and opens one WebSocket per human seat
 (docs/rooms.md). Then each seat plays for ``--duration`` seconds: on its turn it waits a think
 time (``--think`` seconds on average), plays new melds from its rack when a greedy search finds
 some (runs and groups, no jokers, worth the initial meld before opening), else draws; a finished
 round's creator deals the next. Moves go over HTTP with the version of the view they were decided
 on; every view arrives over the WebSocket. Loopback only; bounded in rooms, moves and time (the
-setup, the load, then a grace of :data:`DRAIN_GRACE` seconds for the last pushes; every wait has a
-timeout).
+setup, at most :data:`SETUP_TIMEOUT` s; the load; then a grace of :data:`DRAIN_GRACE` s for the
+last answers, AI turns and pushes; every wait has a timeout).
 
     python -m benchmarks.load_rooms [--rooms 50] [--duration 60] [--ai-rooms N] [--seed S] [--out FILE]
         [--ai-levels easy,medium] [--think 1.0]
