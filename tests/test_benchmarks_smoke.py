@@ -423,3 +423,69 @@ def test_reroll_benchmark_smoke(capsys):
     assert reroll.main(["--deals", "2", "--max-solves", "50"]) == 0
     out = capsys.readouterr().out
     assert "2 deals, 9 free dice" in out and "512 subsets" in out
+
+
+def test_load_rooms_smoke(tmp_path, capsys):
+    # A live server for 4 s: three rooms (one with an AI seat) played by scripted clients over HTTP
+    # and WebSocket. The invariants hold (no error, no lost, duplicated or out-of-order view, every
+    # log goes on event by event); no timing is asserted.
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("websockets")
+    from benchmarks import load_rooms
+
+    out = tmp_path / "rooms.json"
+    args = ["--rooms", "3", "--ai-rooms", "1", "--duration", "4", "--think", "0.1", "--out", str(out)]
+    assert load_rooms.main(args) == 0
+    report = json.loads(out.read_text())
+    events = report["events"]
+    assert report["invariants_hold"] and report["errors"] == 0 and report["pushes_never_received"] == 0
+    assert events["lost"] == events["duplicates"] == events["out_of_order"] == events["log_mismatches"] == 0
+    assert report["websockets"] == sum(int(size) * n for size, n in report["seats"].items()) - 1
+    assert report["moves"]["human"] > 0 and report["moves"]["ai_turns"] > 0
+    pairs = report["push_latency_ms"]["pairs"]["all"]
+    assert pairs["n"] >= report["moves"]["human"] and pairs["max"] > 0
+    assert report["server_memory_mib"]["peak_rss"] >= report["server_memory_mib"]["start_rss"] > 0
+    assert "push latency" in capsys.readouterr().out
+
+
+def test_load_rooms_counts_what_the_protocol_forbids():
+    from benchmarks.load_rooms import RoomClient, SeatClient, Stats
+
+    stats = Stats()
+    seat = SeatClient(RoomClient("ABCDEF", ["human", "human"], 0), 0, "token")
+
+    def view(version, log, status="playing", round_=0):
+        return {
+            "room": "ABCDEF",
+            "seat": 0,
+            "version": version,
+            "turn": 0,
+            "status": status,
+            "round": round_,
+            "log": log,
+        }
+
+    seat.receive(view(1, [], "waiting"), 0.0, stats)
+    seat.receive(view(2, []), 0.1, stats)  # the join that starts the game: no event
+    seat.receive(view(3, ["a"]), 0.2, stats)
+    seat.receive(view(3, ["a"]), 0.3, stats)  # the same version again
+    seat.receive(view(2, []), 0.4, stats)  # an older one
+    seat.receive(view(5, ["a", "b", "c"]), 0.5, stats)  # 4 skipped: allowed, its event is in the log
+    seat.receive(view(6, ["a", "b", "c"]), 0.6, stats)  # a version without its event
+    seat.receive(view(7, ["a", "B", "c", "d"]), 0.7, stats)  # an earlier event changed
+    seat.receive(view(8, [], round_=1), 0.8, stats)  # a new round starts its log again
+    assert (stats.duplicates, stats.out_of_order, stats.skipped_versions, stats.log_mismatches) == (1, 1, 1, 2)
+    assert [v for v, *_ in seat.received] == [1, 2, 3, 5, 6, 7, 8]
+    assert seat.first_at_least(4) == 0.5 and seat.first_at_least(9) is None and not stats.errors
+
+
+def test_load_rooms_plays_melds_from_the_rack_only_when_they_open():
+    from benchmarks.load_rooms import rack_melds
+
+    rack = ["R1", "R2", "R3", "R4", "K4", "B4", "O4", "J", "R3"]
+    assert rack_melds(rack, True, 30) == [["R1", "R2", "R3", "R4"], ["K4", "B4", "O4"]]
+    assert rack_melds(rack, False, 30) == []  # 22 points: below the initial meld
+    assert rack_melds(["R10", "R11", "R12", "K10", "B10", "O10", "K10"], False, 30) == [
+        ["R10", "R11", "R12"],
+        ["K10", "B10", "O10"],
+    ]
