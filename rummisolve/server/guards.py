@@ -118,9 +118,7 @@ class RedactTokens(logging.Filter):
         if isinstance(record.msg, str) and "token=" in record.msg:
             record.msg = _TOKEN_IN_URL.sub(r"\1(hidden)", record.msg)
         if isinstance(record.args, tuple) and any(isinstance(a, str) and "token=" in a for a in record.args):
-            record.args = tuple(
-                _TOKEN_IN_URL.sub(r"\1(hidden)", a) if isinstance(a, str) else a for a in record.args
-            )
+            record.args = tuple(_TOKEN_IN_URL.sub(r"\1(hidden)", a) if isinstance(a, str) else a for a in record.args)
         return True
 
 

@@ -251,15 +251,25 @@ def test_a_seats_token_is_hidden_in_the_access_log_and_the_log_still_formats():
 
     secret = "q3V-secret_token"
     access = logging.LogRecord(
-        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
-        ("127.0.0.1:5000", "GET", f"/play?room=KTRWMB&token={secret}", "1.1", 200), None,
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/play?room=KTRWMB&token={secret}", "1.1", 200),
+        None,
     )
     assert RedactTokens().filter(access)
     line = AccessFormatter("%(client_addr)s %(request_line)s %(status_code)s", use_colors=False).format(access)
     assert line == "127.0.0.1:5000 GET /play?room=KTRWMB&token=(hidden) HTTP/1.1 200 OK", line
     socket_line = logging.LogRecord(
-        "uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
-        ("127.0.0.1:5000", f"/rooms/KTRWMB/ws?token={secret}"), None,
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5000", f"/rooms/KTRWMB/ws?token={secret}"),
+        None,
     )
     assert RedactTokens().filter(socket_line)
     assert socket_line.getMessage() == '127.0.0.1:5000 - "WebSocket /rooms/KTRWMB/ws?token=(hidden)" [accepted]'
