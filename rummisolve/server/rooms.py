@@ -268,7 +268,9 @@ class Room:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
                 raise OptionError(f"seat: expected a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
             if self.seats[seat].kind != "human":
-                raise OptionError(f"seat: seat {seat} is an AI ({self.seats[seat].kind}); a player joins a 'human' seat")
+                raise OptionError(
+                    f"seat: seat {seat} is an AI ({self.seats[seat].kind}); a player joins a 'human' seat"
+                )
             if seat not in free:
                 raise GameStateError(f"seat {seat} of room {self.code} is taken (join another, or watch)")
             free = [seat]
