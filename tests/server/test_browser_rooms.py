@@ -413,3 +413,53 @@ def test_players_sharing_a_screen_pass_the_device_and_see_no_other_rack(browser,
     )  # the first seat moves on
     assert "Round 2" in p.locator("#round-info").inner_text() and p.get_by_test_id("round-over").is_hidden()
     page.close()
+
+
+# -- a kept link, a seat handed to an AI, and the turn timer ------------------------------------------
+
+
+def post(base: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def test_a_kept_link_opens_the_seat_the_creator_seats_an_ai_and_the_timer_runs_out(browser, server, shots):
+    # A room made elsewhere (any client of the protocol) with a 2 s timer; its seat's link opened in a
+    # browser that has never seen it.
+    made = post(server, "/rooms", {"seats": ["human", "human"], "name": "Ann", "timer": 2})
+    code = made["room"]
+    ann = RoomPage(browser, server, PHONE, shots)
+    p = ann.page
+    ann.open(f"/play?room={code}&token={made['token']}")
+    p.get_by_test_id("waiting-room").wait_for()
+    assert p.get_by_test_id("timer").is_hidden()  # no clock runs while the room waits
+    kept = p.evaluate("c => JSON.parse(localStorage.getItem('rummisolve.room.' + c)).tokens", code)
+    assert kept == {"0": made["token"]}
+    # Nobody comes: Ann gives the free seat to the AI, and the game starts.
+    p.get_by_test_id("seat").nth(1).locator("select").select_option("easy")
+    p.get_by_test_id("give-to-ai").click()
+    turn_is(p, "Your turn · turn 1")
+    assert chips(p)[1] == "easy (for player 2) (AI): 14 tiles · not opened"
+    assert re.fullmatch(r"[0-2] s", p.get_by_test_id("timer").inner_text())
+    ann.shoot_step("15-seat-given-to-the-ai")
+    # Ann does nothing: the server times her turn out, she draws the penalty, the AI plays, and it is
+    # her turn again, each on the page as it happens.
+    p.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=log] li')].some(l => l.textContent.startsWith('you run out of time'))"
+    )
+    log = p.get_by_test_id("log").locator("li").all_inner_texts()
+    assert log[0] == "you run out of time and draw 3 penalty tiles", log
+    timeouts = sum(1 for line in log if line == "you run out of time and draw 3 penalty tiles")
+    assert len(rack(p)) == 14 + 3 * timeouts  # the rack and the log are of one view
+    ann.shoot_step("16-turn-timed-out", key=True)
+    # The page lists the room among this browser's, to go back to.
+    ann.open("/play")
+    assert p.get_by_test_id("my-room").first.text_content() == f"Room {code} your seat 1Forget"
+    p.get_by_test_id("my-room").first.get_by_role("link").click()
+    p.wait_for_url(re.compile(rf"/play\?room={code}$"))
+    p.wait_for_selector("body[data-ready=true]")
+    assert p.url.endswith(f"/play?room={code}") and p.get_by_test_id("rack").locator("[data-tile]").count() >= 14
+    ann.close()

@@ -41,14 +41,28 @@ export function storedSeats(code) {
 export function storeSeat(code, seat, token) {
   const seats = storedSeats(code);
   seats.set(seat, token);
-  localStorage.setItem(KEY(code), JSON.stringify({ tokens: Object.fromEntries(seats) }));
+  localStorage.setItem(KEY(code), JSON.stringify({ tokens: Object.fromEntries(seats), at: Date.now() }));
+}
+
+/** The rooms this browser holds a seat in, the newest first: [{code, seats: [seat], at}]. */
+export function storedRooms() {
+  const rooms = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key.startsWith("rummisolve.room.")) continue;
+    const code = key.slice("rummisolve.room.".length);
+    let at = 0;
+    try { at = JSON.parse(localStorage.getItem(key)).at || 0; } catch { /* an entry of an older page: no time */ }
+    rooms.push({ code, seats: [...storedSeats(code).keys()], at });
+  }
+  return rooms.filter((r) => r.seats.length).sort((a, b) => b.at - a.at);
 }
 
 /** Forget a token the room no longer knows (refused with 403). */
 export function forgetSeat(code, seat) {
   const seats = storedSeats(code);
   seats.delete(seat);
-  if (seats.size) localStorage.setItem(KEY(code), JSON.stringify({ tokens: Object.fromEntries(seats) }));
+  if (seats.size) localStorage.setItem(KEY(code), JSON.stringify({ tokens: Object.fromEntries(seats), at: Date.now() }));
   else localStorage.removeItem(KEY(code));
 }
 

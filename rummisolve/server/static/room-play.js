@@ -20,20 +20,26 @@ export function enterRoom(code, seats) {
   $("friends").classList.add("hidden");
   $("game").classList.remove("hidden");
   document.title = `rummisolve · room ${room.code}`;
-  const watch = (key, token) => room.followers.push(follow(room.code, token, (view) => receive(key, view), (s, detail) => connection(key, s, detail)));
   for (const [seat, token] of room.seats) watch(seat, token);
   if (!room.seats.size || sharedScreen()) watch(WATCH, null); // what everyone may see: between turns on a shared screen
+}
+
+function watch(key, token) {
+  room.followers.set(key, follow(room.code, token, (view) => receive(key, view), (s, detail) => connection(key, s, detail)));
 }
 
 function connection(key, status, detail) {
   room.connection = status;
   if (status === "refused") {
     const error = detail.error || `the connection was refused (${detail.code})`;
-    if (detail.code === 4403 && key !== WATCH) { // the seat is no longer this token's (handed to an AI)
+    if (detail.code === 4403 && key !== WATCH) { // the seat is no longer this token's (handed to an AI): watch
       forgetSeat(room.code, key);
       room.seats.delete(key);
-    }
-    room.refused = error;
+      room.views.delete(key);
+      room.followers.delete(key);
+      if (!room.seats.size && !room.followers.has(WATCH)) watch(WATCH, null);
+      room.refused = `Seat ${key + 1} is no longer yours (${error}): its player left and the room's creator gave it to an AI.`;
+    } else room.refused = error;
     if (!newest()) document.body.dataset.ready = "true";
   }
   refresh();
@@ -66,8 +72,10 @@ export function refresh() {
   const now = newest();
   if (!now) { renderRoom(); return; }
   const { shown, passTo } = onScreen(now);
-  const view = (shown !== null && room.views.get(shown)) || room.views.get(WATCH) || now;
   const seat = shown !== null && room.views.has(shown) ? shown : null;
+  // Without a seat on screen only the spectator's view is shown: a seat's holds its own draws.
+  const view = seat !== null ? room.views.get(seat) : room.views.get(WATCH);
+  if (!view) return; // its first push is on its way
   room.view = view;
   room.shown = seat;
   room.passTo = passTo;

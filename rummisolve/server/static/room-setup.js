@@ -3,7 +3,7 @@
 // seats of the players on this screen (their tokens kept in this browser), then opens the room at
 // /play?room=<code>&token=<your token>, where the waiting room shows the invite.
 import { $, el, RulesForm, ruleValue, showMessage } from "./common.js";
-import { createRoom, joinRoom, keepName, lastName, storeSeat } from "./room-client.js";
+import { createRoom, forgetSeat, joinRoom, keepName, lastName, storedRooms, storeSeat } from "./room-client.js";
 import { state } from "./play-state.js";
 
 const HUMANS = { you: "you", friend: "a friend (by the invite link)", screen: "a player on this screen" };
@@ -25,6 +25,17 @@ export function wireRoomSetup() {
   });
   $("create-room").addEventListener("click", create);
   renderRoomSeats();
+  listRooms();
+}
+
+/** The rooms this browser holds seats in (their tokens in localStorage), to go back to. */
+function listRooms() {
+  const rooms = storedRooms();
+  $("my-rooms").classList.toggle("hidden", !rooms.length);
+  $("my-rooms-list").replaceChildren(...rooms.map(({ code, seats: held }) => el("li", { "data-testid": "my-room" },
+    el("a", { href: `/play?room=${encodeURIComponent(code)}` }, `Room ${code}`),
+    el("span", { class: "muted", text: ` your seat${held.length > 1 ? "s" : ""} ${held.map((s) => s + 1).join(", ")}` }),
+    el("button", { type: "button", class: "small", onclick: () => { for (const s of held) forgetSeat(code, s); listRooms(); } }, "Forget"))));
 }
 
 /** The rules changed: no more seats than they allow. */

@@ -6,7 +6,7 @@ export const room = {
   code: null,
   seats: new Map(), // seat -> token: the seats this browser holds (several: players sharing this screen)
   views: new Map(), // seat (or WATCH) -> the newest view of it pushed or answered
-  followers: [], // the WebSocket connections
+  followers: new Map(), // seat (or WATCH) -> its WebSocket connection
   connection: "connecting", // "live", "reconnecting", "refused"
   view: null, // the view on screen
   shown: null, // the seat whose rack is on screen; null: none (a spectator, or between turns on a shared screen)
