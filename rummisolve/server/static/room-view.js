@@ -7,6 +7,7 @@ import { room, sharedScreen } from "./room-state.js";
 import { state } from "./play-state.js";
 
 const actions = { confirmPass: () => {}, giveSeatToAI: () => {} };
+const levels = new Map(); // seat -> the AI level chosen for it in the waiting room
 
 /** The room's own buttons: copy the invite, the pass screen's "show my rack". */
 export function wireRoom({ confirmPass, giveSeatToAI }) {
@@ -66,7 +67,9 @@ function renderWaiting(view) {
     else {
       item.append(el("span", { class: "muted", text: "waiting for a player…" }));
       if (creator) {
-        const level = el("select", { "aria-label": `AI level for seat ${s + 1}` }, ...state.meta.ai_levels.map((l) => el("option", { value: l, text: l })));
+        const level = el("select", { "aria-label": `AI level for seat ${s + 1}`, onchange: () => levels.set(s, level.value) },
+          ...state.meta.ai_levels.map((l) => el("option", { value: l, text: l })));
+        level.value = levels.get(s) || state.meta.ai_levels[0]; // kept as pushes redraw the list
         item.append(" ", level, el("button", { type: "button", class: "small", "data-testid": "give-to-ai", onclick: () => actions.giveSeatToAI(s, level.value) }, "Give this seat to the AI"));
       }
     }
