@@ -259,7 +259,9 @@ def test_two_browsers_play_a_room_by_its_invite_and_a_third_watches(browser, ser
             assert sorted(rack(p)) == sorted(view["rack"]) and p.get_by_test_id("error").inner_text() == ""
             done["illegal"] += 1
         melds = rack_melds(view) if done["illegal"] and turn > 0 else None  # the first turn draws
-        if melds and done["play"] < 2:
+        if (
+            melds and done["play"] < 2 and sum(map(len, melds)) < len(view["rack"])
+        ):  # (not going out: the round goes on)
             lay_out(p, melds)
             assert melds_shown(p) == view["table"] + melds
             p.get_by_test_id("end-turn").click()
@@ -318,8 +320,17 @@ def test_two_browsers_play_a_room_by_its_invite_and_a_third_watches(browser, ser
 
 # -- players sharing one screen, with an AI ----------------------------------------------------------
 
-TINY = {"colours": 2, "numbers": 5, "copies": 1, "jokers": 0, "rack_size": 3, "initial_threshold": 0}
-"""Ten tiles, three to a rack: with three seats the pool holds one, so a round ends in a few turns."""
+TINY = {
+    "colours": 2,
+    "numbers": 5,
+    "copies": 1,
+    "jokers": 0,
+    "rack_size": 3,
+    "min_meld_length": 4,
+    "initial_threshold": 0,
+}
+"""Ten tiles, three to a rack and melds of four: with three seats the pool holds one tile and the AI
+can never play, so when the players on the screen draw, the round is blocked after four turns."""
 
 
 def tiles_in_page(p) -> int:
@@ -401,7 +412,8 @@ def test_players_sharing_a_screen_pass_the_device_and_see_no_other_rack(browser,
     else:
         pytest.fail("the round did not end")
     # The round's end: every rack laid down, the scores, and the next round dealt from this screen.
-    turn_is(p, f"Round over after {view['turn_number']} turns")
+    assert view["end_reason"] == "blocked" and view["turn_number"] == 4
+    turn_is(p, "Round over after 4 turns")
     assert p.get_by_test_id("pass-screen").is_hidden()
     assert p.get_by_test_id("scores").locator("tr").count() == 4  # a header and three players
     assert tiles_in_page(p) == sum(len(m) for m in view["table"]) + sum(q["tiles"] for q in view["players"])
