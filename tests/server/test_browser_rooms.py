@@ -11,6 +11,8 @@ its own localStorage, as several people on their own devices.
 - Players sharing one screen (hot-seat) with an AI: between turns the "pass the device" screen
   keeps the next rack out of the page (its tiles are not in the DOM) until its player says they hold
   the device; a reload resumes both seats; the round ends and the next round is dealt.
+- A seat's link kept and opened in a new browser, a free seat given to an AI from the waiting room,
+  a turn the server times out; the discard rule (a draw keeps the turn, a discard ends it).
 
 The deals are the server's secret (a room has no seed), so the tests read each seat's view from the
 protocol and play what it allows (the best move of rack tiles only, found by the library, or a draw).
@@ -475,3 +477,37 @@ def test_a_kept_link_opens_the_seat_the_creator_seats_an_ai_and_the_timer_runs_o
     p.wait_for_selector("body[data-ready=true]")
     assert p.url.endswith(f"/play?room={code}") and p.get_by_test_id("rack").locator("[data-tile]").count() >= 14
     ann.close()
+
+
+def test_the_discard_rule_in_a_room_a_draw_keeps_the_turn_then_a_discard_ends_it(browser, server, shots):
+    made = post(server, "/rooms", {"rules": {"preset": "standard", "discard": True}, "seats": ["human", "easy"]})
+    code, token = made["room"], made["token"]
+    page = RoomPage(browser, server, DESKTOP, shots)
+    p = page.page
+    page.open(f"/play?room={code}&token={token}")
+    turn_is(p, "Your turn · turn 1")
+    assert p.get_by_test_id("draw").inner_text() == "Draw from the pool"
+    pile = made["view"]["discard_pile"]  # the deal turns one tile up
+    assert p.get_by_test_id("pick").is_enabled() == bool(pile)
+    assert p.get_by_test_id("discard-top").get_attribute("data-tile") == pile[-1]
+    p.get_by_test_id("draw").click()
+    # The draw keeps the turn: the drawn tile is on the rack, marked, and Draw is spent.
+    seen = call(server, f"/rooms/{code}", token)
+    at_version(p, seen["version"])
+    assert seen["turn"] == 0 and seen["drawn"] is not None
+    turn_is(p, "Your turn · turn 1")
+    assert sorted(rack(p)) == sorted(seen["rack"]) and p.get_by_test_id("draw").is_disabled()
+    assert p.get_by_test_id("pick").is_disabled()
+    assert p.get_by_test_id("rack").locator("[data-drawn=true]").get_attribute("data-tile") == seen["drawn"]
+    # A tile selected and End turn: the discard, and the turn passes (the AI's, then Ann's again).
+    tile = rack(p)[0]
+    p.get_by_test_id("rack").locator(f"[data-tile='{tile}']").first.click()
+    p.get_by_test_id("end-turn").click()
+    turn_is(p, "Your turn · turn 3")
+    log = p.get_by_test_id("log").locator("li").all_inner_texts()
+    assert log[:2] == [f"you draw {seen['drawn']}", f"you discard {tile}"], log
+    after = call(server, f"/rooms/{code}", token)
+    assert p.get_by_test_id("discard-top").get_attribute("data-tile") == after["discard_pile"][-1]
+    assert sorted(rack(p)) == sorted(after["rack"])
+    page.shoot_step("17-discard-rule")
+    page.close()

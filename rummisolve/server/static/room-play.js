@@ -121,6 +121,7 @@ async function act(seat, send) {
   } finally {
     state.pending--;
     if (!state.pending) delete document.body.dataset.pending;
+    render(); // the controls again: the push of this action may have come first, while it was pending
   }
   if (response.ok) {
     showError("");
