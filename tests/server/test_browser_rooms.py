@@ -291,8 +291,9 @@ def test_two_browsers_play_a_room_by_its_invite_and_a_third_watches(browser, ser
             # what changed since their last turn; the log names the tiles played.
             assert marked(w) == melds and marked(other.page) == melds
             assert last_log(w) == f"{names[mover]} plays {' '.join(sorted(sum(melds, [])))}"
-            other.shoot_step(f"07-after-a-play-{turn}", key=not done["play"])
-            watcher.shoot_step(f"07-after-a-play-spectator-{turn}", key=not done["play"])
+            step = "first-play" if not done["play"] else f"play-{turn}"
+            other.shoot_step(f"07-after-the-{step}", key=not done["play"])
+            watcher.shoot_step(f"07-after-the-{step}-spectator", key=not done["play"])
         else:
             drawn = call(server, f"/rooms/{code}", tokens[mover])["log"][-1]["tile"]
             assert last_log(p) == f"you draw {drawn}" and last_log(other.page) == f"{names[mover]} draws a tile"
