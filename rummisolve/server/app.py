@@ -1,6 +1,6 @@
 """The ASGI app: POST /solve, /verify, /explain and /render, GET /health, OpenAPI docs at /docs
-(offline), and the web app: its pages at / (analysis) and /play, its game API, and game rooms
-(``/rooms``: people against people, over HTTP and WebSocket).
+(offline), and the web app: its pages at / (analysis), /play and /r/<code> (a room's invite), its
+game API, and game rooms (``/rooms``: people against people, over HTTP and WebSocket).
 
 :func:`create_app` puts the parts together: the shared objects (:class:`~rummisolve.server.state.ServerState`
 in ``app.state.server``), the routers (:mod:`rummisolve.server.routes`), the guards against

@@ -110,12 +110,15 @@ _TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s\"']+")
 
 class RedactTokens(logging.Filter):
     """Hide the secret in ``?token=...`` from log lines: the ASGI server logs every WebSocket it
-    accepts with its URL, and a room's WebSocket carries its seat's token there."""
+    accepts with its URL, and a room's WebSocket carries its seat's token there (as does a seat's
+    own page, ``/play?room=...&token=...``, in the access log). The token is hidden in the
+    record's arguments, which keep their number: the access log's formatter reads them one by one."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "token=" in message:
-            record.msg, record.args = _TOKEN_IN_URL.sub(r"\1(hidden)", message), ()
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN_IN_URL.sub(r"\1(hidden)", record.msg)
+        if isinstance(record.args, tuple) and any(isinstance(a, str) and "token=" in a for a in record.args):
+            record.args = tuple(_TOKEN_IN_URL.sub(r"\1(hidden)", a) if isinstance(a, str) else a for a in record.args)
         return True
 
 

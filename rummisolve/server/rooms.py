@@ -259,10 +259,21 @@ class Room:
 
     # -- the seats' actions ---------------------------------------------------------------------
 
-    def join(self, name: Any, now: float) -> tuple[int, str]:
-        """Take the next free human seat: its number and token; :class:`GameStateError` if none is free."""
+    def join(self, name: Any, now: float, seat: Any = None) -> tuple[int, str]:
+        """Take the next free human seat (or human seat ``seat``, e.g. a second player on the same
+        screen): its number and token; :class:`GameStateError` if none is free (or ``seat`` is taken)."""
         self._require_open()
         free = [s for s, place in enumerate(self.seats) if not place.taken]
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise OptionError(f"seat: expected a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
+            if self.seats[seat].kind != "human":
+                raise OptionError(
+                    f"seat: seat {seat} is an AI ({self.seats[seat].kind}); a player joins a 'human' seat"
+                )
+            if seat not in free:
+                raise GameStateError(f"seat {seat} of room {self.code} is taken (join another, or watch)")
+            free = [seat]
         if not free:
             raise GameStateError(f"room {self.code} is full: every seat is taken (watch it without joining)")
         token = self._take(free[0], check_name(name, f"player {free[0] + 1}"))

@@ -1,25 +1,17 @@
 """The web app in a real browser: headless Chromium (the system's, never a downloaded one) driven by
-Playwright against ``rummisolve serve`` started here on a free port.
+Playwright against ``rummisolve serve`` started on a free port (the fixtures: conftest.py).
 
 The analysis board: a position entered by clicks, by notation and by a shared link, solved, the
 played tiles compared with the library's answer. The play page: an illegal play shows the referee's
 reason, an edit is undone, a legal play is made by drag and drop, a draw, a turn taken back, and a
 reload resumes the saved game. No page may log an error to the console. Screenshots of both pages
 at desktop and phone sizes go to ``tests/screenshots/`` (git-ignored) for a person to look at.
-
-The browser is ``$RUMMISOLVE_CHROMIUM``, else ``/usr/bin/chromium``, else ``chromium`` on the PATH.
-Without one (or without Playwright) these tests skip, except under CI (``CI`` set), where they fail.
+Without a browser (or without Playwright) these tests skip, except under CI, where they fail.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -33,71 +25,6 @@ from rummisolve.solver import solve
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-def _unavailable(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run under CI: {reason}", pytrace=False)
-    pytest.skip(reason)
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("RUMMISOLVE_CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed (pip install '.[test]')")
-    path = chromium_path()
-    if path is None:
-        _unavailable("no Chromium found: set RUMMISOLVE_CHROMIUM or install chromium (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, browser):
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("webapp")
-    log = (folder / "server.log").open("w")
-    root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(folder / "games.sqlite3")]
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the server did not start:\n{(folder / 'server.log').read_text()}")
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-    text = (folder / "server.log").read_text()
-    assert "Traceback" not in text, text
 
 
 class Page:

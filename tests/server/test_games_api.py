@@ -61,7 +61,7 @@ def test_meta_comes_from_the_library(api):
 
 
 def test_pages_and_static_files_are_served(api):
-    for page in ("/", "/play"):
+    for page in ("/", "/play", "/help", "/r/KTRWMB"):  # /r/<code>: a room's invite, the play page
         response = api.get(page)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
     for path in STATIC.iterdir():

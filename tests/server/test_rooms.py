@@ -202,6 +202,28 @@ def test_create_join_and_a_full_room(app):
         assert "rack" not in watched and "seat" not in watched and watched["status"] == "playing"
 
 
+def test_a_join_may_name_a_free_human_seat(app):
+    # Players on one screen (the page's hot-seat) take the seats they were given, not the next free one.
+    with TestClient(app) as client:
+        made = create(client, seats=["human", "human", "human"], name="Ann")
+        code = made["room"]
+        cy = client.post(f"/rooms/{code}/join", json={"name": "Cy", "seat": 2})
+        assert cy.status_code == 200 and cy.json()["seat"] == 2
+        assert [p["joined"] for p in cy.json()["view"]["players"]] == [True, False, True]
+        taken = client.post(f"/rooms/{code}/join", json={"name": "Di", "seat": 2})
+        assert taken.status_code == 409 and "seat 2" in taken.json()["error"]
+        for bad in (5, -1, "1", True):
+            refused = client.post(f"/rooms/{code}/join", json={"name": "Di", "seat": bad})
+            assert refused.status_code == 400 and "seat" in refused.json()["error"], bad
+        bo = join(client, code, "Bo")  # without a seat: the next free one
+        assert bo["seat"] == 1 and bo["view"]["status"] == "playing"
+        version, room = true_room(app, code)
+        assert [place.name for place in room.seats] == ["Ann", "Bo", "Cy"]
+        made = create(client, seats=["human", "easy", "human"], name="Ann")
+        ai = client.post(f"/rooms/{made['room']}/join", json={"seat": 1})
+        assert ai.status_code == 400 and "AI" in ai.json()["error"]
+
+
 def test_the_creator_may_take_another_seat_and_an_ai_seat_moves_first(app):
     with TestClient(app) as client:
         made = create(client, seats=["easy", "human"], seat=1, name="Ann")

@@ -240,6 +240,41 @@ def test_other_hosts_and_other_sites_are_refused(app):
         assert gone.status_code == 403 and client.get(f"/games/{ident}").status_code == 200
 
 
+def test_a_seats_token_is_hidden_in_the_access_log_and_the_log_still_formats():
+    # A seat's own page is /play?room=...&token=...: the access log's line must neither show the
+    # token nor break (its formatter unpacks the record's five arguments).
+    import logging
+
+    from uvicorn.logging import AccessFormatter
+
+    from rummisolve.server.guards import RedactTokens
+
+    secret = "q3V-secret_token"
+    access = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/play?room=KTRWMB&token={secret}", "1.1", 200),
+        None,
+    )
+    assert RedactTokens().filter(access)
+    line = AccessFormatter("%(client_addr)s %(request_line)s %(status_code)s", use_colors=False).format(access)
+    assert line == "127.0.0.1:5000 GET /play?room=KTRWMB&token=(hidden) HTTP/1.1 200 OK", line
+    socket_line = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5000", f"/rooms/KTRWMB/ws?token={secret}"),
+        None,
+    )
+    assert RedactTokens().filter(socket_line)
+    assert socket_line.getMessage() == '127.0.0.1:5000 - "WebSocket /rooms/KTRWMB/ws?token=(hidden)" [accepted]'
+
+
 def test_allowed_hosts_come_from_the_settings(tmp_path):
     app = make_app(tmp_path / "g.sqlite3", allowed_hosts="rummi.example,other.example")
     with TestClient(app, base_url="http://rummi.example") as client:

@@ -1,5 +1,6 @@
-"""The web app's pages: analysis at ``/``, play at ``/play``, help at ``/help`` (their scripts and styles are
-served under ``/static`` by :func:`rummisolve.server.app.create_app`)."""
+"""The web app's pages: analysis at ``/``, play at ``/play``, help at ``/help``, and a game room's
+invite at ``/r/{code}`` (the play page, which joins or watches the room); their scripts and styles
+are served under ``/static`` by :func:`rummisolve.server.app.create_app`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ async def analysis_page() -> FileResponse:
 
 @router.get("/play")
 async def play_page() -> FileResponse:
+    return FileResponse(STATIC / "play.html")
+
+
+@router.get("/r/{code}")
+async def room_invite_page(code: str) -> FileResponse:
+    """A room's invite: the play page joins the room (or watches it when every seat is taken)."""
     return FileResponse(STATIC / "play.html")
 
 

@@ -126,14 +126,17 @@ async def create_room(request: Request, state: SharedState) -> Response:
     return _answer(hub, answer["room"], True, answer, 201)
 
 
-@router.post("/rooms/{code}/join", summary='Take the next free human seat of a room ({"name": "Bo"}); 409 if none is')
+@router.post(
+    "/rooms/{code}/join",
+    summary='Take the next free human seat of a room ({"name": "Bo"}, or a free one: {"seat": 2}); 409 if none is',
+)
 async def join_room(code: str, request: Request, state: SharedState) -> Response:
     code = normal_code(code)
-    body = await json_object(request, state.settings.max_body_bytes, ("name",), "joining a room")
+    body = await json_object(request, state.settings.max_body_bytes, ("name", "seat"), "joining a room")
     hub = state.rooms
 
     def join(cached: CachedRoom, now: float) -> dict[str, Any]:
-        seat, token = cached.room.join(body.get("name"), now)
+        seat, token = cached.room.join(body.get("name"), now, body.get("seat"))
         return {"room": code, "seat": seat, "token": token, "invite": invite_path(code)}
 
     def work() -> tuple[dict[str, Any], bool]:

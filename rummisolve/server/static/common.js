@@ -27,9 +27,10 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** POST (with a body) or GET a JSON endpoint: {ok, status, data}. Bad input is an answer, not an exception. */
-export async function api(path, body, method) {
-  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+/** POST (with a body) or GET a JSON endpoint: {ok, status, data}. Bad input is an answer, not an exception.
+ * ``headers``: more request headers (a room seat's Authorization). */
+export async function api(path, body, method, headers = {}) {
+  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: { ...headers } };
   if (body !== undefined) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -221,6 +222,12 @@ export class RulesForm {
       if (entry) this.put(entry.input, entry.option, value);
     }
   }
+}
+
+/** The value of rule option ``name`` in ``rules`` (a preset name, or options with an optional "preset"). */
+export function ruleValue(meta, rules, name) {
+  const preset = meta.presets[typeof rules === "string" ? rules : rules.preset || "standard"] || meta.presets.standard;
+  return typeof rules === "object" && name in rules ? rules[name] : preset[name];
 }
 
 export function wait(ms) {

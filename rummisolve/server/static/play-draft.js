@@ -1,7 +1,7 @@
 // The draft: the human's tentative table for the turn being played, edited tile by tile. The server
 // keeps the game and judges the draft only when the turn ends.
-import { tileParts } from "./common.js";
-import { render, say, state, yourTurn } from "./play-state.js";
+import { ruleValue, tileParts } from "./common.js";
+import { render, say, showError, state, yourTurn } from "./play-state.js";
 
 export const codes = (melds) => melds.map((m) => m.map((t) => t.code));
 export const sameMeld = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -42,11 +42,7 @@ export function findTile(id) {
 }
 
 /** A rule option of the game being played (its rules may name a preset and change some options). */
-function ruleOption(name) {
-  const rules = state.game.rules;
-  const preset = state.meta.presets[typeof rules === "string" ? rules : rules.preset || "standard"];
-  return typeof rules === "object" && name in rules ? rules[name] : preset[name];
-}
+const ruleOption = (name) => ruleValue(state.meta, state.game.rules, name);
 
 /** The numbers each plain joker of ``meld`` stands for, read from its place in a run (Map id -> number). */
 function jokerSlots(meld) {
@@ -107,8 +103,8 @@ export function moveTiles(ids, dest) {
   const targetMeld = dest.kind === "meld" ? draft.table[dest.index] : null;
   if (dest.kind === "meld" && !targetMeld) return;
   draft.history.push(snapshot());
-  for (const found of tiles.sort((a, b) => b.index - a.index)) found.where.splice(found.where.indexOf(found.tile), 1);
-  const moving = tiles.map((f) => f.tile);
+  const moving = tiles.map((f) => f.tile); // in the order they were selected: a group keeps the order given
+  for (const found of [...tiles].sort((a, b) => b.index - a.index)) found.where.splice(found.where.indexOf(found.tile), 1);
   if (dest.kind === "rack") draft.rack.push(...moving);
   else if (dest.kind === "new") draft.table.push(arrange(moving));
   else {
@@ -128,6 +124,7 @@ function afterEdit() {
   state.badMelds = new Map();
   state.lastChanged = new Set();
   say("");
+  showError("");
   render();
 }
 
@@ -169,6 +166,7 @@ export function undoEdit() {
   state.selected = new Set();
   state.badMelds = new Map();
   say("");
+  showError("");
   render();
 }
 

@@ -1,5 +1,5 @@
 // The start page: a new game's seats, rules and seed, and this browser's saved games.
-import { $, el, showMessage } from "./common.js";
+import { $, el, ruleValue, showMessage } from "./common.js";
 import { deleteGame, listGames, newGame } from "./play-client.js";
 import { state } from "./play-state.js";
 import { enterGame } from "./play-turns.js";
@@ -35,10 +35,7 @@ export function renderSeats(count) {
 }
 
 function maxAIs() {
-  const rules = state.rulesForm.value();
-  const preset = state.meta.presets[typeof rules === "string" ? rules : rules.preset];
-  const max = (typeof rules === "object" && rules.max_players) || preset.max_players;
-  return Math.max(1, max - 1);
+  return Math.max(1, ruleValue(state.meta, state.rulesForm.value(), "max_players") - 1);
 }
 
 /** The rules changed: no more AIs than they seat. */
@@ -81,6 +78,7 @@ export async function createGame(body) {
   const response = await newGame(body);
   if (!response.ok) {
     $("setup").classList.remove("hidden");
+    $("friends").classList.remove("hidden");
     showMessage($("setup-message"), response.data.error, "bad");
     return;
   }

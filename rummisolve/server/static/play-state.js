@@ -31,6 +31,7 @@ export const state = {
   drag: null, // the drag under way: {id, ids, x, y, active, ghost, source}
   suppressClick: false, // the click that ends a drag selects nothing
   frames: [], // the replay's, one a turn
+  decorate: null, // a game room's parts of the page, drawn after the rest by every render (room-view.js)
 };
 
 const view = { render: () => {} };
@@ -48,7 +49,12 @@ export function say(text, kind = "info") {
   showMessage($("message"), text, kind);
 }
 
+/** A refused play (a room's: the referee's reasons) in data-testid="error"; the next edit clears it. */
+export function showError(text) {
+  showMessage($("error"), text, "bad");
+}
+
 export const yourTurn = () => {
   const { game } = state;
-  return game && !game.finished && game.current === game.human && !state.busy && !state.pending;
+  return game && !game.finished && !game.waiting && game.current === game.human && !state.busy && !state.pending;
 };

@@ -36,38 +36,50 @@ async function reload() {
   if (response.ok) { state.game = response.data.state; state.version = response.data.version; startDraft(); render(); }
 }
 
-export async function endTurn() {
-  if (!yourTurn()) return;
+/** What End turn asks of the server: {action: "play", body: {table, discard?}} or {action: "discard",
+ * body: {tile}}; null when the turn cannot end so (the reason said). A room sends the same (room-play.js). */
+export function endTurnRequest() {
   const { draft, game } = state;
   const table = codes(draft.table);
-  let answer;
   if (game.discard_rule) {
     const pick = [...state.selected].map(findTile).filter((f) => f && f.where === draft.rack);
     if (pick.length !== 1) {
       say("Under the discard rule a turn ends with a discard: select one tile of your rack, then End turn.", "bad");
-      return;
+      return null;
     }
     const tile = pick[0].tile.code;
-    if (draftChanged()) answer = await act("play", { table, discard: tile });
-    else if (game.draw_from !== null) answer = await act("discard", { tile });
-    else { say("Draw (from the pool or the discard pile) or change the table before you discard.", "bad"); return; }
-  } else {
-    if (!draftChanged()) {
-      say("The table is as your turn began: put tiles on it first, or Draw.", "bad");
-      return;
-    }
-    answer = await act("play", { table });
+    if (draftChanged()) return { action: "play", body: { table, discard: tile } };
+    if (game.draw_from !== null) return { action: "discard", body: { tile } };
+    say("Draw (from the pool or the discard pile) or change the table before you discard.", "bad");
+    return null;
   }
+  if (!draftChanged()) {
+    say("The table is as your turn began: put tiles on it first, or Draw.", "bad");
+    return null;
+  }
+  return { action: "play", body: { table } };
+}
+
+/** An illegal play: the referee's reasons marked on the melds they concern (the turn goes on). */
+export function markIllegal(reasons) {
+  state.badMelds = new Map();
+  for (const reason of reasons) {
+    if (reason.meld === null || reason.meld === undefined) continue;
+    if (!state.badMelds.has(reason.meld)) state.badMelds.set(reason.meld, []);
+    state.badMelds.get(reason.meld).push(reason.message);
+  }
+  state.selected = new Set();
+}
+
+export async function endTurn() {
+  if (!yourTurn()) return;
+  const request = endTurnRequest();
+  if (!request) return;
+  const answer = await act(request.action, request.body);
   if (!answer) return;
   if (answer.legal === false) {
-    state.badMelds = new Map();
-    for (const reason of answer.reasons) {
-      if (reason.meld === null || reason.meld === undefined) continue;
-      if (!state.badMelds.has(reason.meld)) state.badMelds.set(reason.meld, []);
-      state.badMelds.get(reason.meld).push(reason.message);
-    }
+    markIllegal(answer.reasons);
     say(`Not allowed: ${answer.message}`, "bad");
-    state.selected = new Set();
     render();
     return;
   }
@@ -242,6 +254,7 @@ export async function enterGame(id, game) {
   state.gameId = id;
   state.game = game;
   $("setup").classList.add("hidden");
+  $("friends").classList.add("hidden");
   $("game").classList.remove("hidden");
   startDraft();
   render();

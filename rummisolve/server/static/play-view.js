@@ -10,8 +10,9 @@ const name = (seat) => state.game.players[seat].name;
 /** A log line for a game event. */
 export function describe(event) {
   if (!event) return "";
-  const who = event.name || name(event.player);
-  const you = state.game ? event.player === state.game.human : who === "you"; // a saved game opened from a file: by name
+  const named = event.name || name(event.player);
+  const you = state.game ? event.player === state.game.human : named === "you"; // a saved game opened from a file: by name
+  const who = you && state.game && state.game.room ? "you" : named; // a room's players have names; the one on screen is "you"
   if (event.type === "play") {
     const played = event.played && event.played.length ? formatTiles(event.played) : "nothing new (rearranged the table)";
     return `${who} ${you ? "play" : "plays"} ${played}${event.discard ? `, ${you ? "discard" : "discards"} ${event.discard}` : ""}`;
@@ -45,6 +46,7 @@ export function render() {
   renderLog();
   renderRoundOver();
   renderLegend();
+  if (state.decorate) state.decorate();
   const again = focused && document.querySelector(focused);
   if (again && again !== document.activeElement && !again.disabled) again.focus();
 }
@@ -104,8 +106,9 @@ export function renderTable() {
   const melds = editing ? draft.table : game.table.map((m) => m.map((code) => ({ id: 0, code, fromRack: false })));
   melds.forEach((meld, i) => {
     const asDealt = editing && i < game.table.length && sameMeld(meld.map((t) => t.code), game.table[i]);
-    const changed = editing ? !asDealt && meld.some(() => true) : state.lastChanged.has(i);
-    const byOthers = asDealt && state.sinceMine.has(i); // changed by the others since the human's last turn
+    // A room marks the last move as the others' changes are marked on your turn (AI turns: dashed).
+    const changed = editing ? !asDealt && meld.some(() => true) : !game.room && state.lastChanged.has(i);
+    const byOthers = editing ? asDealt && state.sinceMine.has(i) : Boolean(game.room) && state.lastChanged.has(i);
     const reasons = state.badMelds.get(i);
     const meldBox = el("div", {
       class: `meld${changed ? " changed" : ""}${byOthers ? " by-others" : ""}${reasons ? " bad" : ""}`,

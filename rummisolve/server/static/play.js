@@ -2,7 +2,9 @@
 // keeps only the human's tentative table for the turn being played. This module starts the page and
 // wires its controls; the parts are play-state.js (the state), play-client.js (the requests),
 // play-draft.js (the table's edits), play-drag.js (drag and drop), play-view.js (the view),
-// play-turns.js (the game's course), play-replay.js and play-setup.js (the start page).
+// play-turns.js (the game's course), play-replay.js and play-setup.js (the start page). A game room
+// (people against people: /r/<code>, /play?room=<code>) is the same page driven by the room's
+// protocol: room-setup.js ("Play with friends"), room-join.js, room-play.js, room-view.js.
 import { $, loadMeta, RulesForm, showMessage } from "./common.js";
 import { getGame } from "./play-client.js";
 import { applyHint, joinSelected, moveTiles, resetTurn, splitSelected, undoEdit } from "./play-draft.js";
@@ -12,16 +14,21 @@ import { createGame, fitSeats, listSaved, renderSeats, wireSetup } from "./play-
 import { params, setRender, state } from "./play-state.js";
 import { draw, endTurn, enterGame, hint, nextRound, skipAhead, takeBackTurn } from "./play-turns.js";
 import { render } from "./play-view.js";
+import { openRoom } from "./room-join.js";
+import { confirmPass, giveSeatToAI, roomDraw, roomEndTurn, roomNextRound } from "./room-play.js";
+import { wireRoomSetup } from "./room-setup.js";
+import { wireRoom } from "./room-view.js";
 
 function parseRulesParam(text) {
   if (!text) return "standard";
   try { return JSON.parse(text); } catch { return text; }
 }
 
-function wireGame() {
-  $("end-turn").addEventListener("click", endTurn);
-  $("draw").addEventListener("click", () => draw("pool"));
-  $("pick").addEventListener("click", () => draw("discard"));
+/** The game's controls; ``turns``: the actions of a game against the AIs, or of a room's seat. */
+function wireGame(turns) {
+  $("end-turn").addEventListener("click", turns.endTurn);
+  $("draw").addEventListener("click", () => turns.draw("pool"));
+  $("pick").addEventListener("click", () => turns.draw("discard"));
   $("undo").addEventListener("click", undoEdit);
   $("reset").addEventListener("click", resetTurn);
   $("undo-turn").addEventListener("click", takeBackTurn);
@@ -33,7 +40,7 @@ function wireGame() {
   $("rack").addEventListener("click", (event) => { if (event.target === $("rack") && state.selected.size) moveTiles([...state.selected], { kind: "rack" }); });
   $("sort-colour").addEventListener("click", () => { state.order = "colour"; render(); });
   $("sort-number").addEventListener("click", () => { state.order = "number"; render(); });
-  $("next-round").addEventListener("click", nextRound);
+  $("next-round").addEventListener("click", turns.nextRound);
   $("replay-open").addEventListener("click", openReplay);
   $("replay-close").addEventListener("click", closeReplay);
   $("skip").addEventListener("click", skipAhead);
@@ -55,7 +62,14 @@ async function main() {
   state.rulesForm = new RulesForm($("setup-rules"), state.meta, fitSeats, { games: true });
   renderSeats(1);
   wireSetup();
-  wireGame();
+  wireRoomSetup();
+  const invite = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
+  const room = invite ? decodeURIComponent(invite[1]) : params.get("room");
+  wireGame(room ? { endTurn: roomEndTurn, draw: roomDraw, nextRound: roomNextRound } : { endTurn, draw, nextRound });
+  if (room) {
+    wireRoom({ confirmPass, giveSeatToAI });
+    return openRoom(room, { invited: Boolean(invite), token: params.get("token") });
+  }
 
   const id = params.get("game");
   if (id) {
@@ -70,6 +84,7 @@ async function main() {
     return createGame({ players: params.get("players"), rules: parseRulesParam(params.get("rules")), ...(seed ? { seed: Number(seed) } : {}) });
   }
   $("setup").classList.remove("hidden");
+  $("friends").classList.remove("hidden");
   document.body.dataset.ready = "true";
   await listSaved();
 }
