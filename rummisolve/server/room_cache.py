@@ -122,6 +122,12 @@ class RoomCache:
             now = self.clock()
             return {seat: room_view(cached.room, seat, cached.version, now) for seat in set(seats)}
 
+    def seats_of(self, code: str, tokens: Iterable[str]) -> dict[str, int | None]:
+        """The seat each of ``tokens`` is in room ``code`` now (``None``: no seat's)."""
+        with self.locks.hold(code):
+            room = self.get(code).room
+            return {token: room.seat_of(token) for token in tokens}
+
     # -- changing -------------------------------------------------------------------------------
 
     def change(self, code: str, act: Callable[[CachedRoom, float], T], *, timers: bool = True) -> tuple[T, bool]:

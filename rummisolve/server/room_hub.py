@@ -50,13 +50,20 @@ _RETRY_FAILED = 30.0
 T = TypeVar("T")
 
 
+class SeatRevoked(Exception):
+    """The connection's token is no longer its seat's (the creator handed the seat to an AI)."""
+
+
 class Watcher:
     """One WebSocket connection's seat (``None``: a spectator) and the newest view it has not sent."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, token: str | None = None) -> None:
         self.seat = seat
+        self.token = token
+        """The seat's token (``None``: a spectator); checked again at every push."""
         self.version = 0
         """The version of the newest view handed over."""
+        self.revoked = False
         self._latest: dict[str, Any] | None = None
         self._wake = asyncio.Event()
         self._loop = asyncio.get_running_loop()  # the connection's (an app may serve several loops in tests)
@@ -71,12 +78,24 @@ class Watcher:
             else:
                 self._loop.call_soon_threadsafe(self._wake.set)
 
+    def revoke(self) -> None:
+        """The token is no longer the seat's: no view is handed over any more."""
+        self.revoked = True
+        self._latest = None
+        if asyncio.get_running_loop() is self._loop:
+            self._wake.set()
+        else:
+            self._loop.call_soon_threadsafe(self._wake.set)
+
     async def next(self) -> dict[str, Any]:
-        """The next view to send (waits for one)."""
-        while self._latest is None:
+        """The next view to send (waits for one); :class:`SeatRevoked` once the seat is not the token's."""
+        while self._latest is None and not self.revoked:
             self._wake.clear()
             await self._wake.wait()
+        if self.revoked:
+            raise SeatRevoked(f"seat {self.seat} is no longer this token's")
         view, self._latest = self._latest, None
+        assert view is not None
         return view
 
 
@@ -126,7 +145,7 @@ class RoomHub:
     def connections(self) -> int:
         return sum(len(w) for w in self.watchers.values())
 
-    def watch(self, code: str, seat: int | None) -> Watcher:
+    def watch(self, code: str, seat: int | None, token: str | None = None) -> Watcher:
         """A new watcher of room ``code``; :class:`BadRequest` (503, 429) past the caps on connections."""
         if self.connections() >= self.settings.max_connections:
             raise BadRequest(
@@ -139,7 +158,7 @@ class RoomHub:
             raise BadRequest(
                 429, f"room {code} has {len(here)} connections open (max_room_connections): close one first"
             )
-        watcher = Watcher(seat)
+        watcher = Watcher(seat, token)
         here.add(watcher)
         return watcher
 
@@ -153,11 +172,16 @@ class RoomHub:
 
     async def publish(self, code: str) -> None:
         """Hand every watcher of room ``code`` its view as stored now."""
-        seats = {w.seat for w in self.watchers.get(code, ())}
+        watchers = list(self.watchers.get(code, ()))
+        seats = {w.seat for w in watchers}
         if not seats:
             return
-        views = await self.run(lambda: self.cache.views(code, seats))
-        for watcher in list(self.watchers.get(code, ())):
+        tokens = {w.token for w in watchers if w.token is not None}
+        views, holders = await self.run(lambda: (self.cache.views(code, seats), self.cache.seats_of(code, tokens)))
+        for watcher in watchers:
+            if watcher.token is not None and holders.get(watcher.token) != watcher.seat:
+                watcher.revoke()  # its seat was handed to an AI: it sees nothing more
+                continue
             view = views.get(watcher.seat)
             if view is not None:
                 watcher.offer(view)

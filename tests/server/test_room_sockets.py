@@ -210,3 +210,26 @@ def test_pushes_only_go_forward_and_two_tabs_cannot_both_act(app):
             while versions[-1] != version:
                 versions.append(ws.receive_json()["version"])
         assert versions == sorted(set(versions))  # each newer than the last; never one twice
+
+
+def test_an_open_socket_of_a_seat_handed_to_an_ai_is_closed_and_sees_nothing_more(app):
+    """The creator gives Bo's seat to an AI while Bo's page is still connected: Bo's socket must
+    not go on receiving that seat's view (the AI's rack, the tiles it draws)."""
+    with TestClient(app) as client:
+        made = create(client, seats=["human", "human"], name="Ann")
+        code = made["room"]
+        bo = join(client, code, "Bo")
+        with client.websocket_connect(f"/rooms/{code}/ws?token={bo['token']}") as ws:
+            assert ws.receive_json()["version"] == bo["view"]["version"]
+            path = f"/rooms/{code}/seats/1"
+            body = {"kind": "easy", "version": bo["view"]["version"]}
+            handed = client.post(path, headers=auth(made["token"]), json=body)
+            assert handed.status_code == 200
+            message = ws.receive_json()
+            assert "rack" not in message and "handed to an AI" in message["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403
+        # Ann's socket goes on as before.
+        with client.websocket_connect(f"/rooms/{code}/ws?token={made['token']}") as ws:
+            assert ws.receive_json()["players"][1]["kind"] == "easy"

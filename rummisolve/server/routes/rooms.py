@@ -34,7 +34,7 @@ from rummisolve.server.game_cache import bearer_token
 from rummisolve.server.handlers import REFUSALS, refusal
 from rummisolve.server.requests import BadRequest, json_object
 from rummisolve.server.room_cache import CachedRoom, normal_code
-from rummisolve.server.room_hub import RoomHub, Watcher
+from rummisolve.server.room_hub import RoomHub, SeatRevoked, Watcher
 from rummisolve.server.room_views import invite_path, room_view
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import illegal_answer
@@ -290,7 +290,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         if changed:
             hub.kick(code)
         # Watch first, then look: a change made meanwhile is pushed, never missed.
-        watcher = hub.watch(code, seat)
+        watcher = hub.watch(code, seat, token if seat is not None else None)
     except BadRequest as err:
         await _refuse(websocket, err.status, err.message)
         return
@@ -332,18 +332,24 @@ async def _pump(websocket: WebSocket, watcher: Watcher) -> None:
     """Send the watcher's views until the client goes (what it sends is read and ignored)."""
 
     async def send() -> None:
-        while True:
-            await websocket.send_json(await watcher.next())
+        try:
+            while True:
+                await websocket.send_json(await watcher.next())
+        except SeatRevoked:
+            await _refuse(websocket, 403, "this seat was handed to an AI: its token no longer plays it")
 
-    sender = asyncio.ensure_future(send())
+    async def receive() -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+
+    sender, receiver = asyncio.ensure_future(send()), asyncio.ensure_future(receive())
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        sender.cancel()
-        with contextlib.suppress(BaseException):
-            await sender
+        for task in (sender, receiver):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
