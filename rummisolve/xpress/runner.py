@@ -12,6 +12,7 @@ from rummisolve.game.transitions import Referee
 from rummisolve.jsonio import position_to_json, table_to_json
 from rummisolve.position import Position
 from rummisolve.rules import XPRESS, RuleSet
+from rummisolve.tiles import Tile
 from rummisolve.xpress.actions import Pass, Roll, XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent, PassEvent, RollEvent
 from rummisolve.xpress.game import XpressGame
@@ -30,14 +31,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class XpressTurn:
-    """One whole turn: the mover's position before the roll and after it (the one the play was
-    decided on), the roll (``None``: none asked), the play or pass that ended it, and the engine's
-    reasons when the player's action was refused (the turn was then passed)."""
+    """One whole turn: the mover's position before the roll (and its free ``dice`` with the
+    ``faces`` they showed, in that order) and after it (the one the play was decided on), the roll
+    (``None``: none asked), the play or pass that ended it, and the engine's reasons when the
+    player's action was refused (the turn was then passed)."""
 
     turn: int
     seat: int
     before: Position
     dice: tuple[str, ...]
+    faces: tuple[Tile, ...]
     position: Position
     roll: RollEvent | None
     event: DicePlayEvent | PassEvent
@@ -86,9 +89,17 @@ def play_xpress_turn(game: XpressGame, player: XpressPlayer, name: str = "player
                 player.illegal(str(err))
                 continue
             return XpressTurn(
-                start.turn, seat, start.position, start.dice, view.position, roll, game.pass_turn(), str(err)
+                start.turn,
+                seat,
+                start.position,
+                start.dice,
+                start.rack,
+                view.position,
+                roll,
+                game.pass_turn(),
+                str(err),
             )
-        return XpressTurn(start.turn, seat, start.position, start.dice, view.position, roll, event)
+        return XpressTurn(start.turn, seat, start.position, start.dice, start.rack, view.position, roll, event)
 
 
 def play_xpress_game(
@@ -137,7 +148,7 @@ def _play_out(
 
 def xpress_turn_line(info: XpressTurn, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
     """One turn's tournament log line: ``game``, ``turn``, ``player``, ``seat``, ``dice`` (the
-    mover's free dice) and ``position`` (what they showed) before the roll, ``roll`` (the dice
+    mover's free dice), ``faces`` (what they showed, in that order) and ``position`` before the roll, ``roll`` (the dice
     rolled and what they show now, or ``null``), ``action`` (``"play"`` or ``"pass"``), ``table``
     for a play with its ``played`` dice, ``illegal`` when the player's action was refused.
     (``discard_rule``: the tile game's signature; the dice game has no discard.)"""
@@ -147,6 +158,7 @@ def xpress_turn_line(info: XpressTurn, game: int, player: str, discard_rule: boo
         "player": player,
         "seat": info.seat,
         "dice": list(info.dice),
+        "faces": [str(t) for t in info.faces],
         "position": position_to_json(info.before),
         "roll": None if info.roll is None else {k: v for k, v in info.roll.to_json().items() if k in ("dice", "faces")},
         "action": "play" if isinstance(info.event, DicePlayEvent) else "pass",
