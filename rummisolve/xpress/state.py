@@ -103,7 +103,7 @@ class XpressView(PlayerView):
     ``dice``: the seat's free dice, by name, in the order of ``rack``; ``hands`` and ``racks``:
     every seat's free dice and what they show; ``table_dice``: the die of each table tile, meld by
     meld; ``rolled``: whether the seat, to move, has used this turn's roll; ``passes``: turns in a
-    row without a die played; ``pool_size`` is always 0."""
+    row without a die played; ``mover``: the seat to move; ``pool_size`` is always 0."""
 
     dice: tuple[str, ...] = ()
     hands: tuple[tuple[str, ...], ...] = ()

@@ -80,7 +80,7 @@ def _free_dice(state: XpressState, names: Sequence[str], where: str, what: str) 
         holder = state.holder(die)
         if holder != seat:
             where_it_is = "it is on the table" if holder is None else f"seat {holder} holds it"
-            raise GameStateError(f"{where}: {die_name(die)} is not a free die of seat {seat}'s ({where_it_is})")
+            raise GameStateError(f"{where}: {die_name(die)} is not one of seat {seat}'s free dice ({where_it_is})")
         dice.append(die)
     return tuple(sorted(dice))
 
