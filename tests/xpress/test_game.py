@@ -343,3 +343,10 @@ def test_a_match_alternates_the_first_player_and_adds_up_the_scores(tmp_path):
     assert match.games[0].seed == 5 and len({g.seed for g in match.games}) == 3
     with pytest.raises(GameStateError, match="the match is over"):
         match.next_game()
+
+
+def test_an_opening_threshold_works_as_in_the_tile_game():
+    assert XpressGame(1).view().opened  # the preset: no threshold, every seat plays as opened
+    rules = RuleSet(jokers=4, rack_size=9, max_players=2, dice=True, initial_threshold=30)
+    game = XpressGame(1, rules)
+    assert not game.view().opened and not game.view().position.opened

@@ -93,15 +93,24 @@ def test_an_unknown_xpress_player_is_refused():
         make_xpress_player("expert")
 
 
-@pytest.mark.parametrize("kinds", [("easy", "medium"), ("medium", "hard"), ("hard", "easy"), ("easy", "easy")])
-def test_the_ais_never_make_an_illegal_move(kinds):
-    for seed in range(3):
+@pytest.mark.parametrize(
+    "kinds, games",
+    [(("easy", "medium"), 30), (("medium", "medium"), 10), (("medium", "hard"), 3), (("hard", "easy"), 3)],
+)
+def test_the_ais_never_make_an_illegal_move(kinds, games):
+    for seed in range(games):
         players = [HardDicePlayer(seed, max_solves=40) if k == "hard" else make_xpress_player(k) for k in kinds]
         game, record = play_xpress_game(players, seed=seed)
         assert record.illegal_moves == 0 and game.finished
         assert_dice_conserved(game)
         assert_plays_legal(game)
         assert XpressGame.replay(game.log()).states == game.states  # the same seed and moves: the same game
+
+
+def test_the_same_seed_and_players_give_the_same_game():
+    logs = [play_xpress_game([HardDicePlayer(5, max_solves=40), make_xpress_player("medium")], seed=5)[0].log()]
+    logs.append(play_xpress_game([HardDicePlayer(5, max_solves=40), make_xpress_player("medium")], seed=5)[0].log())
+    assert logs[0] == logs[1] and len(logs[0]) > 3
 
 
 def test_a_refused_ai_action_counts_as_illegal_and_passes():
