@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.hints import hint
     from rummisolve.service import explain_json, render_json, solve_json, verify_json
     from rummisolve.solver import TableSolver, solve, solve_racks
-    from rummisolve.xpress import best_reroll
+    from rummisolve.xpress import XpressGame, best_reroll
     from rummisolve.xpress.dice import XPRESS_DICE
 
 __version__ = "0.1.0"
@@ -67,6 +67,7 @@ __all__ = [
     "XPRESS",
     "XPRESS_DICE",
     "best_reroll",
+    "XpressGame",
     "PRESETS",
     "Meld",
     "MeldKind",
@@ -120,6 +121,7 @@ _LAZY = {
     "render_json": "rummisolve.service",
     "XPRESS_DICE": "rummisolve.xpress.dice",
     "best_reroll": "rummisolve.xpress",
+    "XpressGame": "rummisolve.xpress",
 }
 
 

@@ -18,12 +18,14 @@ HELP = "Play AI players against each other over mirrored deals and summarise win
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--players", default="hard,medium", help=f"comma-separated AI levels, one per seat: {', '.join(AI_LEVELS)}"
+        "--players",
+        default="hard,medium",
+        help=f"comma-separated AI levels, one per seat: {', '.join(AI_LEVELS)} (xpress: easy, medium, hard)",
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
     parser.add_argument(
-        "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
+        "--rules", default="standard", help="rules preset (standard, xp, twist, xpress) or a JSON object of options"
     )
     parser.add_argument(
         "--think", type=THINK, default=None, metavar="SECONDS", help="the expert's budget per move (default 0.5)"
@@ -44,14 +46,20 @@ def run(args: argparse.Namespace) -> int:
     from rummisolve.commands._io import rules_option
     from rummisolve.errors import RummisolveError
 
-    kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in AI_LEVELS]
-    if bad:
-        return _fail(f"--players: unknown AI level {bad[0]!r} (choose from {', '.join(AI_LEVELS)})")
     try:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
+    levels: tuple[str, ...] = AI_LEVELS
+    if rules.dice:
+        from rummisolve.xpress.players import XPRESS_AI_LEVELS
+
+        levels = XPRESS_AI_LEVELS
+    kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in levels]
+    if bad:
+        game = " of the Xpress game" if rules.dice else ""
+        return _fail(f"--players: unknown AI level{game} {bad[0]!r} (choose from {', '.join(levels)})")
     from rummisolve.solver_limits import unsupported_rules
 
     if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve

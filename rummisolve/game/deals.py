@@ -3,10 +3,11 @@ a Ray worker runs. Picklable in and out, so it crosses process boundaries."""
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from rummisolve.game.actions import Action, Player
     from rummisolve.game.runner import TurnInfo
     from rummisolve.game.state import PlayerView
+    from rummisolve.rules import RuleSet
 
 __all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "turn_line"]
 
@@ -51,7 +53,8 @@ class DealTask:
 
 class _Timed:
     """Wraps a player to measure its thinking time per move (a turn: under the discard rule a turn
-    that draws asks the player twice, and both count towards the one move)."""
+    that draws asks the player twice, as does an Xpress turn that rolls, and both count towards the
+    one move)."""
 
     def __init__(self, player: Player) -> None:
         self.player = player
@@ -70,7 +73,7 @@ class _Timed:
         finally:
             spent, used = time.perf_counter() - start, time.process_time() - cpu
             self.seconds += spent
-            if view.draw_from is None:
+            if not view.continues_turn:
                 self.moves += 1
                 self.times.append(spent)
                 self.cpu.append(used)
@@ -108,12 +111,24 @@ def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False
     return line
 
 
-def run_deal(task: DealTask) -> list[dict[str, Any]]:
-    """Play one deal in every rotation; one result dict per game (with its turn log if asked)."""
+def _game_of(rules: RuleSet) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., dict[str, Any]]]:
+    """The player factory, the game runner and the turn's log line of the game ``rules`` play:
+    the tile game, or the Xpress dice game (:mod:`rummisolve.xpress.runner`)."""
+    if rules.dice:
+        from rummisolve.xpress.players import make_xpress_player
+        from rummisolve.xpress.runner import play_xpress_game, xpress_turn_line
+
+        return make_xpress_player, play_xpress_game, xpress_turn_line
     from rummisolve.game.players import make_player
     from rummisolve.game.runner import play_game
 
+    return make_player, functools.partial(play_game, deck=None), turn_line
+
+
+def run_deal(task: DealTask) -> list[dict[str, Any]]:
+    """Play one deal in every rotation; one result dict per game (with its turn log if asked)."""
     rules = rules_from_json(task.rules)
+    make_player, play_game, line_of = _game_of(rules)
     kinds = task.kinds
     n = len(kinds)
     names = contestant_names(kinds)
@@ -125,16 +140,14 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         turns: list[dict[str, Any]] = []
 
         def on_turn(
-            info: TurnInfo, seats: list[int] = seats, game_index: int = game_index, turns: list[dict[str, Any]] = turns
+            info: Any, seats: list[int] = seats, game_index: int = game_index, turns: list[dict[str, Any]] = turns
         ) -> None:
             if not task.log:
                 return
-            turns.append(turn_line(info, game_index, names[seats[info.seat]], rules.discard))
+            turns.append(line_of(info, game_index, names[seats[info.seat]], rules.discard))
 
         start = time.perf_counter()
-        _, record = play_game(
-            players, rules=rules, deck=None, seed=task.seed, names=[names[c] for c in seats], on_turn=on_turn
-        )
+        _, record = play_game(players, rules=rules, seed=task.seed, names=[names[c] for c in seats], on_turn=on_turn)
         elapsed = time.perf_counter() - start
         scores = [0] * n
         think = [0.0] * n
@@ -153,7 +166,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
                 "deal": task.index,
                 "seed": task.seed,
                 "seats": seats,
-                "winner": seats[record.winner],
+                "winner": None if record.winner is None else seats[record.winner],  # None: a draw (Xpress)
                 "end_reason": record.end_reason,
                 "scores": scores,
                 "turns": record.turns,

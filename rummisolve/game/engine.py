@@ -104,8 +104,8 @@ class Game:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         if rules.dice:
             raise RuleSetError(
-                "rule option 'dice': the Xpress dice game cannot be played yet (its positions solve, and "
-                "rummisolve.xpress.best_reroll advises the roll; docs/rules.md#xpress)"
+                "rule option 'dice': the Xpress dice game is rummisolve.xpress.XpressGame, not the tile "
+                "game's engine (docs/rules.md#xpress)"
             )
         if isinstance(players, bool) or not isinstance(players, int):
             raise GameStateError(f"players must be a whole number, not {players!r}")

@@ -100,6 +100,11 @@ class PlayerView:
         """The tile a draw from the discard pile would take (``None``: there is none)."""
         return self.discard_pile[-1] if self.discard_pile else None
 
+    @property
+    def continues_turn(self) -> bool:
+        """Whether this ask goes on with a turn begun already (under the discard rule: after the draw)."""
+        return self.draw_from is not None
+
     @cached_property
     def position(self) -> Position:
         """This player's position (table, own rack, opened) for the solver and the referee."""

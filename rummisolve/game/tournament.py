@@ -1,7 +1,9 @@
 """Self-play tournaments: mirrored deals, a local process pool (or Ray), and a summary with 95% intervals.
 
 Each deal is played once per rotation of the seats: with players ``A,B`` the same shuffled deck
-is played with A in seat 0 and then with B in seat 0, so the luck of the deal cancels out.
+is played with A in seat 0 and then with B in seat 0, so the luck of the deal cancels out. Under
+the Xpress rules (``rules.dice``) a deal is a game seed: the same split of the dice, the same first
+seat and the same faces for each die's ``k``-th roll in every rotation (:mod:`rummisolve.xpress.seeding`).
 """
 
 from __future__ import annotations
@@ -60,10 +62,11 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 
 def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: float | None = None) -> dict[str, Any]:
-    """Aggregate game results: wins with 95% intervals, mean scores, turns, illegal moves, timing."""
+    """Aggregate game results: wins with 95% intervals, draws (a result's ``winner`` ``None``: only
+    Xpress has them), mean scores, turns, illegal moves, timing."""
     names = contestant_names(kinds)
     n = len(kinds)
-    games = 0
+    games = draws = 0
     wins = [0] * n
     score_sum = [0] * n
     turns = 0
@@ -76,7 +79,10 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
     play_seconds = 0.0
     for r in results:
         games += 1
-        wins[r["winner"]] += 1
+        if r["winner"] is None:  # a draw (Xpress: equal totals)
+            draws += 1
+        else:
+            wins[r["winner"]] += 1
         for c in range(n):
             score_sum[c] += r["scores"][c]
             think[c] += r["think_seconds"][c]
@@ -93,6 +99,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
         "wins": {names[c]: wins[c] for c in range(n)},
         "win_rate": {names[c]: (wins[c] / games if games else 0.0) for c in range(n)},
         "win_rate_ci95": {names[c]: list(wilson_interval(wins[c], games)) for c in range(n)},
+        "draws": draws,
         "mean_score": {names[c]: (score_sum[c] / games if games else 0.0) for c in range(n)},
         "turns_per_game": turns / games if games else 0.0,
         "illegal_moves": illegal,
@@ -140,7 +147,7 @@ def format_summary(summary: dict[str, Any]) -> str:
             )
         )
     ends = ", ".join(f"{k} {v}" for k, v in sorted(summary["end_reasons"].items()))
-    lines.append(f"  round endings: {ends}")
+    lines.append(f"  round endings: {ends}" + (f"; {summary['draws']} drawn" if summary.get("draws") else ""))
     if "seconds" in summary:
         lines.append(f"  {summary['seconds']:.1f} s wall, {summary['games_per_second']:.2f} games/s")
     return "\n".join(lines)
