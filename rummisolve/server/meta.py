@@ -47,7 +47,7 @@ OPTION_HELP: dict[str, str] = {
     "timer_penalty": "Tiles drawn when the turn timer runs out.",
     "empty_pool_scoring": "When the pool is empty and nobody can go out: difference scores each loser the gap to the winner's rack, full the whole rack.",
     "discard": "The discard variant: a turn ends with a discard (draw from the pool or take the top discard first, or play), and a player goes out by discarding their last tile.",
-    "dice": "The Xpress dice edition: the tiles are the faces the dice show (positions and the best re-roll; the dice game itself is still to come).",
+    "dice": "The Xpress dice edition: the tiles are the faces the dice show (positions, the best re-roll, and the game in the library and tournaments; not yet on these pages).",
 }
 """Each rule option in plain words (the pages show it beside the option, and /help lists them all)."""
 
