@@ -512,3 +512,73 @@ def test_the_discard_rule_in_a_room_a_draw_keeps_the_turn_then_a_discard_ends_it
     assert sorted(rack(p)) == sorted(after["rack"])
     page.shoot_step("17-discard-rule")
     page.close()
+
+
+# -- a whole round: two people on two browsers and an AI, from the invite link, a third watching --------
+
+
+def test_two_browsers_and_an_ai_play_a_whole_round_from_the_invite_while_a_third_watches(browser, server, shots):
+    """Issue 39's "done when": Ann makes the room with a friend's seat and an AI's, Bo joins by the
+    invite link on his own browser, a phone watches; they play to the round's end (TINY rules: 10
+    tiles, no meld possible, so the round is blocked once the pool is drawn), every page follows
+    by itself and shows the end and the scores; then the next round is dealt to everyone."""
+    ann = RoomPage(browser, server, DESKTOP, shots)
+    a = ann.page
+    ann.open("/play")
+    a.get_by_test_id("room-seat-name").fill("Ann")
+    a.get_by_test_id("room-add-seat").click()
+    a.get_by_test_id("room-seat-kind").nth(2).select_option("easy")
+    a.locator("#room-rules summary").click()
+    for name, value in TINY.items():
+        a.locator(f"#room-rules [data-option={name}]").fill(str(value))
+    a.get_by_test_id("create-room").click()
+    a.wait_for_url(re.compile(r"/play\?room=[A-Z]{6}&token=[\w-]+$"))
+    a.wait_for_selector("body[data-ready=true]")
+    code = a.get_by_test_id("room-code").inner_text()
+    invite = a.get_by_test_id("invite-link").input_value()
+    assert invite == f"{server}/r/{code}"
+
+    bo = RoomPage(browser, server, DESKTOP, shots)
+    b = bo.page
+    bo.open(invite.removeprefix(server))
+    b.get_by_test_id("join-name").fill("Bo")
+    b.get_by_test_id("join-button").click()
+    b.wait_for_url(re.compile(rf"/play\?room={code}&token=[\w-]+$"))
+    watcher = RoomPage(browser, server, PHONE, shots)
+    w = watcher.page
+    watcher.open(f"/r/{code}")
+    w.get_by_test_id("watching").wait_for()
+    for p in (a, b, w):
+        p.evaluate("window.stayed = true")  # gone if a page reloads
+    start = call(server, f"/rooms/{code}")
+    assert start["status"] == "playing" and [q["name"] for q in start["players"]] == ["Ann", "Bo", "easy"]
+
+    pages = {0: a, 1: b}
+    for _ in range(20):  # each person draws on their turn (no meld exists); the AI plays itself
+        view = call(server, f"/rooms/{code}")
+        if view["status"] == "over":
+            break
+        p = pages[view["turn"]]
+        turn_is(p, f"Your turn · turn {view['turn_number'] + 1}")
+        other = pages[1 - view["turn"]]
+        assert other.get_by_test_id("draw").is_disabled() and other.get_by_test_id("end-turn").is_disabled()
+        p.wait_for_selector("body:not([data-pending]) [data-testid=draw]:not([disabled])")
+        p.get_by_test_id("draw").click()
+        p.wait_for_function("v => Number(document.body.dataset.roomVersion) > v", arg=view["version"])
+    else:
+        pytest.fail("the round did not end")
+    assert view["end_reason"] == "blocked"
+    over = f"Round over after {view['turn_number']} turns"
+    for p in (a, b, w):  # every page shows the end by itself, no reload
+        at_version(p, view["version"])
+        turn_is(p, over)
+        assert p.get_by_test_id("scores").locator("tr").count() == 4  # a header and three players
+        assert p.evaluate("window.stayed") is True
+    ann.shoot_step("17-whole-round-over", key=True)
+    watcher.shoot_step("17-whole-round-over-spectator", key=True)
+    assert w.get_by_test_id("next-round").is_hidden()  # a spectator does not deal
+    a.get_by_test_id("next-round").click()
+    for p in (a, b, w):
+        p.wait_for_function("document.querySelector('#round-info').textContent.includes('Round 2')")
+    for page in (ann, bo, watcher):
+        page.close()
