@@ -33,6 +33,7 @@ from rummisolve.game.events import (
     event_from_json,
     public_event,
 )
+from rummisolve.game.history import History
 from rummisolve.game.save_files import write_save
 from rummisolve.game.saves import SAVE_FORMAT, read_save, round_of
 from rummisolve.game.scoring import round_scores
@@ -71,7 +72,7 @@ def shuffled_deck(rules: RuleSet, seed: int | None) -> tuple[Tile, ...]:
     return tuple(deck)
 
 
-class Game:
+class Game(History[GameState, Event, Deal]):
     """One round of Rummikub for 2..``rules.max_players`` players.
 
     Every play goes through the referee (``rummisolve.referee``); an illegal play raises
@@ -147,9 +148,7 @@ class Game:
             discards=face_up,
         )
         check_conservation(self._full, initial)
-        self._states: list[GameState] = [initial]
-        self._events: list[Event] = []
-        self._redo: list[Event] = []
+        self._start(initial)
         self._turn_started = self._clock()
 
     # -- reading --------------------------------------------------------------------------------
@@ -165,32 +164,6 @@ class Game:
     @property
     def names(self) -> tuple[str, ...]:
         return self.deal.names or tuple(f"player {s + 1}" for s in range(self.players))
-
-    @property
-    def state(self) -> GameState:
-        """The current state (an immutable snapshot)."""
-        return self._states[-1]
-
-    @property
-    def states(self) -> tuple[GameState, ...]:
-        """Every state since the deal, one per applied turn."""
-        return tuple(self._states)
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        return tuple(self._events)
-
-    @property
-    def current(self) -> int:
-        return self.state.current
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
-
-    @property
-    def winner(self) -> int | None:
-        return self.state.winner
 
     def scores(self) -> tuple[int, ...] | None:
         """Each seat's round score once the round is over, else ``None``."""
@@ -337,37 +310,7 @@ class Game:
 
     # -- undo / redo -----------------------------------------------------------------------------
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._events)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self._redo)
-
-    def undo(self) -> Event:
-        """Take back the last turn; return it."""
-        if not self._events:
-            raise GameStateError("nothing to undo: no turn has been played")
-        event = self._events.pop()
-        self._states.pop()
-        self._redo.append(event)
-        self._turn_started = self._clock()
-        return event
-
-    def redo(self) -> Event:
-        """Replay the last undone turn; return it."""
-        if not self._redo:
-            raise GameStateError("nothing to redo")
-        event = self._redo.pop()
-        self._apply(event)
-        return event
-
     # -- the log, replay, save and load ----------------------------------------------------------
-
-    def log(self) -> list[dict[str, Any]]:
-        """The full event log as JSON objects: the deal, then one object per turn."""
-        return [self.deal.to_json()] + [e.to_json() for e in self._events]
 
     @classmethod
     def replay(
@@ -397,12 +340,7 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """A saved game: the log plus the undone turns that can still be redone."""
-        return {
-            "format": SAVE_FORMAT,
-            "version": _SAVE_VERSION,
-            "log": self.log(),
-            "redo": [e.to_json() for e in reversed(self._redo)],
-        }
+        return self._saved(SAVE_FORMAT, _SAVE_VERSION)
 
     @classmethod
     def from_json(cls, obj: Any, *, clock: Callable[[], float] | None = None, referee: Referee | None = None) -> Game:
@@ -413,10 +351,7 @@ class Game:
             raise JsonInputError(f'saved game: expected an object with "format": {SAVE_FORMAT!r}')
         log: Any = obj.get("log")  # replay() checks it
         game = cls.replay(log, clock=clock, referee=referee)
-        redo = obj.get("redo", [])
-        if not isinstance(redo, list):
-            raise JsonInputError("saved game.redo: expected an array of events")
-        game._redo = [event_from_json(e, game.rules, f"redo[{i}]") for i, e in enumerate(redo)][::-1]
+        game._restore_redo(obj, lambda e, path: event_from_json(e, game.rules, path), "saved game")
         return game
 
     def save(self, path: str | Path) -> None:
@@ -430,6 +365,11 @@ class Game:
         return cls.from_json(round_of(read_save(path), resume=True), **kwargs)
 
     # -- internals -------------------------------------------------------------------------------
+
+    nothing_to_undo = "nothing to undo: no turn has been played"
+
+    def _undone(self) -> None:
+        self._turn_started = self._clock()
 
     def _require_running(self) -> None:
         if self.finished:

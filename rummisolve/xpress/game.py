@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rummisolve.errors import GameLogError, GameStateError, JsonInputError, RuleSetError
+from rummisolve.game.history import History
 from rummisolve.game.save_files import write_save
 from rummisolve.game.saves import read_save
 from rummisolve.game.transitions import Referee, default_referee
@@ -69,7 +70,7 @@ def check_dice_rules(rules: RuleSet) -> None:
             raise RuleSetError(f"the dice show {tile} {count} times; these rules have {rules.copies_of(tile)}")
 
 
-class XpressGame:
+class XpressGame(History[XpressState, XpressEvent, DiceDeal]):
     """One game of Xpress for two players.
 
     A turn is at most one :meth:`roll` of some of the mover's free dice (none is a roll too), then
@@ -106,9 +107,7 @@ class XpressGame:
         faces = tuple(face_of(d, f) for d, f in enumerate(initial.faces))
         self.deal = DiceDeal(rules, seed, first, seeding.hands, faces, None if names is None else tuple(names))
         check_dice(initial)
-        self._states: list[XpressState] = [initial]
-        self._events: list[XpressEvent] = []
-        self._redo: list[XpressEvent] = []
+        self._start(initial)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -127,33 +126,6 @@ class XpressGame:
     @property
     def names(self) -> tuple[str, ...]:
         return self.deal.names or tuple(f"player {s + 1}" for s in range(SEATS))
-
-    @property
-    def state(self) -> XpressState:
-        """The current state (an immutable snapshot)."""
-        return self._states[-1]
-
-    @property
-    def states(self) -> tuple[XpressState, ...]:
-        """Every state since the deal, one per event."""
-        return tuple(self._states)
-
-    @property
-    def events(self) -> tuple[XpressEvent, ...]:
-        return tuple(self._events)
-
-    @property
-    def current(self) -> int:
-        return self.state.current
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
-
-    @property
-    def winner(self) -> int | None:
-        """The winner once the game is over (``None`` before, and on a draw)."""
-        return self.state.winner
 
     def scores(self) -> tuple[int, ...] | None:
         """Each seat's score once the game is over, else ``None``."""
@@ -227,37 +199,7 @@ class XpressGame:
 
     # -- undo / redo -----------------------------------------------------------------------------
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._events)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self._redo)
-
-    def undo(self) -> XpressEvent:
-        """Take back the last event (a roll, a play or a pass); return it. A roll taken back and
-        made again shows the same faces (the seed gives each die's rolls in turn)."""
-        if not self._events:
-            raise GameStateError("nothing to undo: nothing has happened since the opening roll")
-        event = self._events.pop()
-        self._states.pop()
-        self._redo.append(event)
-        return event
-
-    def redo(self) -> XpressEvent:
-        """Make the last event undone again; return it."""
-        if not self._redo:
-            raise GameStateError("nothing to redo")
-        event = self._redo.pop()
-        self._apply(event)
-        return event
-
     # -- the log, replay, save and load ----------------------------------------------------------
-
-    def log(self) -> list[dict[str, Any]]:
-        """The event log as JSON objects: the deal, then one object per event."""
-        return [self.deal.to_json()] + [e.to_json() for e in self._events]
 
     @classmethod
     def replay(cls, log: Sequence[Any], *, referee: Referee | None = None) -> XpressGame:
@@ -275,12 +217,7 @@ class XpressGame:
 
     def to_json(self) -> dict[str, Any]:
         """A saved game: the log plus the undone events that can still be redone."""
-        return {
-            "format": XPRESS_SAVE_FORMAT,
-            "version": _SAVE_VERSION,
-            "log": self.log(),
-            "redo": [e.to_json() for e in reversed(self._redo)],
-        }
+        return self._saved(XPRESS_SAVE_FORMAT, _SAVE_VERSION)
 
     @classmethod
     def from_json(cls, obj: Any, *, referee: Referee | None = None) -> XpressGame:
@@ -292,10 +229,7 @@ class XpressGame:
         if obj.get("version") != _SAVE_VERSION:
             raise JsonInputError(f"saved Xpress game.version: expected {_SAVE_VERSION}, got {obj.get('version')!r}")
         game = cls.replay(obj.get("log"), referee=referee)  # type: ignore[arg-type]  # replay() checks it
-        redo = obj.get("redo", [])
-        if not isinstance(redo, list):
-            raise JsonInputError("saved Xpress game.redo: expected an array of events")
-        game._redo = [xpress_event_from_json(e, game.rules, f"redo[{i}]") for i, e in enumerate(redo)][::-1]
+        game._restore_redo(obj, lambda e, path: xpress_event_from_json(e, game.rules, path), "saved Xpress game")
         return game
 
     def save(self, path: str | Path) -> None:
@@ -308,6 +242,8 @@ class XpressGame:
         return cls.from_json(read_save(path), referee=referee)
 
     # -- internals -------------------------------------------------------------------------------
+
+    nothing_to_undo = "nothing to undo: nothing has happened since the opening roll"
 
     def _push(self, event: XpressEvent) -> XpressEvent:
         applied = self._apply(event)
