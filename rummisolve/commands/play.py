@@ -94,6 +94,12 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
+    if rules.dice:  # Xpress: one human against one AI (rummisolve.game.terminal.dice)
+        from rummisolve.game.terminal.dice import play_xpress
+
+        if args.watch:
+            return _fail("--watch: not offered for Xpress (rummisolve tournament --rules xpress plays AIs)")
+        return play_xpress(args, kinds if args.players is not None else None)
     from rummisolve.solver_limits import unsupported_rules
 
     if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve

@@ -1,0 +1,270 @@
+"""Xpress (the dice edition) at the terminal: one human against one AI (docs/cli.md, "Xpress").
+
+The human's turn starts with ``roll 1 3 5`` (positions in their dice list, or die names), ``roll all``
+or ``keep``, once; then the tile game's table editing (:class:`~rummisolve.game.terminal.human.HumanPlayer`,
+on the faces the dice show) and ``done``, or ``pass``. ``hint`` gives the best re-roll before the
+roll and the best play after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from rummisolve.errors import IllegalMoveError, RummisolveError
+from rummisolve.game.actions import Draw, Play
+from rummisolve.game.terminal.display import meld_text, table_text
+from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
+from rummisolve.xpress.events import DicePlayEvent
+from rummisolve.xpress.game import XpressGame
+from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
+from rummisolve.xpress.runner import play_xpress_turn
+from rummisolve.xpress.state import XpressView
+
+__all__ = ["DiceHuman", "DICE_HELP", "play_xpress"]
+
+DICE_HELP = """Xpress: your turn starts with one roll (or none), then a play or a pass.
+  roll 1 3 5 | roll D3 D11   re-roll these free dice (positions in your dice
+                             list, or die names), once a turn, before playing
+  roll all                   re-roll every free die
+  keep                       roll none
+  hint                       before the roll: the best re-roll; after it: the
+                             best play
+Then edit the table as in the tile game on the faces your dice show ('help'
+after the roll lists the commands) and 'done', or 'pass' (also 'draw').
+  t | table                  show the dice and the table again
+  q | quit                   leave the game
+"""
+
+
+def dice_line(names: tuple[str, ...], faces: tuple, colour: bool) -> str:
+    """Each die's position, name and face: ``1) D3:K5  2) D11:R7``."""
+    if not names:
+        return "(no dice left)"
+    return "  ".join(f"{i}) {n}:{meld_text([f], colour)}" for i, (n, f) in enumerate(zip(names, faces), start=1))
+
+
+class DiceHuman:
+    """The human's whole Xpress turn: the roll at the start, then :class:`HumanPlayer`'s editing."""
+
+    def __init__(self, game: XpressGame, colour: bool, input: Callable[[], str] | None = None) -> None:
+        self.game = game
+        self.colour = colour
+        self._read = input or _keyboard
+        self.editor = HumanPlayer(input=self._editing_line, colour=colour, names=game.names)
+
+    def show(self, view: XpressView) -> None:
+        names = self.game.names
+        print(f"turn {view.turn + 1}; rounds without a play: {view.passes}")
+        for seat in range(2):
+            who = "your dice" if seat == view.seat else f"{names[seat]}'s dice"
+            print(f"{who} ({len(view.hands[seat])}): {dice_line(view.hands[seat], view.racks[seat], self.colour)}")
+        print(table_text(view.table, self.colour))
+
+    def turn(self, seat: int) -> None:
+        """Play ``seat``'s turn to its end (a play or a pass); :class:`QuitGame` when the human leaves."""
+        game = self.game
+        view = game.view(seat)
+        if not view.rolled:
+            self.show(view)
+            print("roll: 'roll 1 3 5', 'roll all' or 'keep' ('hint' advises, 'help' lists the commands)")
+            self._roll_phase(seat)
+            view = game.view(seat)
+            print(f"your dice: {dice_line(view.dice, view.rack, self.colour)}")
+        self.editor.seen(view.table)
+        while True:
+            view = game.view(seat)
+            try:
+                action = self.editor.choose(view)
+            except UndoRequest:
+                print("undo is not available in Xpress at the terminal")
+                continue
+            if isinstance(action, Draw):
+                game.pass_turn()
+                print("you pass")
+                return
+            assert isinstance(action, Play)
+            try:
+                event = game.play(action.table)
+            except IllegalMoveError as err:
+                self.editor.illegal(str(err), err.reasons)
+                continue
+            print(f"you play {', '.join(event.dice or ())}")
+            return
+
+    def _roll_phase(self, seat: int) -> None:
+        while True:
+            line = self._line()
+            words = line.split()
+            word = words[0].lower() if words else ""
+            view = self.game.view(seat)
+            if word in ("q", "quit", "exit"):
+                raise QuitGame("quit")
+            if word in ("h", "help", "?"):
+                print(DICE_HELP)
+            elif word in ("t", "table"):
+                self.show(view)
+            elif word == "hint":
+                print(reroll_hint(view))
+            elif word == "keep":
+                self.game.roll([])
+                print("you keep your dice")
+                return
+            elif word == "roll":
+                try:
+                    dice = _dice_named(view, words[1:])
+                    self.game.roll(dice)
+                except RummisolveError as err:
+                    print(str(err))
+                    continue
+                print(f"you roll {' '.join(dice)}")
+                return
+            else:
+                print(f"{line!r}: roll first ('roll 1 3 5', 'roll all' or 'keep')")
+
+    def _line(self) -> str:
+        try:
+            return self._read().strip()
+        except EOFError:
+            raise QuitGame("input ended") from None
+
+    def _editing_line(self) -> str:
+        """A line for the editor after the roll: a second roll is refused, ``pass`` is a draw, ``hint`` the best play."""
+        while True:
+            line = self._read()
+            words = line.split()
+            word = words[0].lower() if words else ""
+            if word in ("roll", "keep"):
+                print("you have rolled this turn already: play ('done') or 'pass'")
+                continue
+            if word == "pass":
+                return "draw"
+            if word == "best":
+                print("'best' is not offered in Xpress: 'hint' shows the best play")
+                continue
+            return line
+
+
+def _dice_named(view: XpressView, words: list[str]) -> list[str]:
+    """The dice ``roll`` names: ``all``, positions from 1 or die names; an error naming a bad one."""
+    if not words:
+        raise RummisolveError("say which dice to roll: 'roll 1 3 5', 'roll D3', 'roll all', or 'keep'")
+    if len(words) == 1 and words[0].lower() == "all":
+        return list(view.dice)
+    dice: list[str] = []
+    for word in words:
+        if word.isdigit():
+            if not 1 <= int(word) <= len(view.dice):
+                raise RummisolveError(f"no die at position {word}: you have {len(view.dice)} free dice (1 to {len(view.dice)})")
+            dice.append(view.dice[int(word) - 1])
+        elif word.upper() in view.dice:
+            dice.append(word.upper())
+        else:
+            raise RummisolveError(f"{word!r} is not one of your free dice ({' '.join(view.dice)})")
+    return list(dict.fromkeys(dice))
+
+
+def reroll_hint(view: XpressView) -> str:
+    """The best re-roll, against keeping every die."""
+    from rummisolve.xpress.reroll import best_reroll
+
+    advice = best_reroll(view.position, view.free_dice, "tiles", seed=view.turn)
+    best = advice.best
+    keep = next(o for o in advice.options if not o.dice)
+    what = "keep all" if not best.dice else "roll " + " ".join(view.dice[i] for i in best.dice)
+    return (
+        f"hint: {what}: {best.expected.tiles:.2f} dice expected to play, "
+        f"against {keep.expected.tiles:.2f} keeping all{'' if advice.exact else ' (sampled)'}"
+    )
+
+
+def _keyboard() -> str:
+    sys.stdout.write("> ")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def play_xpress(args: argparse.Namespace, kinds: list[str] | None) -> int:
+    """``rummisolve play --rules xpress``: one human against one Xpress AI; the exit status."""
+    colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
+    try:
+        if args.load:
+            game = XpressGame.load(args.load)
+            kinds = kinds or ["human" if n == "you" else n for n in game.names]
+        else:
+            kinds = kinds or ["human", "medium"]
+            _check_seats(kinds)
+            game = XpressGame(args.seed, names=[k if k != "human" else "you" for k in kinds])
+        _check_seats(kinds)
+    except OSError as err:
+        return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
+    except RummisolveError as err:
+        return _fail(str(err))
+    human = kinds.index("human")
+    ai = make_xpress_player(kinds[1 - human], seed=game.seed)
+    you = DiceHuman(game, colour)
+    print(f"rummisolve play: Xpress, {', '.join(game.names)}; seed {game.seed}; type 'help' for commands")
+    if args.save and (problem := _save(game, args.save)):
+        return _fail(f"--save: {problem}")
+    while not game.finished:
+        seat = game.current
+        try:
+            if seat == human:
+                you.turn(seat)
+            else:
+                _ai_turn(game, ai, seat, colour)
+        except QuitGame as why:
+            print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
+            return 0
+        if args.save and (problem := _save(game, args.save)):
+            print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
+    _final(game, colour)
+    return 0
+
+
+def _check_seats(kinds: list[str]) -> None:
+    ais = [k for k in kinds if k != "human"]
+    if len(kinds) != 2 or kinds.count("human") != 1 or ais[0] not in XPRESS_AI_LEVELS:
+        raise RummisolveError(
+            f"--players: Xpress at the terminal is one human against one AI ({', '.join(XPRESS_AI_LEVELS)}), "
+            f"e.g. human,hard; not {','.join(kinds)}"
+        )
+
+
+def _ai_turn(game: XpressGame, ai: object, seat: int, colour: bool) -> None:
+    name = game.names[seat]
+    info = play_xpress_turn(game, ai, name)  # type: ignore[arg-type]  # an Xpress AI
+    rolled = "keeps its dice" if info.roll is None or not info.roll.dice else "rolls " + " ".join(info.roll.dice)
+    if isinstance(info.event, DicePlayEvent):
+        print(f"{name} {rolled}, plays {' '.join(info.event.dice or ())}")
+        print(table_text(game.state.table, colour))
+    else:
+        print(f"{name} {rolled}, passes")
+
+
+def _final(game: XpressGame, colour: bool) -> None:
+    state, scores = game.state, game.scores()
+    assert scores is not None
+    how = "went out" if state.end_reason == "out" else "three rounds without a play"
+    winner = "a draw" if state.winner is None else f"{game.names[state.winner]} wins"
+    print(f"\nthe game is over ({how}), after {state.turn} turns: {winner}")
+    for seat, name in enumerate(game.names):
+        view = game.view(seat)
+        print(f"  {name:<8} {scores[seat]:+5d}   dice: {dice_line(view.dice, view.rack, colour)}")
+
+
+def _save(game: XpressGame, path: str) -> str | None:
+    try:
+        game.save(path)
+    except OSError as err:
+        return f"cannot write {path!r}: {err.strerror or err}"
+    return None
+
+
+def _fail(message: str) -> int:
+    print(f"rummisolve play: error: {message}", file=sys.stderr)
+    return 2
