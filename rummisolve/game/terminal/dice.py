@@ -156,7 +156,9 @@ def _dice_named(view: XpressView, words: list[str]) -> list[str]:
     for word in words:
         if word.isdigit():
             if not 1 <= int(word) <= len(view.dice):
-                raise RummisolveError(f"no die at position {word}: you have {len(view.dice)} free dice (1 to {len(view.dice)})")
+                raise RummisolveError(
+                    f"no die at position {word}: you have {len(view.dice)} free dice (1 to {len(view.dice)})"
+                )
             dice.append(view.dice[int(word) - 1])
         elif word.upper() in view.dice:
             dice.append(word.upper())
