@@ -65,7 +65,8 @@ def test_roll_by_names_and_all(monkeypatch, capsys):
 
 
 def test_an_illegal_play_is_refused_with_the_referees_reasons(monkeypatch, capsys):
-    code, out, err = _play(monkeypatch, capsys, ["keep", "new R10 R11 K9", "done", "reset", "+ K4 K5 K6", "q"])
+    code, out, err = _play(monkeypatch, capsys, ["keep", "hint", "new R10 R11 K9", "done", "reset", "+ K4 K5 K6", "q"])
+    assert "best: play K4 K5 K6" in out  # the hint after the roll: the best play
     assert "not allowed (your table is kept" in out and "  - " in out
     assert "you play D" in out and "Traceback" not in err
 

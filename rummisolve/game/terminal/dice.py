@@ -16,6 +16,7 @@ from rummisolve.errors import IllegalMoveError, RummisolveError
 from rummisolve.game.actions import Draw, Play
 from rummisolve.game.terminal.display import meld_text, table_text
 from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
+from rummisolve.xpress.actions import XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
@@ -90,7 +91,7 @@ class DiceHuman:
             except IllegalMoveError as err:
                 self.editor.illegal(str(err), err.reasons)
                 continue
-            print(f"you play {', '.join(event.dice or ())}")
+            print(f"you play {' '.join(event.dice or ())}")
             return
 
     def _roll_phase(self, seat: int) -> None:
@@ -140,10 +141,18 @@ class DiceHuman:
                 continue
             if word == "pass":
                 return "draw"
+            if word == "hint" and not self._can_play():
+                print("hint: no play with these dice: pass")
+                continue
             if word == "best":
                 print("'best' is not offered in Xpress: 'hint' shows the best play")
                 continue
             return line
+
+    def _can_play(self) -> bool:
+        from rummisolve.solver import solve
+
+        return bool(solve(self.game.view().position))
 
 
 def _dice_named(view: XpressView, words: list[str]) -> list[str]:
@@ -237,9 +246,9 @@ def _check_seats(kinds: list[str]) -> None:
         )
 
 
-def _ai_turn(game: XpressGame, ai: object, seat: int, colour: bool) -> None:
+def _ai_turn(game: XpressGame, ai: XpressPlayer, seat: int, colour: bool) -> None:
     name = game.names[seat]
-    info = play_xpress_turn(game, ai, name)  # type: ignore[arg-type]  # an Xpress AI
+    info = play_xpress_turn(game, ai, name)
     rolled = "keeps its dice" if info.roll is None or not info.roll.dice else "rolls " + " ".join(info.roll.dice)
     if isinstance(info.event, DicePlayEvent):
         print(f"{name} {rolled}, plays {' '.join(info.event.dice or ())}")
