@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
-    if rules.dice:  # Xpress: one human against one AI (rummisolve.game.terminal.dice)
+    if rules.dice or _is_xpress_save(args.load):  # Xpress: one human against one AI (game/terminal/dice.py)
         from rummisolve.game.terminal.dice import play_xpress
 
         if args.watch:
@@ -124,6 +124,21 @@ def run(args: argparse.Namespace) -> int:
     if args.save and (problem := _save(game, args.save)) is not None:  # before the game: fail early
         return _fail(f"--save: {problem}")
     return _loop(game, kinds, args, colour)
+
+
+def _is_xpress_save(path: str | None) -> bool:
+    """Whether ``path`` is a saved Xpress game (an unreadable file is not: loading it says why)."""
+    from rummisolve.errors import RummisolveError
+    from rummisolve.game.saves import read_save
+    from rummisolve.xpress.game import XPRESS_SAVE_FORMAT
+
+    if not path:
+        return False
+    try:
+        saved = read_save(path)
+    except (OSError, RummisolveError):
+        return False
+    return isinstance(saved, dict) and saved.get("format") == XPRESS_SAVE_FORMAT
 
 
 def _save(game: Game, path: str) -> str | None:

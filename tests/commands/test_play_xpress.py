@@ -84,6 +84,9 @@ def test_save_and_load_mid_game(monkeypatch, capsys, tmp_path):
     out = capsys.readouterr().out
     assert "your dice (6)" in out and "you pass" in out
     assert XpressGame.load(save).state.turn > before.turn
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))  # --load alone knows an Xpress save
+    assert main(["play", "--load", str(save), "--colour", "never"]) == 0
+    assert "rummisolve play: Xpress, you, easy" in capsys.readouterr().out
 
 
 def test_players_other_than_one_human_and_one_ai_are_refused(monkeypatch, capsys):
