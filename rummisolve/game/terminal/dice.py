@@ -91,6 +91,9 @@ class DiceHuman:
             except IllegalMoveError as err:
                 self.editor.illegal(str(err), err.reasons)
                 continue
+            except RummisolveError as err:  # anything else the engine refuses: the game unchanged
+                self.editor.illegal(str(err))
+                continue
             print(f"you play {' '.join(event.dice or ())}")
             return
 
