@@ -15,7 +15,7 @@ from collections.abc import Callable
 from rummisolve.errors import IllegalMoveError, RummisolveError
 from rummisolve.game.actions import Draw, Play
 from rummisolve.game.terminal.display import meld_text, table_text
-from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest
+from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest, read_line
 from rummisolve.xpress.actions import XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent
 from rummisolve.xpress.game import XpressGame
@@ -52,7 +52,7 @@ class DiceHuman:
     def __init__(self, game: XpressGame, colour: bool, input: Callable[[], str] | None = None) -> None:
         self.game = game
         self.colour = colour
-        self._read = input or _keyboard
+        self._read = input or read_line
         self.editor = HumanPlayer(input=self._editing_line, colour=colour, names=game.names)
 
     def show(self, view: XpressView) -> None:
@@ -191,15 +191,6 @@ def reroll_hint(view: XpressView) -> str:
         f"hint: {what}: {best.expected.tiles:.2f} dice expected to play, "
         f"against {keep.expected.tiles:.2f} keeping all{'' if advice.exact else ' (sampled)'}"
     )
-
-
-def _keyboard() -> str:
-    sys.stdout.write("> ")
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
 
 
 def play_xpress(args: argparse.Namespace, kinds: list[str] | None) -> int:

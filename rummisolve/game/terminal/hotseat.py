@@ -10,7 +10,6 @@ marked, then the seat's own view from its :class:`~rummisolve.game.terminal.huma
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -18,7 +17,7 @@ from rummisolve.game.engine import Game
 from rummisolve.game.events import DiscardEvent, DrawEvent, Event, PlayEvent
 from rummisolve.game.state import GameState
 from rummisolve.game.terminal.display import marked_table_text, meld_text
-from rummisolve.game.terminal.human import HumanPlayer, QuitGame
+from rummisolve.game.terminal.human import HumanPlayer, QuitGame, read_line
 
 __all__ = ["CLEAR_SCREEN", "SEPARATOR", "HotSeat", "public_turn_text", "pass_prompt"]
 
@@ -74,7 +73,7 @@ class HotSeat:
         self.names = tuple(names)
         self.colour = colour
         self.tty = tty
-        self._read = read or _read_line
+        self._read = read or read_line
         self._write = write or (lambda text: print(text, flush=True))
         self.banner = banner
         self.at_terminal: int | None = None
@@ -133,11 +132,3 @@ class HotSeat:
         marked = marked_table_text(table, then, self.colour)
         return f"{text}\ntable (* a meld changed since, [..] a tile played since):\n{marked}", True
 
-
-def _read_line(prompt: str) -> str:
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line

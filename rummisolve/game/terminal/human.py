@@ -90,7 +90,7 @@ class HumanPlayer:
         names: tuple[str, ...] = (),
         order: str = "colour",
     ) -> None:
-        self._input = input or _read_line
+        self._input = input or read_line
         self._print = output or (lambda text: print(text, flush=True))
         self.colour = colour
         self.names = names
@@ -335,8 +335,9 @@ class HumanPlayer:
         self._print(f"{table}\nyour rack ({len(draft.rack)}): {rack_text(draft.rack, self.colour, self.order)}")
 
 
-def _read_line() -> str:
-    sys.stdout.write("> ")
+def read_line(prompt: str = "> ") -> str:
+    """A line from standard input after ``prompt``; :class:`EOFError` at its end."""
+    sys.stdout.write(prompt)
     sys.stdout.flush()
     line = sys.stdin.readline()
     if not line:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
@@ -229,17 +230,24 @@ async def next_round(code: str, request: Request, state: SharedState) -> Respons
     code = normal_code(code)
     token = _token(request)
     body = await json_object(request, state.settings.max_body_bytes, ("version",), "the next round")
-    seen = _version(body)
+    return await _seat_action(state, code, token, _version(body), lambda room, seat, now: room.next_round(now))
+
+
+async def _seat_action(
+    state: ServerState, code: str, token: str | None, seen: int, act: Callable[[Room, int, float], None]
+) -> Response:
+    """``act(room, seat, now)`` by the seat of ``token`` on the room at version ``seen``, saved and
+    pushed; that seat's new view."""
     hub = state.rooms
 
-    def deal(cached: CachedRoom, now: float) -> int:
+    def change(cached: CachedRoom, now: float) -> int:
         seat = _seat(cached.room, token)
         hub.cache.check_version(cached, seen)
-        cached.room.next_round(now)
+        act(cached.room, seat, now)
         return seat
 
     def work() -> tuple[dict[str, Any], bool]:
-        seat, changed = hub.cache.change(code, deal)
+        seat, changed = hub.cache.change(code, change)
         return hub.cache.views(code, [seat])[seat], changed
 
     view, changed = await hub.run(work)
@@ -254,21 +262,10 @@ async def hand_seat(code: str, seat: int, request: Request, state: SharedState) 
     code = normal_code(code)
     token = _token(request)
     body = await json_object(request, state.settings.max_body_bytes, ("kind", "version"), "handing a seat to an AI")
-    seen = _version(body)
-    hub = state.rooms
-
-    def hand(cached: CachedRoom, now: float) -> int:
-        by = _seat(cached.room, token)
-        hub.cache.check_version(cached, seen)
-        cached.room.hand_to_ai(by, seat, body.get("kind"), now)
-        return by
-
-    def work() -> tuple[dict[str, Any], bool]:
-        by, changed = hub.cache.change(code, hand)
-        return hub.cache.views(code, [by])[by], changed
-
-    view, changed = await hub.run(work)
-    return _answer(hub, code, changed, view)
+    kind = body.get("kind")
+    return await _seat_action(
+        state, code, token, _version(body), lambda room, by, now: room.hand_to_ai(by, seat, kind, now)
+    )
 
 
 # -- WebSocket ----------------------------------------------------------------------------------
