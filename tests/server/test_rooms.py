@@ -20,6 +20,7 @@ pytest.importorskip("httpx")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 
 from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.rooms import CODE_LENGTH, CODE_LETTERS, Room  # noqa: E402
@@ -429,6 +430,23 @@ def test_other_sites_pages_are_refused(app):
         foreign = client.post("/rooms", json={"seats": ["human", "human"]}, headers={"origin": "http://evil.example"})
         assert foreign.status_code == 403
         assert app.state.server.store.room_counts()["stored"] == 0
+
+
+def test_a_forged_host_gets_no_room_and_no_view(app):
+    """DNS rebinding: a page on another name that resolves to this machine must not make a room,
+    read a seat's view or open its WebSocket."""
+    with TestClient(app) as client:
+        made = create(client, name="Ann")
+        code, token = made["room"], made["token"]
+        evil = {"host": "evil.example"}
+        assert client.post("/rooms", json={"seats": ["human", "human"]}, headers=evil).status_code == 400
+        seen = client.get(f"/rooms/{code}", headers={**auth(token), **evil})
+        assert seen.status_code == 400 and "rack" not in seen.text
+        assert app.state.server.store.room_counts()["stored"] == 1
+        with pytest.raises(WebSocketDisconnect) as closed:  # refused before any view is sent
+            with client.websocket_connect(f"/rooms/{code}/ws?token={token}", headers=evil) as ws:
+                ws.receive_json()
+        assert closed.value.code == 1008 and "evil.example" in closed.value.reason
 
 
 # -- the turn timer --------------------------------------------------------------------------------
