@@ -1,0 +1,69 @@
+"""The strength table's command (benchmarks/strength.py): which matches it plays, when a pair has
+played enough, resuming an interrupted run, and a smoke run of the whole command."""
+
+from __future__ import annotations
+
+import json
+
+from benchmarks import strength
+from benchmarks.strength import Budget, Match, matches, read_results
+
+
+def _games(winners: list[int | None]) -> list[dict]:
+    return [{"deal": i // 2, "winner": w} for i, w in enumerate(winners)]
+
+
+def test_every_pair_stronger_first_the_table_of_all_levels_and_the_anchor_pairs():
+    found = matches(["standard", "anchor"], ["easy", "medium", "hard", "expert"], four=True, anchor=True)
+    standard = [m.kinds for m in found if m.rules == "standard"]
+    assert len(standard) == 6 + 1
+    assert ("expert", "hard") in standard and ("hard", "expert") not in standard
+    assert ("easy", "medium", "hard", "expert") in standard
+    anchor = [m.kinds for m in found if m.rules == "anchor"]
+    assert anchor == [("easy", "medium"), ("hard", "medium"), ("expert", "medium")]
+    assert strength.RULE_SETS["anchor"].jokers == 0
+
+
+def test_a_pair_stops_at_its_budget_or_early_when_one_side_wins_above_the_decisive_share():
+    budget = Budget(max_games=10, decisive=0.9, decisive_after=4, four_games=3)
+    pair = Match("standard", ("hard", "easy"))
+    assert budget.enough(pair, _games([0, 0, 0])) is None  # too few to call it
+    assert budget.enough(pair, _games([0, 0, 0, 0])) == "decisive"
+    assert budget.enough(pair, _games([0, 1, 1, 1, 1, 1])) is None  # 5 of 6 is not above 90%
+    assert budget.enough(pair, _games([1] * 9 + [None])) == "games"  # draws count as games
+    assert budget.enough(pair, _games([0, 1] * 5)) == "games"
+    four = Match("standard", ("easy", "medium", "hard", "expert"))
+    assert budget.enough(four, _games([0, 0])) is None
+    assert budget.enough(four, _games([0, 0, 0])) == "games"  # never decisive, only its count
+
+
+def test_a_deal_cut_off_by_an_interrupted_run_is_left_out(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(g) + "\n" for g in _games([0, 1, 1])))  # deal 1 has one game of two
+    assert [g["deal"] for g in read_results(path, 2)] == [0, 0]
+    assert read_results(tmp_path / "none.jsonl", 2) == []
+
+
+def test_the_command_plays_resumes_and_writes_the_table(tmp_path, capsys):
+    games, out = tmp_path / "games", tmp_path / "strength.md"
+    base = ["--rules", "standard", "--levels", "easy,medium", "--no-four", "--step", "1", "--workers", "1"]
+    base += ["--games-dir", str(games), "--out", str(out), "--decisive-after", "100"]
+    assert strength.main([*base, "--max-games", "2"]) == 0
+    path = games / "standard-medium-easy.jsonl"
+    first = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [g["deal"] for g in first] == [0, 0] and sorted(g["seats"][0] for g in first) == [0, 1]
+    with path.open("a") as f:  # a deal an interrupted run had begun: replayed, not counted twice
+        f.write(json.dumps({**first[0], "deal": 1}) + "\n")
+    assert strength.main([*base, "--max-games", "4"]) == 0
+    again = [json.loads(line) for line in path.read_text().splitlines()]
+    assert again[:2] == first and [g["deal"] for g in again] == [0, 0, 1, 1]
+    assert again[2]["seed"] != first[0]["seed"]  # a new deal, not the first one again
+    table = out.read_text()
+    row = next(line for line in table.splitlines() if line.startswith("| medium vs easy |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    wins = sum(1 for g in again if g["winner"] == 0)
+    assert cells[1] == "4" and cells[2] == f"**{100 * wins / 4:.1f}%**" and cells[5] == "0"
+    assert cells[6] == "games"
+    assert strength.main([*base, "--max-games", "4", "--report"]) == 0
+    assert out.read_text().split("\n", 3)[3] == table.split("\n", 3)[3]  # the same rows from the files
+    assert "medium vs easy" in capsys.readouterr().out
