@@ -107,12 +107,37 @@ def read_results(path: Path, players: int) -> list[dict[str, Any]]:
     played again)."""
     if not path.exists():
         return []
-    results = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    results = [_expanded(json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
     per_deal: dict[int, int] = {}
     for r in results:
         per_deal[r["deal"]] = per_deal.get(r["deal"], 0) + 1
     whole = {deal for deal, count in per_deal.items() if count == players}
     return [r for r in results if r["deal"] in whole]
+
+
+_TIMES = {"move_seconds": "move_ms", "move_cpu_seconds": "move_cpu_ms"}
+
+
+def _compact(result: dict[str, Any]) -> dict[str, Any]:
+    """A game's result as stored: move times in whole milliseconds (the files stay small)."""
+    out = {k: v for k, v in result.items() if k not in _TIMES}
+    for seconds, ms in _TIMES.items():
+        if seconds in result:
+            out[ms] = [[round(1000 * t) for t in seat] for seat in result[seconds]]
+    for key in ("seconds", "think_seconds"):
+        if key in out:
+            value = out[key]
+            out[key] = [round(v, 3) for v in value] if isinstance(value, list) else round(value, 3)
+    return out
+
+
+def _expanded(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored result as :func:`~rummisolve.game.tournament.summarize` reads it."""
+    out = {k: v for k, v in stored.items() if k not in _TIMES.values()}
+    for seconds, ms in _TIMES.items():
+        if ms in stored:
+            out[seconds] = [[t / 1000 for t in seat] for seat in stored[ms]]
+    return out
 
 
 def play_match(
@@ -132,7 +157,7 @@ def play_match(
     n = len(match.kinds)
     results = read_results(path, n)
     if results and len(results) != sum(1 for line in path.read_text().splitlines() if line.strip()):
-        path.write_text("".join(json.dumps(r) + "\n" for r in results))  # drop a cut-off deal
+        path.write_text("".join(json.dumps(_compact(r)) + "\n" for r in results))  # drop a cut-off deal
     rules = RULE_SETS[match.rules]
     limit = budget.four_games if n > 2 else budget.max_games
     while (reason := budget.enough(match, results)) is None:
@@ -145,7 +170,7 @@ def play_match(
             for batch in batches:
                 for result in batch:
                     result = {k: v for k, v in result.items() if k != "log"}
-                    out.write(json.dumps(result) + "\n")
+                    out.write(json.dumps(_compact(result)) + "\n")
                     out.flush()
                     results.append(result)
         if progress:

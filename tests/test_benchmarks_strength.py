@@ -67,3 +67,19 @@ def test_the_command_plays_resumes_and_writes_the_table(tmp_path, capsys):
     assert strength.main([*base, "--max-games", "4", "--report"]) == 0
     assert out.read_text().split("\n", 3)[3] == table.split("\n", 3)[3]  # the same rows from the files
     assert "medium vs easy" in capsys.readouterr().out
+
+
+def test_a_stored_result_keeps_its_move_times_to_the_millisecond():
+    game = {
+        "deal": 0,
+        "winner": 1,
+        "seconds": 1.23456,
+        "think_seconds": [0.5, 0.25],
+        "move_seconds": [[0.0014, 0.2], [0.0306]],
+        "move_cpu_seconds": [[0.001], [0.03]],
+    }
+    stored = strength._compact(game)
+    assert "move_seconds" not in stored and stored["move_ms"] == [[1, 200], [31]]
+    back = strength._expanded(json.loads(json.dumps(stored)))
+    assert back["move_seconds"] == [[0.001, 0.2], [0.031]] and back["move_cpu_seconds"] == [[0.001], [0.03]]
+    assert back["winner"] == 1 and back["seconds"] == 1.235
