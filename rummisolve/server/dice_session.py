@@ -448,7 +448,7 @@ def reroll_text(reroll: dict[str, Any]) -> str:
         value = f"{option['expected']['tiles']:.2f}"
         if option["exact"]:
             return value
-        return f"{value} ± {option['stderr']:.2f} (sampled, {option['outcomes']} rolls)"
+        return f"{value} (± {option['stderr']:.2f}, sampled from {option['outcomes']} rolls)"
 
     keep = next(o for o in reroll["options"] if not o["dice"])
     names = reroll["names"]
