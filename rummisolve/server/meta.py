@@ -13,6 +13,7 @@ from rummisolve.render import COLOUR_MARKS, TILE_COLOURS
 from rummisolve.rules import RuleSet
 from rummisolve.solution import OBJECTIVES, STATUSES
 from rummisolve.tiles import Colour, Tile
+from rummisolve.xpress.dice import xpress_dice
 from rummisolve.xpress.players import XPRESS_AI_LEVELS
 
 __all__ = ["meta", "tile_set"]
@@ -114,7 +115,8 @@ def _colour(colour: Colour) -> dict[str, Any]:
 
 def meta() -> dict[str, Any]:
     """Presets (with every option's value), the rule options, colours, objectives, statuses in words,
-    the player kinds and AI levels (``xpress_ai_levels``: the dice game's), and the hint levels."""
+    the player kinds and AI levels (``xpress_ai_levels``: the dice game's), the hint levels, and
+    ``dice_faces``: the Xpress dice D1..D18 and their six faces."""
     defaults = RuleSet().to_dict()
     return {
         "presets": {name: preset.to_dict() for name, preset in rules_module.PRESETS.items()},
@@ -125,6 +127,7 @@ def meta() -> dict[str, Any]:
         "statuses": {s: _STATUS_WORDS.get(s, s) for s in (*STATUSES, "error")},
         "ai_levels": list(AI_LEVELS),
         "xpress_ai_levels": list(XPRESS_AI_LEVELS),
+        "dice_faces": {die.name: [str(f) for f in die.faces] for die in xpress_dice()},
         "player_kinds": list(PLAYER_KINDS),
         "hint_levels": list(HINT_LEVELS),
     }

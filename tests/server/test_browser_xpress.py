@@ -6,11 +6,13 @@ passes to the end of the game. No console errors. Screenshots go to ``tests/scre
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.parse
 
 from rummisolve.xpress import XpressGame
 
-from .test_browser import DESKTOP, PHONE, Page
+from .test_browser import DESKTOP, Page
 
 SEED = 5
 """A practice game whose first player is the human; rolling the dice the hint advises gives a play."""
@@ -48,7 +50,7 @@ def test_an_xpress_game_in_the_browser(browser, server):
     theirs = game.view(1)
     assert _dice(opponent) == {d: str(f) for d, f in zip(theirs.dice, theirs.rack, strict=True)}
     assert "pick dice to roll" in p.get_by_test_id("turn").inner_text()
-    assert p.get_by_test_id("end-turn").is_disabled()  # the roll comes first
+    assert p.get_by_test_id("end-turn").is_hidden()  # the roll comes first
 
     # Two dice picked: the roll button says so; picked again, unpicked.
     first, second = view.dice[0], view.dice[4]
@@ -108,6 +110,7 @@ def test_an_xpress_game_in_the_browser(browser, server):
     state = _state(page, ident)
     assert state["history"][1]["type"] == "play" and set(state["history"][1]["dice"]) == set(on_table)
     assert not set(on_table) & set(state["dice"])
+    p.wait_for_timeout(1000)  # the AI's roll has tumbled
     page.shoot_both("xpress-after-ai")
 
     # Then passes (keeping all, or after a roll) until the game ends.
@@ -126,9 +129,46 @@ def test_an_xpress_game_in_the_browser(browser, server):
     if state["winner"] is None:
         assert summary.startswith("A draw")
     else:
-        assert summary.startswith("You win" if state["winner"] == 0 else "medium wins")
+        assert summary.startswith("You win" if state["winner"] == 0 else "Medium wins")
     assert p.get_by_test_id("next-round").inner_text() == "Next game"
     assert p.get_by_test_id("scores").locator("[data-die]").count() == sum(len(q["dice"]) for q in state["players"])
+    p.wait_for_timeout(1000)
     page.shoot_both("xpress-game-over")
-    p.set_viewport_size(PHONE)
     page.close()
+
+
+def test_the_analysis_board_takes_dice_and_ranks_the_rerolls(browser, server):
+    from rummisolve import solve_json
+
+    position = {"rules": "xpress", "table": [["R5", "R6", "R7"]], "rack": ["K1", "K3", "R8"]}
+    dice = ["D7", "D1", "D9"]
+    expected = solve_json({**position, "dice": dice, "reroll": True})["reroll"]
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/?position=" + urllib.parse.quote(json.dumps(position)))
+    p.wait_for_selector("[data-testid=dice-box]:not(.hidden)")
+    for i, die in enumerate(dice):
+        choice = p.locator(f"[data-testid=die-of][data-entry='{i}']")
+        offered = choice.locator("option").evaluate_all("os => os.map(o => o.value)")
+        assert die in offered and all(d == "" or position["rack"][i] in _faces(d) for d in offered)
+        choice.select_option(die)
+    p.get_by_test_id("reroll").check()
+    p.get_by_test_id("solve").click()
+    p.wait_for_selector("[data-testid=reroll-result]:not(.hidden)")
+    best = p.get_by_test_id("reroll-best").inner_text()
+    rolled = [f"{dice[i]} ({position['rack'][i]})" for i in expected["dice"]]
+    assert best.startswith(f"Roll {', '.join(rolled)}: {expected['expected']['tiles']:.2f} dice expected"), best
+    rows = p.get_by_test_id("reroll-option")
+    assert rows.count() == len(expected["options"]) == 2 ** len(dice)
+    for row, option in zip(rows.all(), expected["options"], strict=True):
+        assert f"{option['expected']['tiles']:.2f}" in row.inner_text()
+    query = json.loads(urllib.parse.parse_qs(urllib.parse.urlparse(p.url).query)["position"][0])
+    assert query["dice"] == dice and query["reroll"] is True  # the shared link keeps the dice
+    page.shoot("xpress-analysis")
+    page.close()
+
+
+def _faces(name: str) -> list[str]:
+    from rummisolve.xpress import die_named
+
+    return [str(f) for f in die_named(name).faces]

@@ -11,8 +11,8 @@ export const isDice = () => Boolean(state.game && state.game.dice_game);
 export const rollPhase = () => isDice() && yourTurn() && !state.game.rolled;
 
 /** A die: the face it shows drawn like a tile (a die-shaped one) and its name (``D3``) in a corner. */
-export function dieElement(code, die, meta, { button = false, extraClass = "", attrs = {} } = {}) {
-  const rolling = state.justRolled.has(die) ? " rolling" : "";
+export function dieElement(code, die, meta, { button = false, extraClass = "", attrs = {}, still = false } = {}) {
+  const rolling = !still && state.justRolled.has(die) ? " rolling" : ""; // ``still``: a die on the table never tumbles
   const node = tileElement(code, meta, { button, extraClass: `die${rolling} ${extraClass}`.trim(), attrs: { "data-die": die, ...attrs } });
   node.setAttribute("aria-label", `${die} showing ${node.getAttribute("aria-label")}`);
   node.title = `${die}: ${code}`;
@@ -48,6 +48,8 @@ export function renderRollControls() {
   const dice = isDice();
   const rolling = rollPhase();
   for (const id of ["roll", "roll-all", "roll-none"]) $(id).classList.toggle("hidden", !rolling);
+  for (const id of ["end-turn", "undo", "reset"]) $(id).classList.toggle("hidden", rolling); // the table's edits come after the roll
+  $("table-controls").classList.toggle("hidden", rolling);
   if (!dice) return;
   const n = state.rollPick.size;
   $("roll").disabled = !rolling || n === 0;
@@ -77,6 +79,7 @@ export function markRolled(names) {
 /** The status line's words for the dice game: how long since a die was played. */
 export function diceStatus(game) {
   const rounds = game.passes_to_end / game.players.length;
+  if (game.finished) return "";
   if (!game.passes) return `Xpress · one roll a turn, then play or pass; ${rounds} rounds without a die played end the game`;
   return `No die played for ${count(game.passes, "turn")}: ${game.passes_to_end} in a row end the game`;
 }

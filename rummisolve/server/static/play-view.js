@@ -69,7 +69,7 @@ function renderLegend() {
 function tileButton(tile, place) {
   const { selected } = state;
   const options = { button: true, extraClass: `${tile.fromRack && place === "table" ? "from-rack" : ""} ${selected.has(tile.id) ? "selected" : ""}` };
-  const button = tile.die ? dieElement(tile.code, tile.die, state.meta, options) : tileElement(tile.code, state.meta, options);
+  const button = tile.die ? dieElement(tile.code, tile.die, state.meta, { ...options, still: place === "table" }) : tileElement(tile.code, state.meta, options);
   button.dataset.id = tile.id;
   button.setAttribute("aria-pressed", selected.has(tile.id) ? "true" : "false");
   button.disabled = !yourTurn();
@@ -130,7 +130,7 @@ export function renderTable() {
       onclick: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
       onkeydown: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
     }, el("span", { class: "meld-no", "aria-hidden": "true", text: String(i + 1) }));
-    for (const tile of meld) meldBox.append(editing ? tileButton(tile, "table") : tile.die ? dieElement(tile.code, tile.die, meta) : tileElement(tile.code, meta));
+    for (const tile of meld) meldBox.append(editing ? tileButton(tile, "table") : tile.die ? dieElement(tile.code, tile.die, meta, { still: true }) : tileElement(tile.code, meta));
     if (reasons) meldBox.append(el("span", { class: "reason", "data-testid": "meld-reason", text: reasons.join("; ") }));
     box.append(meldBox);
   });
@@ -223,7 +223,8 @@ function renderRoundOver() {
     if (winner === null) $("round-summary").textContent = `A draw: ${blocked}, and your dice left count the same.`;
     else {
       const how = game.end_reason === "out" ? "played every die" : `${blocked}; the lower total of dice left wins`;
-      $("round-summary").textContent = `${name(winner)} ${winner === game.human ? "win" : "wins"}: ${how}.`;
+      const who = name(winner);
+      $("round-summary").textContent = `${who[0].toUpperCase()}${who.slice(1)} ${winner === game.human ? "win" : "wins"}: ${how}.`;
     }
   } else {
     const how = game.end_reason === "out" ? "went out" : "had the lowest rack when the pool ran out";
