@@ -5,6 +5,14 @@ import { $, el, ruleValue } from "./common.js";
 /** Whether ``rules`` are the dice edition's. */
 export const diceRules = (meta, rules) => Boolean(ruleValue(meta, rules, "dice"));
 
+/** One die (or "") per rack entry of ``rack``, each still able to show its entry. */
+export function fitDice(meta, rack, dice) {
+  return rack.map((code, i) => {
+    const die = dice[i] || "";
+    return die && meta.dice_faces[die] && meta.dice_faces[die].includes(code) ? die : "";
+  });
+}
+
 /** One select per rack entry: the dice that can show it and are not claimed by another entry. */
 export function renderDicePicker(meta, rules, rack, dice, onChange) {
   const on = diceRules(meta, rules);

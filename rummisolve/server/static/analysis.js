@@ -1,6 +1,6 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
 import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
-import { diceFields, renderDicePicker, renderReroll } from "./analysis-dice.js";
+import { diceFields, fitDice, renderDicePicker, renderReroll } from "./analysis-dice.js";
 import { exportLinks } from "./analysis-export.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, count, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
@@ -123,16 +123,8 @@ function renderEditor() {
   rack.classList.toggle("current-target", state.target === "rack");
   $("target-note").textContent = state.target === "rack" ? "Tiles go to the rack." : `Tiles go to meld ${state.target + 1}.`;
   $("to-rack").disabled = state.target === "rack";
-  fitDice();
+  state.dice = fitDice(meta, state.rack, state.dice);
   renderDicePicker(meta, rulesForm.value(), state.rack, state.dice, () => { renderEditor(); syncFields(); });
-}
-
-/** One die (or "") per rack entry, each still able to show its entry. */
-function fitDice() {
-  state.dice = state.rack.map((code, i) => {
-    const die = state.dice[i] || "";
-    return die && meta.dice_faces[die] && meta.dice_faces[die].includes(code) ? die : "";
-  });
 }
 
 function changed(syncText = true) {
