@@ -172,3 +172,24 @@ def _faces(name: str) -> list[str]:
     from rummisolve.xpress import die_named
 
     return [str(f) for f in die_named(name).faces]
+
+
+def test_the_setup_page_starts_an_xpress_game_against_one_dice_ai(browser, server):
+    from rummisolve.xpress import XPRESS_AI_LEVELS
+
+    page = Page(browser, server, DESKTOP)
+    p = page.page
+    page.open("/play")
+    p.locator("#setup-rules [data-testid=rules-preset]").select_option("xpress")
+    assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("add-ai").is_disabled()
+    levels = p.get_by_test_id("ai-level").locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert levels == list(XPRESS_AI_LEVELS)
+    p.get_by_test_id("ai-level").select_option("easy")
+    p.get_by_test_id("start").click()
+    p.wait_for_selector("#game:not(.hidden)")
+    _idle(p)
+    assert p.get_by_test_id("rack").locator("[data-die]").count() == 9
+    assert p.get_by_test_id("opponent-dice").locator("[data-die]").count() == 9
+    assert "easy" in p.get_by_test_id("opponent-dice").inner_text()
+    assert p.get_by_test_id("practice").is_hidden()  # no seed chosen: a secret one
+    page.close()
