@@ -134,6 +134,10 @@ def test_an_xpress_game_in_the_browser(browser, server):
     assert p.get_by_test_id("scores").locator("[data-die]").count() == sum(len(q["dice"]) for q in state["players"])
     p.wait_for_timeout(1000)
     page.shoot_both("xpress-game-over")
+    # The replay of the game: every seat's dice at each turn.
+    p.get_by_test_id("replay").click()
+    p.wait_for_selector("[data-testid=replay-view]:not(.hidden)")
+    assert p.locator("#replay-racks [data-die]").count() == 18  # the opening roll: 9 dice each
     page.close()
 
 
