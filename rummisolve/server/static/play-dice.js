@@ -66,7 +66,7 @@ export function renderOpponents() {
   if (!isDice()) return;
   const { game, meta } = state;
   box.replaceChildren(...game.players.filter((p, s) => s !== game.human).map((p) => el("div", { class: "opponent", "data-testid": "opponent-dice" },
-    el("strong", { text: `${p.name}'s dice` }), el("span", { class: "muted", text: ` (${count(p.dice.length, "die", "dice")}, ${p.total} points):` }),
+    el("strong", { text: `${p.name}'s dice` }), el("span", { class: "muted", text: ` (${count(p.dice.length, "die", "dice")}, ${p.total} points left):` }),
     el("div", { class: "rack small-rack" }, ...(p.dice.length ? p.dice.map((d) => dieElement(d.face, d.die, meta)) : [el("span", { class: "empty", text: "no dice left" })])))));
 }
 

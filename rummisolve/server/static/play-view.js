@@ -104,7 +104,7 @@ export function renderBar() {
   $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
   const highlighted = state.showing ?? (game.finished ? null : game.current);
   $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === highlighted ? " current" : ""}`, "data-testid": "player" },
-    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${isDice() ? `${count(p.rack_size, "die", "dice")} · ${p.total} points` : `${count(p.rack_size, "tile")}${p.opened ? "" : " · not opened"}`}`)));
+    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${isDice() ? `${count(p.rack_size, "die", "dice")} · ${p.total} points left` : `${count(p.rack_size, "tile")}${p.opened ? "" : " · not opened"}`}`)));
 }
 
 export function renderTable() {
@@ -208,6 +208,7 @@ export function renderLog() {
   log.replaceChildren(...state.game.history.map((e) => el("li", { text: describe(e) })));
   log.scrollTop = log.scrollHeight;
   $("download").href = savedPath(state.gameId);
+  $("replay-open").textContent = isDice() ? "Replay this game" : "Replay this round";
 }
 
 function renderRoundOver() {
