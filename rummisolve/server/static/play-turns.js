@@ -224,8 +224,10 @@ export function changedSince(then, now) {
 export async function hint() {
   if (!yourTurn()) return;
   if (rollPhase()) {
+    say("Working out the best re-roll (every subset of your dice)…", "info");
     const advice = await act("hint", { level: 1 });
     if (!advice) return;
+    say("");
     $("hint-text").textContent = `Hint: ${advice.hint.text}.`;
     $("hint-text").classList.remove("hidden");
     state.hintDice = advice.hint.dice;
