@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from rummisolve.errors import RummisolveError
-from rummisolve.server.session import Session
+from rummisolve.server.sessions import AnySession, session_from_json
 from rummisolve.server.store import DamagedGame, GameStore
 
 __all__ = [
@@ -48,7 +48,7 @@ class NoSuchGame(Exception):
 @dataclass
 class CachedGame:
     version: int
-    session: Session
+    session: AnySession
     text: str
     """The session's JSON as stored: an action that leaves it equal needs no save."""
 
@@ -129,14 +129,14 @@ class GameCache:
             raise NoSuchGame(ident)
         version, data = loaded
         try:
-            session = Session.from_json(data, max_steps=self.max_steps)
+            session = session_from_json(data, max_steps=self.max_steps)
         except (RummisolveError, TypeError, KeyError, IndexError, AttributeError) as err:
             raise DamagedGame(f"saved game {ident!r} is damaged and cannot be loaded ({err})") from None
         cached = CachedGame(version, session, json.dumps(data))
         self._keep(ident, cached)
         return cached
 
-    def create(self, session: Session, owner: str) -> str:
+    def create(self, session: AnySession, owner: str) -> str:
         data = session.to_json()
         ident = self.store.create(data, session.summary(), session.game.finished, owner)
         self._keep(ident, CachedGame(1, session, json.dumps(data)))

@@ -13,6 +13,8 @@ from rummisolve.render import COLOUR_MARKS, TILE_COLOURS
 from rummisolve.rules import RuleSet
 from rummisolve.solution import OBJECTIVES, STATUSES
 from rummisolve.tiles import Colour, Tile
+from rummisolve.xpress.dice import xpress_dice
+from rummisolve.xpress.players import XPRESS_AI_LEVELS
 
 __all__ = ["meta", "tile_set"]
 
@@ -47,7 +49,7 @@ OPTION_HELP: dict[str, str] = {
     "timer_penalty": "Tiles drawn when the turn timer runs out.",
     "empty_pool_scoring": "When the pool is empty and nobody can go out: difference scores each loser the gap to the winner's rack, full the whole rack.",
     "discard": "The discard variant: a turn ends with a discard (draw from the pool or take the top discard first, or play), and a player goes out by discarding their last tile.",
-    "dice": "The Xpress dice edition: the tiles are the faces the dice show (positions, the best re-roll, and the game in the library and tournaments; not yet on these pages).",
+    "dice": "The Xpress dice edition: the tiles are the faces the dice show. Play it against an AI on the play page (preset xpress; not in game rooms yet); on the analysis board, say which die each rack entry is to get the best re-roll.",
 }
 """Each rule option in plain words (the pages show it beside the option, and /help lists them all)."""
 
@@ -113,7 +115,8 @@ def _colour(colour: Colour) -> dict[str, Any]:
 
 def meta() -> dict[str, Any]:
     """Presets (with every option's value), the rule options, colours, objectives, statuses in words,
-    the player kinds and AI levels, and the hint levels."""
+    the player kinds and AI levels (``xpress_ai_levels``: the dice game's), the hint levels, and
+    ``dice_faces``: the Xpress dice D1..D18 and their six faces."""
     defaults = RuleSet().to_dict()
     return {
         "presets": {name: preset.to_dict() for name, preset in rules_module.PRESETS.items()},
@@ -123,6 +126,8 @@ def meta() -> dict[str, Any]:
         "objectives": list(OBJECTIVES),
         "statuses": {s: _STATUS_WORDS.get(s, s) for s in (*STATUSES, "error")},
         "ai_levels": list(AI_LEVELS),
+        "xpress_ai_levels": list(XPRESS_AI_LEVELS),
+        "dice_faces": {die.name: [str(f) for f in die.faces] for die in xpress_dice()},
         "player_kinds": list(PLAYER_KINDS),
         "hint_levels": list(HINT_LEVELS),
     }

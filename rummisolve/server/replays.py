@@ -71,6 +71,8 @@ def round_frames(
 
 
 def _rounds(obj: Any) -> list[Any]:
+    if isinstance(obj, dict) and str(obj.get("format", "")).startswith("rummisolve-xpress"):
+        raise JsonInputError("saved game: an Xpress (dice edition) game does not open as a replay here yet")
     if not is_session(obj):
         if not isinstance(obj, dict) or obj.get("format") != "rummisolve-game":
             raise JsonInputError(

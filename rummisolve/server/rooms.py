@@ -107,6 +107,11 @@ class Seat:
 
 
 def _check_seats(seats: Any, rules: RuleSet) -> tuple[str, ...]:
+    if rules.dice:
+        raise OptionError(
+            "rules: rule option 'dice' (Xpress, the dice edition) is not played in game rooms yet: "
+            "play it against an AI on the play page (/play?rules=xpress&players=human,medium)"
+        )
     if not isinstance(seats, list) or not all(isinstance(k, str) for k in seats):
         raise OptionError('seats: expected an array of seat kinds, e.g. ["human", "human", "hard"]')
     kinds = tuple(k.strip().lower() for k in seats)

@@ -478,7 +478,9 @@ def test_the_setup_form_seats_and_saved_games(browser, server):
     page.errors.clear()
     page.open("/play")
     presets = p.get_by_test_id("rules-preset").locator("option").all_inner_texts()
-    assert "standard" in presets and "xpress" not in presets  # the dice game is not playable yet
+    assert "standard" in presets and "xpress" in presets  # the dice game, against an AI
+    room_presets = p.get_by_test_id("room-rules-preset").locator("option").all_inner_texts()
+    assert "standard" in room_presets and "xpress" not in room_presets  # not in game rooms yet
     assert p.locator("#setup [data-option-row=dice]").count() == 0
     assert p.locator("#setup [data-option-row=discard]").count() == 1
     assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("remove-ai").is_disabled()

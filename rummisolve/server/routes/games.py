@@ -1,7 +1,8 @@
 """The game API of the web app's play page: ``/meta``, ``/tiles``, ``/games`` and ``/games/{id}/...``.
 
 Every game is a :class:`rummisolve.server.session.Session` (one human against AIs, round after
-round) saved in a :class:`rummisolve.server.store.GameStore` after every action that changes it,
+round), or under the Xpress rules (``"rules": "xpress"``) a :class:`rummisolve.server.dice_session.DiceSession`
+(one human against one Xpress AI: ``roll``, then ``play`` or ``pass``), saved in a :class:`rummisolve.server.store.GameStore` after every action that changes it,
 so a reload or a server restart resumes it. The human's plays are judged by the engine's referee:
 an illegal one is answered 200 with ``"legal": false`` and the reasons, each naming the meld it
 concerns (an illegal turn is not an error). The AIs move one turn per ``POST /games/{id}/advance``,
@@ -34,11 +35,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
+from rummisolve.server.dice_session import DiceSession
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
 from rummisolve.server.replays import saved_replay
 from rummisolve.server.requests import BadRequest, client_gone, json_object, read_json, require_json
-from rummisolve.server.session import Session
+from rummisolve.server.sessions import AnySession, new_session
 from rummisolve.server.state import ServerState, SharedState
 from rummisolve.server.store import StaleGame
 
@@ -49,7 +51,7 @@ COOKIE_AGE = 400 * 24 * 3600
 
 router = APIRouter()
 
-Action = Callable[[Session, dict[str, Any]], dict[str, Any] | None]
+Action = Callable[[AnySession, dict[str, Any]], dict[str, Any] | None]
 
 
 async def _in_game_thread(state: ServerState, work: Callable[[], Any]) -> Any:
@@ -103,7 +105,7 @@ async def new_game(request: Request, state: SharedState) -> Response:
 
     def work() -> tuple[str, str, dict[str, Any]]:
         rules = rules_from_json(body.get("rules", "standard"), "rules")
-        session = Session.new(
+        session = new_session(
             body.get("players", "human,medium"), rules, body.get("seed"), max_steps=state.settings.max_verify_steps
         )
         token = token_of(request)
@@ -213,32 +215,55 @@ async def open_replay(request: Request, state: SharedState) -> Response:
 # -- actions ------------------------------------------------------------------------------------
 
 
-def _play(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+def _play(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     if "table" not in body:
         raise BadRequest(400, "missing field 'table' (the whole new table, melds in play order)")
     table = table_from_json(body["table"], "table", session.rules)
+    if isinstance(session, DiceSession):
+        if body.get("discard") is not None:
+            raise BadRequest(400, "discard: the Xpress game has no discard")
+        return session.play(table)
     discard = body.get("discard")
     if discard is not None and not isinstance(discard, str):
         raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(discard)}")
     return session.play(table, discard)
 
 
-def _draw(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+def _draw(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     source = body.get("source", "pool")
     if source not in ("pool", "discard"):
         raise BadRequest(400, f"source: expected 'pool' or 'discard', got {source!r}")
     return session.draw(source)
 
 
-def _discard(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+def _discard(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     tile = body.get("tile")
     if not isinstance(tile, str):
         raise BadRequest(400, f"tile: expected a tile code, got {json_type_name(tile)}")
     return session.discard(tile)
 
 
-def _hint(session: Session, body: dict[str, Any]) -> dict[str, Any]:
+def _hint(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     return {"hint": session.hint(body.get("level", 1))}
+
+
+def _dice(session: AnySession, action: str) -> DiceSession:
+    if not isinstance(session, DiceSession):
+        raise BadRequest(400, f'{action}: this game has no dice (it is for the Xpress rules, "rules": "xpress")')
+    return session
+
+
+def _roll(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
+    dice = body.get("dice", [])
+    if dice != "all" and (not isinstance(dice, list) or not all(isinstance(d, str) for d in dice)):
+        raise BadRequest(
+            400, f'dice: expected "all" or an array of your free dice\'s names ("D3"), got {json_type_name(dice)}'
+        )
+    return _dice(session, "roll").roll(dice)
+
+
+def _pass(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
+    return _dice(session, "pass").pass_turn()
 
 
 ACTIONS: dict[str, tuple[Action, tuple[str, ...], str]] = {
@@ -248,11 +273,21 @@ ACTIONS: dict[str, tuple[Action, tuple[str, ...], str]] = {
         'Play the human\'s new table ({"table": [[...]], "discard": tile under the discard rule})',
     ),
     "draw": (_draw, ("source",), 'The human draws ({"source": "pool" | "discard"})'),
+    "roll": (
+        _roll,
+        ("dice",),
+        'Xpress: the human re-rolls free dice, once a turn before the play ({"dice": ["D3", "D7"]}, "all", or [] to keep)',
+    ),
+    "pass": (_pass, (), "Xpress: the human ends the turn without a play"),
     "discard": (_discard, ("tile",), 'Discard rule: the human discards ({"tile": "R7"}) after a draw'),
     "undo": (lambda s, b: s.undo_turn(), (), "Practice games: take back the human's last whole turn"),
     "advance": (lambda s, b: s.advance(), (), "The next AI takes its turn"),
     "timeout": (lambda s, b: s.timeout(), (), "Apply the turn timer's penalty if the time is up"),
-    "hint": (_hint, ("level",), 'A hint for the human ({"level": 1 | 2 | 3})'),
+    "hint": (
+        _hint,
+        ("level",),
+        'A hint for the human ({"level": 1 | 2 | 3}); Xpress before the roll: the best re-roll',
+    ),
     "next-round": (lambda s, b: s.next_round(), (), "Deal the next round once this one is over"),
 }
 """Each action a game takes: ``POST /games/{id}/<name>`` runs ``(function, fields its body may have, summary)``."""

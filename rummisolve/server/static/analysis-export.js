@@ -5,8 +5,8 @@ import { $ } from "./common.js";
 export async function exportLinks(move, position) {
   const svgLink = $("export-svg");
   const pngLink = $("export-png");
-  const body = { status: move.status, table: move.table, played: move.played, value: move.value, kept: move.kept, objective: move.objective, position: { ...position, time_limit: undefined }, steps: move.steps };
-  delete body.position.time_limit;
+  const body = { status: move.status, table: move.table, played: move.played, value: move.value, kept: move.kept, objective: move.objective, position: { ...position }, steps: move.steps };
+  for (const key of ["time_limit", "dice", "reroll"]) delete body.position[key]; // a picture takes the position alone
   const response = await fetch("/render", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (!response.ok) return;
   const svg = await response.text();

@@ -1,10 +1,11 @@
 // The analysis board: enter a position (tile picker, notation or JSON), solve it, see the move.
 import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
+import { diceFields, fitDice, renderDicePicker, renderReroll } from "./analysis-dice.js";
 import { exportLinks } from "./analysis-export.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, count, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
-const state = { table: [], rack: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
+const state = { table: [], rack: [], dice: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
 let meta;
 let rulesForm;
 
@@ -13,14 +14,16 @@ function setMessage(text, kind = "info") {
 }
 
 function position() {
-  const out = { rules: rulesForm.value(), table: state.table.filter((m) => m.length), rack: [...state.rack], opened: $("opened").checked, objective: $("objective").value };
+  const rules = rulesForm.value();
+  const out = { rules, table: state.table.filter((m) => m.length), rack: [...state.rack], opened: $("opened").checked, objective: $("objective").value,
+    ...diceFields(meta, rules, state.rack, state.dice) };
   const limit = Number($("time-limit").value);
   if ($("time-limit").value !== "" && limit > 0) out.time_limit = limit;
   return out;
 }
 
 let checks = 0;
-const SOLVE_ONLY = ["id", "explain", "alternatives", "alternatives_mode", "hint"]; // fields of a solve request, not of its position
+const SOLVE_ONLY = ["id", "explain", "alternatives", "alternatives_mode", "hint", "dice", "reroll"]; // fields of a solve request, not of its position
 
 /** Check the position as Solve would (the server decodes it the same way) and show what is wrong at
  * once, or nothing; while it is wrong, the result panel is hidden. */
@@ -77,7 +80,7 @@ function renderPicker() {
 }
 
 function addTile(code) {
-  if (state.target === "rack") state.rack.push(code);
+  if (state.target === "rack") { state.rack.push(code); state.dice.push(""); }
   else {
     if (!state.table[state.target]) state.table[state.target] = [];
     state.table[state.target].push(code);
@@ -113,13 +116,15 @@ function renderEditor() {
   state.rack.forEach((code, j) => {
     const tile = tileElement(code, meta, { button: true });
     tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from the rack`);
-    tile.addEventListener("click", () => { state.rack.splice(j, 1); changed(); });
+    tile.addEventListener("click", () => { state.rack.splice(j, 1); state.dice.splice(j, 1); changed(); });
     rack.append(tile);
   });
   if (!state.rack.length) rack.append(el("span", { class: "empty", text: "The rack is empty." }));
   rack.classList.toggle("current-target", state.target === "rack");
   $("target-note").textContent = state.target === "rack" ? "Tiles go to the rack." : `Tiles go to meld ${state.target + 1}.`;
   $("to-rack").disabled = state.target === "rack";
+  state.dice = fitDice(meta, state.rack, state.dice);
+  renderDicePicker(meta, rulesForm.value(), state.rack, state.dice, () => { renderEditor(); syncFields(); });
 }
 
 function changed(syncText = true) {
@@ -159,6 +164,8 @@ function loadPosition(obj) {
   rulesForm.set(obj.rules ?? "standard");
   state.table = Array.isArray(obj.table) ? obj.table.map((m) => (Array.isArray(m) ? m.map(String) : [])) : [];
   state.rack = Array.isArray(obj.rack) ? obj.rack.map(String) : [];
+  state.dice = Array.isArray(obj.dice) ? obj.dice.map((d) => (typeof d === "string" ? d.toUpperCase() : "")) : [];
+  $("reroll").checked = Boolean(obj.reroll);
   $("opened").checked = obj.opened !== false;
   if (obj.objective) $("objective").value = obj.objective;
   $("time-limit").value = obj.time_limit ?? "";
@@ -202,6 +209,7 @@ function showError(message) {
   $("played").textContent = "";
   $("value").textContent = "";
   for (const id of ["result-table", "result-rack", "steps", "alternatives-list", "timings"]) $(id).replaceChildren();
+  $("reroll-box").classList.add("hidden");
   setMessage(message, "bad");
 }
 
@@ -228,6 +236,7 @@ function showResult(move, main, index = 0) {
   $("status-words").textContent = index ? "" : meta.statuses[move.status] || "";
   $("result-title").textContent = index ? `Alternative ${index}` : "Best move";
   if (index) $("status-words").append(el("span", { "data-testid": "alternative-label", text: alternativeLabel(state.result, index) }));
+  renderReroll(state.result, state.position); // the position's, whichever move is shown
   $("played").textContent = formatTiles(move.played || []);
   $("value").textContent = move.played && move.played.length ? `(${count(move.tiles_played, "tile")}, ${move.value} points)` : "";
   renderResultTable(move);
@@ -353,9 +362,9 @@ async function main() {
     changed();
     await checkPosition(obj); // as given: a part the board cannot show is named too
   });
-  for (const id of ["opened", "objective", "time-limit"]) $(id).addEventListener("change", syncFields);
+  for (const id of ["opened", "objective", "time-limit", "reroll"]) $(id).addEventListener("change", syncFields);
   $("solve").addEventListener("click", solve);
-  $("clear").addEventListener("click", () => { state.table = []; state.rack = []; state.target = "rack"; changed(); });
+  $("clear").addEventListener("click", () => { state.table = []; state.rack = []; state.dice = []; state.target = "rack"; changed(); });
   $("copy-link").addEventListener("click", async () => {
     const url = `${location.origin}/?position=${encodeURIComponent(JSON.stringify(position()))}`;
     history.replaceState(null, "", url);

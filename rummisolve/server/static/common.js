@@ -117,7 +117,7 @@ export function parseTable(text) {
 }
 export const formatTiles = (tiles) => tiles.join(" ");
 /** "1 tile", "2 tiles": a count and its noun. */
-export const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+export const count = (n, noun, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 export const formatTable = (melds) => melds.map(formatTiles).join(" | ");
 
 /** Sort codes by colour then number (jokers last), or by number then colour. */
@@ -141,16 +141,17 @@ export function sortTiles(codes, order, meta) {
  */
 export class RulesForm {
   /** ``positionOnly``: show only the options that change a position's moves (the analysis board);
-   * the others keep their preset's values. ``games``: only what the game engine plays (no dice
-   * edition: its game is not built yet, docs/rules.md#xpress). */
-  constructor(container, meta, onChange, { positionOnly = false, games = false } = {}) {
+   * the others keep their preset's values. ``games``: only what the game engines play: no dice
+   * option to tick on other rules, and the dice edition's preset only with ``dice`` (the play
+   * page's games against an AI; game rooms have no dice game yet, docs/rules.md#xpress). */
+  constructor(container, meta, onChange, { positionOnly = false, games = false, dice = false } = {}) {
     this.meta = meta;
     this.onChange = onChange || (() => {});
     this.inputs = new Map();
     const id = `rules-${Math.random().toString(36).slice(2, 8)}`;
     this.preset = el("select", { id: `${id}-preset`, "data-testid": "rules-preset", onchange: () => this.fromPreset() });
     for (const [name, values] of Object.entries(meta.presets)) {
-      if (!(games && values.dice)) this.preset.append(el("option", { value: name, text: name }));
+      if (!(games && values.dice && !dice)) this.preset.append(el("option", { value: name, text: name }));
     }
     const grid = el("div", { class: "options-grid" });
     for (const option of meta.options) {

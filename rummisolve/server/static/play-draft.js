@@ -7,9 +7,11 @@ export const codes = (melds) => melds.map((m) => m.map((t) => t.code));
 export const sameMeld = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
 
 export function startDraft() {
-  const tile = (code, fromRack) => ({ id: state.nextId++, code, fromRack });
-  const table = state.game.table.map((m) => m.map((c) => tile(c, false)));
-  state.draft = { table, rack: state.game.rack.map((c) => tile(c, true)), start: null, history: [] };
+  // Xpress: each tile is a die (``die``: its name), on the table (table_dice) as on the rack (dice).
+  const { game } = state;
+  const tile = (code, fromRack, die) => ({ id: state.nextId++, code, fromRack, ...(die ? { die } : {}) });
+  const table = game.table.map((m, i) => m.map((c, k) => tile(c, false, game.table_dice?.[i]?.[k])));
+  state.draft = { table, rack: game.rack.map((c, i) => tile(c, true, game.dice?.[i])), start: null, history: [] };
   state.draft.start = snapshot();
   state.selected = new Set();
   state.badMelds = new Map();

@@ -25,13 +25,20 @@ export function renderSeats(count) {
     }
     const id = `ai-${ai}`;
     const select = el("select", { id, "data-testid": "ai-level" });
-    for (const level of meta.ai_levels) select.append(el("option", { value: level, text: level }));
-    select.value = levels[ai] || meta.ai_levels[Math.min(1, meta.ai_levels.length - 1)];
+    const offered = aiLevels();
+    for (const level of offered) select.append(el("option", { value: level, text: level }));
+    select.value = offered.includes(levels[ai]) ? levels[ai] : offered[Math.min(1, offered.length - 1)];
     seats.append(el("div", { class: "row" }, el("label", { for: id }, `Seat ${seat}: AI`), select));
     ai += 1;
   }
   $("remove-ai").disabled = count <= 1;
   $("add-ai").disabled = count >= maxAIs();
+}
+
+/** The AI levels the rules chosen have: Xpress (the dice edition) has its own. */
+function aiLevels() {
+  const dice = state.rulesForm && ruleValue(state.meta, state.rulesForm.value(), "dice");
+  return dice ? state.meta.xpress_ai_levels : state.meta.ai_levels;
 }
 
 function maxAIs() {

@@ -31,6 +31,9 @@ export const state = {
   drag: null, // the drag under way: {id, ids, x, y, active, ghost, source}
   suppressClick: false, // the click that ends a drag selects nothing
   frames: [], // the replay's, one a turn
+  rollPick: new Set(), // Xpress: the free dice picked for the turn's roll (names)
+  justRolled: new Set(), // Xpress: the dice rolled a moment ago (they tumble once)
+  hintDice: null, // Xpress: the dice the re-roll hint advises rolling
   decorate: null, // a game room's parts of the page, drawn after the rest by every render (room-view.js)
 };
 

@@ -2,7 +2,8 @@
 // the turn timer, and the way into a game.
 import { $ } from "./common.js";
 import { getGame, postAction } from "./play-client.js";
-import { codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
+import { isDice, markRolled, renderOpponents, rollPhase } from "./play-dice.js";
+import { applyHint as layOutHint, codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
 import { say, state, yourTurn } from "./play-state.js";
 import { describe, render, renderBar, renderControls, renderLog, renderRack, renderTable } from "./play-view.js";
 
@@ -87,9 +88,48 @@ export async function endTurn() {
   await turnDone(answer.state);
 }
 
-/** Draw from "pool" or (under the discard rule) take the "discard". */
+/** Xpress: roll the dice named (none: keep them all), once a turn; then the table is yours to edit. */
+export async function roll(dice) {
+  if (!rollPhase()) return;
+  const answer = await act("roll", { dice });
+  if (!answer) return;
+  state.game = answer.state;
+  state.rollPick = new Set();
+  state.hintDice = null;
+  clearHint();
+  markRolled(answer.event.dice);
+  startDraft();
+  say(`${describe(answer.event)}. Now play (put dice on the table, then Play) or Pass.`, "info");
+  render();
+}
+
+function clearHint() {
+  state.hintLevel = 0;
+  state.hintTable = null;
+  $("hint-text").classList.add("hidden");
+  $("hint-apply-row").classList.add("hidden");
+}
+
+/** The hint's button: lay out the hinted move, or (before an Xpress roll) pick the advised dice. */
+export function applyHint() {
+  if (rollPhase() && state.hintDice) {
+    state.rollPick = new Set(state.hintDice);
+    render();
+    return;
+  }
+  layOutHint();
+}
+
+/** Draw from "pool" or (under the discard rule) take the "discard"; Xpress: pass. */
 export async function draw(source) {
   if (!yourTurn()) return;
+  if (isDice()) {
+    const passed = await act("pass");
+    if (!passed) return;
+    say(`${describe(passed.event)}.`, "info");
+    await turnDone(passed.state);
+    return;
+  }
   const answer = await act("draw", { source });
   if (!answer) return;
   say(`${describe(answer.event)}.`, "info");
@@ -109,10 +149,9 @@ async function turnDone(next, drawn = null) {
   state.game = next;
   state.tableAtMyEnd = next.table.map((meld) => [...meld]);
   state.drawn = drawn;
-  state.hintLevel = 0;
-  state.hintTable = null;
-  $("hint-text").classList.add("hidden");
-  $("hint-apply-row").classList.add("hidden");
+  state.rollPick = new Set();
+  state.hintDice = null;
+  clearHint();
   stopTimer();
   await runAIs();
 }
@@ -131,11 +170,13 @@ async function runAIs() {
       const before = answer.before || [];
       state.lastChanged = new Set(game.table.map((m, i) => i).filter((i) => !before.some((b) => sameMeld(b, game.table[i]))));
       state.showing = answer.event ? answer.event.player : null; // the header and the highlight: who just moved
+      if (answer.roll) markRolled(answer.roll.dice);
+      renderOpponents();
       renderTable();
       renderRack();
       renderLog();
       renderBar();
-      $("turn").textContent = `${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
+      $("turn").textContent = `${answer.roll ? `${describe(answer.roll)} · ` : ""}${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
       await pause(state.aiDelay);
       state.showing = null;
     }
@@ -182,6 +223,20 @@ export function changedSince(then, now) {
 /** The next hint level (up to 3); the third has a table to lay out. */
 export async function hint() {
   if (!yourTurn()) return;
+  if (rollPhase()) {
+    say("Working out the best re-roll (every subset of your dice)…", "info");
+    const advice = await act("hint", { level: 1 });
+    if (!advice) return;
+    say("");
+    $("hint-text").textContent = `Hint: ${advice.hint.text}.`;
+    $("hint-text").classList.remove("hidden");
+    state.hintDice = advice.hint.dice;
+    $("hint-apply").textContent = advice.hint.dice.length ? `Pick ${advice.hint.dice.join(" ")} to roll` : "Pick none (keep all)";
+    $("hint-apply-row").classList.remove("hidden");
+    render();
+    return;
+  }
+  $("hint-apply").textContent = "Lay out the hinted move";
   state.hintLevel = Math.min(3, state.hintLevel + 1);
   const answer = await act("hint", { level: state.hintLevel });
   if (!answer) return;

@@ -2,17 +2,17 @@
 // keeps only the human's tentative table for the turn being played. This module starts the page and
 // wires its controls; the parts are play-state.js (the state), play-client.js (the requests),
 // play-draft.js (the table's edits), play-drag.js (drag and drop), play-view.js (the view),
-// play-turns.js (the game's course), play-replay.js and play-setup.js (the start page). A game room
+// play-turns.js (the game's course), play-dice.js (Xpress: the dice and their roll), play-replay.js and play-setup.js (the start page). A game room
 // (people against people: /r/<code>, /play?room=<code>) is the same page driven by the room's
 // protocol: room-setup.js ("Play with friends"), room-join.js, room-play.js, room-view.js.
 import { $, loadMeta, RulesForm, showMessage } from "./common.js";
 import { getGame } from "./play-client.js";
-import { applyHint, joinSelected, moveTiles, resetTurn, splitSelected, undoEdit } from "./play-draft.js";
+import { joinSelected, moveTiles, resetTurn, splitSelected, undoEdit } from "./play-draft.js";
 import { closeReplay, openReplay } from "./play-replay.js";
 import { openFile } from "./play-upload.js";
 import { createGame, fitSeats, listSaved, renderSeats, wireSetup } from "./play-setup.js";
 import { params, setRender, state } from "./play-state.js";
-import { draw, endTurn, enterGame, hint, nextRound, skipAhead, takeBackTurn } from "./play-turns.js";
+import { applyHint, draw, endTurn, enterGame, hint, nextRound, roll, skipAhead, takeBackTurn } from "./play-turns.js";
 import { render } from "./play-view.js";
 import { openRoom } from "./room-join.js";
 import { confirmPass, giveSeatToAI, roomDraw, roomEndTurn, roomNextRound } from "./room-play.js";
@@ -33,6 +33,9 @@ function wireGame(turns) {
   $("reset").addEventListener("click", resetTurn);
   $("undo-turn").addEventListener("click", takeBackTurn);
   $("hint").addEventListener("click", hint);
+  $("roll").addEventListener("click", () => roll([...state.rollPick]));
+  $("roll-all").addEventListener("click", () => roll("all"));
+  $("roll-none").addEventListener("click", () => roll([]));
   $("hint-apply").addEventListener("click", applyHint);
   $("split").addEventListener("click", splitSelected);
   $("join").addEventListener("click", joinSelected);
@@ -59,7 +62,7 @@ function wireGame(turns) {
 async function main() {
   setRender(render);
   state.meta = await loadMeta();
-  state.rulesForm = new RulesForm($("setup-rules"), state.meta, fitSeats, { games: true });
+  state.rulesForm = new RulesForm($("setup-rules"), state.meta, fitSeats, { games: true, dice: true });
   renderSeats(1);
   wireSetup();
   wireRoomSetup();
