@@ -79,7 +79,7 @@ def unsupported_rules(rules: RuleSet) -> str | None:
 
 def _twist_unsupported(rules: RuleSet) -> str | None:
     """Twist options the solver's model does not cover yet (docs/rules.md, Twist)."""
-    for option in ("wraparound", "open_then_manipulate"):
+    for option in ("open_then_manipulate",):
         if getattr(rules, option):
             return (
                 f"the solver does not support special jokers (Twist) together with rule option {option!r} yet "

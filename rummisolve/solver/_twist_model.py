@@ -60,10 +60,10 @@ class _PieceTerms:
     """Per special joker (``JD``, ``JC``, ``JM``): (piece variable, how many it holds)."""
     regular: list[tuple[int, int]] = field(default_factory=list)
     """(kept piece's variable, its regular jokers)."""
-    ends: dict[int, list[Piece]] = field(default_factory=dict)
-    """``JC`` number -> the segments before it."""
-    starts: dict[int, list[Piece]] = field(default_factory=dict)
-    """``JC`` number -> the segments after it."""
+    ends: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place (:attr:`Piece.change_after`) -> the segments before it."""
+    starts: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place (:attr:`Piece.change_before`) -> the segments after it."""
 
 
 def add_twist(
@@ -122,9 +122,9 @@ def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.Inte
         if regular:
             terms.regular.append((index, regular))
         if piece.shape in ("left", "middle"):
-            terms.ends.setdefault(piece.last + 1, []).append(piece)
+            terms.ends.setdefault(piece.change_after, []).append(piece)
         if piece.shape in ("right", "middle"):
-            terms.starts.setdefault(piece.first - 1, []).append(piece)
+            terms.starts.setdefault(piece.change_before, []).append(piece)
         index += 1
     return terms
 
@@ -197,8 +197,8 @@ def _colour_changes(
     too). Segments with nothing to pair with are fixed to 0."""
     index = len(variables)
     ends, starts = terms.ends, terms.starts
-    for number in sorted(set(ends) | set(starts)):
-        before, after = ends.get(number, []), starts.get(number, [])
+    for place in sorted(set(ends) | set(starts)):
+        before, after = ends.get(place, []), starts.get(place, [])
         if not before or not after:
             for piece in before + after:
                 variables[piece.var] = protos.domain(0, 0)
