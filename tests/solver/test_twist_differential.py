@@ -6,7 +6,9 @@ Small rule sets (5-7 numbers, 3-4 colours) keep the definition's enumeration com
 meld the position could hold, and make tiles interact; tables are random valid Twist melds, racks
 random draws that hold special jokers more often than not. Every solver answer is refereed.
 Beside the Twist preset's options: ``wraparound`` (runs through the top number, with and without
-special jokers in them) and dense positions (5 numbers, 3 colours, up to 14 tiles in play).
+special jokers in them), ``open_then_manipulate`` (most positions not opened; the oracle's own
+arrangement must pass the referee too, whose search for the initial meld it then exercises) and
+dense positions (5 numbers, 3 colours, up to 14 tiles in play).
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import pytest
 
 from rummisolve import Position, solve
 from rummisolve.melds import MeldKind
+from rummisolve.referee import verify
 from rummisolve.rules import TWIST
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER
 from tests.support.twist_definition import twist_melds
-from tests.support.twist_oracle import twist_optimum
+from tests.support.twist_oracle import twist_solve
 
 RULES = {
     "seven_numbers": TWIST.replace(numbers=7),
@@ -29,6 +32,10 @@ RULES = {
     "seven_numbers_threshold_0": TWIST.replace(numbers=7, initial_threshold=0),
     "seven_numbers_wraparound": TWIST.replace(numbers=7, wraparound=True),
     "five_numbers_wraparound_dense": TWIST.replace(numbers=5, colours=3, wraparound=True, initial_threshold=15),
+    "seven_numbers_open_then_manipulate": TWIST.replace(numbers=7, open_then_manipulate=True, initial_threshold=20),
+    "five_numbers_open_then_manipulate_wraparound_dense": TWIST.replace(
+        numbers=5, colours=3, open_then_manipulate=True, wraparound=True, initial_threshold=15
+    ),
 }
 PER_RULES = 100
 MAX_TILES = 12
@@ -42,7 +49,7 @@ def _pool(rules) -> Counter:
     return pool
 
 
-def _position(rng: random.Random, rules, melds: list, max_tiles: int = MAX_TILES) -> Position:
+def _position(rng: random.Random, rules, melds: list, max_tiles: int = MAX_TILES, opened: float = 0.7) -> Position:
     pool = _pool(rules)
     table = []
     size = 0
@@ -63,7 +70,7 @@ def _position(rng: random.Random, rules, melds: list, max_tiles: int = MAX_TILES
     rest = sorted(pool.elements())
     rng.shuffle(rest)
     rack += rest[: rng.randint(2, max(2, min(8, max_tiles - size - len(rack))))]
-    return Position.from_notation([list(m) for m in table], rack, rng.random() < 0.7, rules)
+    return Position.from_notation([list(m) for m in table], rack, rng.random() < opened, rules)
 
 
 def _positions(name: str) -> list[Position]:
@@ -71,7 +78,8 @@ def _positions(name: str) -> list[Position]:
     melds = [tiles for tiles, *_ in twist_melds(rules, 6)]
     rng = random.Random(f"twist-differential-{name}")
     max_tiles = DENSE_TILES if "dense" in name else MAX_TILES
-    return [_position(rng, rules, melds, max_tiles) for _ in range(PER_RULES)]
+    opened = 0.3 if rules.open_then_manipulate else 0.7
+    return [_position(rng, rules, melds, max_tiles, opened) for _ in range(PER_RULES)]
 
 
 def _wraps(meld) -> bool:
@@ -91,11 +99,15 @@ def _wraps(meld) -> bool:
 @pytest.mark.parametrize("name", list(RULES))
 def test_solver_matches_twist_oracle(name):
     mismatches = []
-    moves = specials_played = wrapping = 0
+    moves = specials_played = wrapping = manipulating_openings = 0
     positions = _positions(name)
     for position in positions:
         for objective in ("tiles", "value"):
-            expected = twist_optimum(position, objective)
+            answer = twist_solve(position, objective)
+            expected = answer.optimum
+            if expected is not None and position.rules.open_then_manipulate and not position.opened:
+                verdict = verify(position, [list(m) for m in answer.table])
+                assert verdict, f"the referee rejects the oracle's {objective} move {answer.table}: {verdict}"
             solution = solve(position, objective)  # refereed inside; raises if the referee rejects it
             got = None
             if solution.status != "no_move":
@@ -104,6 +116,7 @@ def test_solver_matches_twist_oracle(name):
                 moves += 1
                 specials_played += any(t.is_special_joker for t in solution.played)
                 wrapping += any(_wraps(m) and any(t.is_special_joker for t in m.tiles) for m in solution.table)
+                manipulating_openings += not position.opened and len(solution.kept) < len(position.table)
             if got != expected:
                 mismatches.append(f"{objective}: solver {got}, oracle {expected}: {position!r}")
     assert not mismatches, "\n".join(mismatches[:20])
@@ -113,3 +126,5 @@ def test_solver_matches_twist_oracle(name):
     assert 0 < moves < 2 * PER_RULES and specials_played > PER_RULES // 4
     if RULES[name].wraparound:  # answers with special jokers in runs through the top number
         assert wrapping >= 5, wrapping
+    if RULES[name].open_then_manipulate:  # initial melds that go on to change the table
+        assert manipulating_openings >= 5, manipulating_openings

@@ -85,3 +85,58 @@ def test_an_initial_meld_through_the_top_counts_what_the_jokers_stand_for():
     assert verify(position, ["R10 JC B12 JD"])
     s = solve(position)
     assert len(s.played) == 4
+
+
+# -- open_then_manipulate ----------------------------------------------------------------------------
+
+OTM = TWIST.replace(open_then_manipulate=True)
+
+
+def test_an_opening_with_a_double_joker_then_manipulates():
+    # Not opened: K10 B10 JD is the group of four 10s (JD for O10 R10), worth 40, an initial meld;
+    # with the option the turn goes on and lays R4 on the table's R1 R2 R3. Without it, 3 tiles.
+    s = _solve(["R1 R2 R3"], "K10 B10 JD R4", opened=False, rules=OTM)[1]
+    assert _played(s) == ["B10", "JD", "K10", "R4"] and _melds(s) == ["K10 B10 JD", "R1 R2 R3 R4"]
+    plain = _solve(["R1 R2 R3"], "K10 B10 JD R4", opened=False, rules=TWIST)[1]
+    assert _played(plain) == ["B10", "JD", "K10"]
+
+
+def test_an_opening_then_a_double_joker_on_the_table():
+    # K10 B10 O10 R10 (40) opens; the JD then extends the table's R5 R6 R7 as 8-9: all 5 tiles.
+    # Under the official rule the JD fits no meld of rack tiles (K10 B10 O10 JD would be 5 tens).
+    s = _solve(["R5 R6 R7"], "K10 B10 O10 R10 JD", opened=False, rules=OTM)[1]
+    assert len(s.played) == 5 and "R5 R6 R7 JD" in _melds(s)
+    plain = _solve(["R5 R6 R7"], "K10 B10 O10 R10 JD", opened=False, rules=TWIST)[1]
+    assert len(plain.played) == 4
+
+
+def test_an_opening_counts_what_a_colour_change_stands_for():
+    # R6 JC B8 B9 is 6-7-8-9, exactly 30 with the JC's 7; then B11 joins the table's K11 O11 R11
+    # (it fits no run with B8 B9). Under the official rule B11 stays on the rack.
+    s = _solve(["K11 O11 R11"], "R6 JC B8 B9 B11", opened=False, rules=OTM)[1]
+    assert len(s.played) == 5 and "R6 JC B8 B9" in _melds(s)
+    assert len(_solve(["K11 O11 R11"], "R6 JC B8 B9 B11", opened=False, rules=TWIST)[1].played) == 4
+
+
+def test_a_mirror_meld_alone_does_not_open():
+    # K7 R7 JM R7 K7 is worth 28 (the mirror 0): below 30, so nothing opens and B10 may not be
+    # laid on the table: no move, with or without the option.
+    for rules in (OTM, TWIST):
+        assert _solve(["B7 B8 B9"], "K7 R7 JM R7 K7 B10", opened=False, rules=rules)[1].status == "no_move"
+
+
+def test_an_opening_through_the_top_then_manipulates():
+    # Both options: R11 R12 JD is 11-12-13-1 (37) and opens; then K1 joins the table's B1 O1 R1.
+    rules = OTM.replace(wraparound=True)
+    s = _solve(["B1 O1 R1"], "R11 R12 JD K1", opened=False, rules=rules)[1]
+    assert len(s.played) == 4
+
+
+def test_no_joker_in_the_initial_meld_covers_special_jokers_after_it():
+    # joker_in_initial_meld false: a player opening plays no rack joker that turn, special ones
+    # too, also after the initial meld: K10 B10 O10 opens, but the JD stays on the rack.
+    rules = OTM.replace(joker_in_initial_meld=False)
+    s = _solve(["R5 R6 R7"], "K10 B10 O10 JD", opened=False, rules=rules)[1]
+    assert _played(s) == ["B10", "K10", "O10"]
+    position = Position.from_notation(["R5 R6 R7"], "K10 B10 O10 JD", False, rules)
+    assert verify(position, ["K10 B10 O10", "R5 R6 R7 JD"]).codes == ("joker_in_opening",)
