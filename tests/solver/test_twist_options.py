@@ -140,3 +140,23 @@ def test_no_joker_in_the_initial_meld_covers_special_jokers_after_it():
     assert _played(s) == ["B10", "K10", "O10"]
     position = Position.from_notation(["R5 R6 R7"], "K10 B10 O10 JD", False, rules)
     assert verify(position, ["K10 B10 O10", "R5 R6 R7 JD"]).codes == ("joker_in_opening",)
+
+
+def test_the_wrapping_examples_of_the_rules_doc():
+    # docs/rules.md#twist, "With wraparound": each example's reading and initial-meld value
+    for text, value in [
+        ("R11 R12 JD", 37),
+        ("R11 JD R1", 37),
+        ("R11 R12 JC B1", 37),
+        ("R10 JC B12 JD", 47),
+        ("R12 R13 R1 JM R1 R13 R12", 52),
+        ("R13 R1 JM R1 R13", 28),
+        ("J R1 JM R1 J", 28),
+    ]:
+        assert Meld.parse(text, WRAP).value == value, text
+    for text, reason in [
+        ("R12 JD R2", "wrap_through_one"),
+        ("R12 R13 JC B1", "gap"),
+        ("R12 R13 JD", "wrap_through_one"),
+    ]:
+        assert meld_problem(text, WRAP)[0] == reason, text
