@@ -138,11 +138,6 @@ class RuleSet:
                 "(double_jokers, colour_change_jokers, mirror_jokers): what a freed special joker must be "
                 "replaced by is not defined (docs/rules.md, Twist)"
             )
-        if self.open_then_manipulate and self.has_twist:
-            raise RuleSetError(
-                "rule option 'open_then_manipulate' cannot be combined with special jokers "
-                "(double_jokers, colour_change_jokers, mirror_jokers) yet (docs/rules.md, Twist)"
-            )
         if self.min_players > self.max_players:
             raise RuleSetError(
                 f"rule option 'min_players' ({self.min_players}) exceeds 'max_players' ({self.max_players})"

@@ -60,8 +60,6 @@ def check_time_limit(time_limit: Any) -> float | None:
 def unsupported_position(position: Position) -> str | None:
     """Why the solver cannot promise an optimal answer for ``position`` (``None`` if it can)."""
     rules = position.rules
-    if rules.has_twist and (twist := _twist_unsupported(rules)) is not None:
-        return twist
     if unsupported_rules(rules) is None:  # the standard and XP sets: no position can have too many
         return None
     jokers = sum(t.is_joker for meld in position.table for t in meld.tiles) + sum(t.is_joker for t in position.rack)
@@ -69,23 +67,9 @@ def unsupported_position(position: Position) -> str | None:
 
 
 def unsupported_rules(rules: RuleSet) -> str | None:
-    """Why some position of a game under ``rules`` may be beyond the solver (``None`` if none is)."""
-    if rules.has_twist:
-        twist = _twist_unsupported(rules)
-        if twist is not None:
-            return twist
+    """Why some position of a game under ``rules`` may be beyond the solver (``None`` if none is).
+    Special jokers (Twist) take every rule option the rule set allows with them."""
     return _too_many(rules.jokers, rules.min_meld_length, "jokers in the set")
-
-
-def _twist_unsupported(rules: RuleSet) -> str | None:
-    """Twist options the solver's model does not cover yet (docs/rules.md, Twist)."""
-    for option in ("wraparound", "open_then_manipulate"):
-        if getattr(rules, option):
-            return (
-                f"the solver does not support special jokers (Twist) together with rule option {option!r} yet "
-                "(the referee and the game engine take it)"
-            )
-    return None
 
 
 def _too_many(jokers: int, m: int, what: str) -> str | None:

@@ -180,6 +180,11 @@ def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | P
         problem = problem or found
     if chosen is None:
         assert problem is not None  # every start failed, each with its problem
+        if rules.wraparound and _circular(seq, codes, first_slot, starts[0], slots, top):
+            return (
+                "wrap_through_one",
+                f"the run would go {top}-1-2: 1 may follow {top} or precede 2, not both in one run",
+            )
         return problem
     start = chosen
 
@@ -245,6 +250,19 @@ def _segments(seq: tuple[Tile, ...], codes: list[str]) -> tuple[list[Colour], li
     return segment_colour, segment_of
 
 
+def _circular(seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], start: int, slots: int, top: int) -> bool:
+    """Whether the run's numbered tiles fit numbers counted round the top (``... top 1 2 ...``)
+    from ``start`` or ``start + top``, over at most ``top`` slots: a run through 1 both ways."""
+    if slots > top:
+        return False
+    for base in (start, start + top):
+        if 1 <= base <= top and all(
+            (base + first_slot[i] - 1) % top + 1 == tile.number for i, tile in enumerate(seq) if codes[i] == ""
+        ):
+            return True
+    return False
+
+
 def _numbers_fit(
     seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], start: int, slots: int, top: int, wrap: bool
 ) -> Problem | None:
@@ -257,7 +275,9 @@ def _numbers_fit(
             continue
         if expected == top + 1 and tile.number == 1:
             return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"
-        shown = expected if 1 <= expected <= top else "nothing"
+        shown: int | str = expected if 1 <= expected <= top else "nothing"
+        if wrap and top < expected <= 2 * top:
+            shown = expected - top
         assert tile.colour is not None  # a numbered tile
         return "gap", f"expected {tile.colour.value}{shown} at slot {i} (number {expected}), found {tile}"
     end = start + slots - 1

@@ -75,19 +75,37 @@ def test_every_defined_meld_up_to_7_tiles_and_a_sample_beyond_4(rules):
         agree(tuple(rng.choice(tiles) for _ in range(rng.randint(5, 7))), rules, readings)
 
 
-def test_the_twist_set_exhaustively_up_to_3_tiles_and_every_meld_up_to_5():
-    readings = definition(TWIST, 5)
+TWIST_WRAP = TWIST.replace(wraparound=True)
+
+
+@pytest.mark.parametrize("rules", [TWIST, TWIST_WRAP], ids=["twist", "twist-wraparound"])
+def test_the_twist_set_exhaustively_up_to_3_tiles_and_every_meld_up_to_5(rules):
+    readings = definition(rules, 5)
     for seq in readings:
-        agree(seq, TWIST, readings)
-    tiles = alphabet(TWIST)
+        agree(seq, rules, readings)
+    tiles = alphabet(rules)
     for seq in itertools.product(tiles, repeat=3):
-        agree(seq, TWIST, readings)
+        agree(seq, rules, readings)
     rng = random.Random(5)
     valid = sorted((s for s in readings if len(s) >= 4), key=lambda s: [t.sort_key for t in s])
     for _ in range(4000):
         seq = list(rng.choice(valid))
         seq[rng.randrange(len(seq))] = rng.choice(tiles)
-        agree(tuple(seq), TWIST, readings)
+        agree(tuple(seq), rules, readings)
+
+
+def test_wrapping_runs_with_special_jokers_are_in_the_definition():
+    """The wrapping cases docs/rules.md#twist decides, from the enumeration (a guard on it)."""
+    from rummisolve.tiles import parse_tiles
+
+    readings = definition(TWIST_WRAP, 5)
+    for text in ("R11 R12 JD", "R11 JD R1", "R11 R12 JC B1", "R10 JC B12 JD", "R13 R1 JM R1 R13", "J R1 JM R1 J"):
+        assert readings[parse_tiles(text)][0] in ("run", "mirror run"), text
+        assert parse_tiles(text) not in definition(TWIST, 5) or text == "J R1 JM R1 J", text
+    # never 13-1-2, and never a JC for 1 (it would end the run)
+    for text in ("R12 JD R2", "JD R2 R3", "R11 R12 JC B1 B2", "R12 R13 JC B1", "R13 R1 R2 JM R2 R1 R13"):
+        assert parse_tiles(text) not in readings, text
+    assert readings[parse_tiles("J R1 JM R1 J")][1] == 28  # 13 1 | 1 13, more than the group K1 R1 (4)
 
 
 def test_the_definition_is_not_empty_where_it_matters():

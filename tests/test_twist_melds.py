@@ -90,6 +90,23 @@ def test_each_twist_reason(text, reason):
     assert info.value.reason == reason and text in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("R12 JD R2", "wrap_through_one"),  # the JD would stand for 13 and 1 with 2 after
+        ("JD R2 R3", "wrap_through_one"),
+        ("JD R1 R2", "wrap_through_one"),
+        ("R12 R13 JD", "wrap_through_one"),
+        ("R11 R12 JC B1 B2", "wrap_through_one"),
+        ("R13 R1 R2 JM R2 R1 R13", "wrap_through_one"),
+        ("R12 R13 JC B1", "gap"),  # the JC would be 1, so B1 stands where 2 belongs
+    ],
+)
+def test_each_wrapping_reason(text, reason):
+    problem = meld_problem(text, TWIST.replace(wraparound=True))
+    assert problem is not None and problem[0] == reason, problem
+
+
 def test_every_twist_reason_is_exercised_above():
     exercised = {reason for _, reason in test_each_twist_reason.pytestmark[0].args[1]}
     assert set(TWIST_MELD_REASONS) <= exercised

@@ -46,8 +46,9 @@ old table is never accounted for by a ``JD`` on the new one, nor the other way r
 meld is classified with the Twist meld rules (the ``invalid_meld`` message carries the reason, e.g.
 ``jc_at_end``, ``mirror_asymmetric``, ``jd_overfull``); an initial meld is worth what its tiles stand
 for (``JD`` its two numbers, ``JC`` its slot's number, ``JM`` 0); ``joker_in_opening`` counts jokers of
-every kind. Rule sets with special jokers never have strict retrieval or ``open_then_manipulate``
-(the rule set refuses them).
+every kind. Under ``open_then_manipulate`` the search for the initial meld builds melds with special
+jokers too (``_special_melds``). Rule sets with special jokers never have strict retrieval (the rule
+set refuses them: what a freed special joker must be replaced by is not defined).
 
 Tiles are counted as multisets (copies of a tile are interchangeable). The tiles the turn played,
 ``Verdict.played``, are for each tile kind ``min(new - old, rack)`` copies (when positive).

@@ -10,9 +10,10 @@ from rummisolve.errors import RefereeLimitError
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.referee._budget import Budget
-from rummisolve.referee._keys import ALL_JOKER_KEYS, JOKER_KEY, Key, count
+from rummisolve.referee._keys import ALL_JOKER_KEYS, Key, count
 from rummisolve.referee._new_table import NewMeld
 from rummisolve.referee._rules_context import context
+from rummisolve.referee._special_melds import SpecialMelds
 from rummisolve.referee._verdict import Reason, names, plural
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import format_tiles
@@ -222,27 +223,37 @@ _MESSAGE_STEPS = 20_000
 
 
 class Packing:
-    """Packings of the played tiles into valid melds (a joker worth the tile it stands for).
+    """Packings of the played tiles into valid melds (a joker worth the tile it stands for; Twist's
+    ``JD`` its two numbers, ``JC`` its slot's, ``JM`` 0).
 
     Each meld of a packing holds a real tile; the search takes the lowest remaining real tile
     (:func:`_number_first`) and either puts it in a meld (every other slot filled by a real tile
-    or, in every possible way, by a joker) or leaves one copy of it out. A state is the tiles
-    left: a tuple of counts by kind, jokers last."""
+    or, in every possible way, by a joker; or any meld with special jokers holding it,
+    :class:`~rummisolve.referee._special_melds.SpecialMelds`) or leaves one copy of it out. A
+    state is the tiles left: a tuple of counts by kind, then ``J``, ``JD``, ``JC``, ``JM``."""
 
     def __init__(self, played_counts: dict, rules: RuleSet, budget: Budget) -> None:
         self.budget = budget
         self.ctx = context(rules)
-        self.kinds = sorted((k for k in played_counts if k != JOKER_KEY), key=_number_first)
+        self.kinds = sorted((k for k in played_counts if k not in ALL_JOKER_KEYS), key=_number_first)
         self.index = {k: i for i, k in enumerate(self.kinds)}
         self.joker = len(self.kinds)
-        self.start = tuple(played_counts[k] for k in self.kinds) + (played_counts.get(JOKER_KEY, 0),)
-        self.values = [k[1] for k in self.kinds] + [rules.numbers]
-        self.top = rules.numbers
+        jokers = tuple(played_counts.get(key, 0) for key in ALL_JOKER_KEYS)  # J JD JC JM
+        self.start = tuple(played_counts[k] for k in self.kinds) + jokers
+        top = self.top = rules.numbers
+        self.values = [k[1] for k in self.kinds] + [top, 2 * top, top, 0]
+        """Each kind's most a packing can make of one copy (a number its number)."""
+        self.special = None
+        if any(jokers[1:]):
+            self.special = SpecialMelds(
+                rules, self.index, self.joker, lambda slots, counts: _fill(slots, counts, self.index, self.joker, top)
+            )
         self.failed: dict[tuple, int] = {}
         """State -> the smallest value it is known not to reach (kept across calls)."""
 
     def upper(self) -> int:
-        """Every played tile in some meld, a joker worth the top number: no packing is worth more."""
+        """Every played tile in some meld, a joker worth the top number (a ``JD`` twice that, a
+        ``JC`` once, a ``JM`` nothing): no packing is worth more."""
         return sum(v * n for v, n in zip(self.values, self.start))
 
     def reaches(self, need: int) -> bool:
@@ -267,6 +278,10 @@ class Packing:
         counts[i] -= 1
         for others, value in self.ctx.shapes(self.kinds[i]):
             for after, waste in _fill(others, counts, self.index, self.joker, self.top).items():
+                if need <= value or self._reaches(after, need - value, slack - waste):
+                    return True
+        if self.special is not None:
+            for after, value, waste in self.special.holding(self.kinds[i], counts):
                 if need <= value or self._reaches(after, need - value, slack - waste):
                     return True
         if self._reaches(tuple(counts), need, slack - self.values[i]):

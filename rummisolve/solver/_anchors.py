@@ -10,6 +10,7 @@ from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Layer, PositionModel
 from rummisolve.solver._protos import INF, group_tiles, linear
 from rummisolve.solver._protos import protos as protos_for
+from rummisolve.solver._twist import TwistModel
 
 __all__ = ["Anchors", "anchor_copies"]
 
@@ -22,9 +23,12 @@ def anchor_copies(
     sets: dict[int, int],
     variables: list,
     constraints: list,
+    layer_twist: TwistModel | None = None,
 ) -> None:
     """Every copy of the given sets that is not a kept meld gets ``sets[s]`` real tiles of
-    different kinds (one: no meld of jokers only; two: a run that cannot read as a group)."""
+    different kinds (one: no meld of jokers only; two: a run that cannot read as a group).
+    ``layer_twist``: the Twist pieces of a layer other than the final one (the opening layer of
+    ``open_then_manipulate``), whose slots and anchors share the layer's real tiles."""
     layer = Layer.of(cat, offset)
     protos = protos_for(cat)
     index = len(variables)
@@ -73,7 +77,7 @@ def anchor_copies(
             for z in zs:
                 vs = [z, layer.x(s)] + [v for v, _ in kept]
                 constraints.append(linear(vs, [1, -1] + [c for _, c in kept], -INF, 0))
-    twist = built.twist
+    twist = built.twist if offset == built.final_offset else layer_twist
     for k, zs in supply.items():
         kept = kept_real.get(k, [])
         if twist is not None:  # Twist pieces' anchored slots take real tiles of kind k too
@@ -102,7 +106,18 @@ class Anchors:
     sets: dict[int, int]
     """Base set -> real tiles each copy must hold."""
     offset: int = 0
+    twist: TwistModel | None = None
+    """The Twist pieces of the layer at ``offset`` when it is not the final layer."""
 
     def add(self, draft: ModelDraft, built: PositionModel) -> None:
         """Add the anchors' variables and rows to ``draft``."""
-        anchor_copies(built, draft.cat, self.offset, self.real_available, self.sets, draft.variables, draft.constraints)
+        anchor_copies(
+            built,
+            draft.cat,
+            self.offset,
+            self.real_available,
+            self.sets,
+            draft.variables,
+            draft.constraints,
+            self.twist,
+        )

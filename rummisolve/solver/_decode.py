@@ -519,8 +519,8 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
     """Each Twist piece as tiles in play order; colour-change segments joined into runs at their
     ``JC``, each paired with a neighbour of another colour."""
     melds: list[list[Tile]] = []
-    ends: dict[int, list[int]] = {}
-    starts: dict[int, list[int]] = {}
+    ends: dict[tuple[int, bool], list[int]] = {}
+    starts: dict[tuple[int, bool], list[int]] = {}
     pieces: list[tuple[Piece, list[Tile]]] = []
     for piece, slots in copies:
         filled = iter(slots)
@@ -539,17 +539,17 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
             at = len(pieces)
             pieces.append((piece, tiles))
             if piece.shape != "right":
-                ends.setdefault(piece.last + 1, []).append(at)
+                ends.setdefault(piece.change_after, []).append(at)
             if piece.shape != "left":
-                starts.setdefault(piece.first - 1, []).append(at)
+                starts.setdefault(piece.change_before, []).append(at)
         else:
             melds.append(tiles)
     follower: dict[int, int] = {}
-    for number, before in ends.items():
-        after = starts.get(number, [])
+    for place, before in ends.items():
+        after = starts.get(place, [])
         pairing = _pair_colours([pieces[i][0].colour for i in before], [pieces[j][0].colour for j in after])
         if pairing is None:
-            raise DecodeError(f"colour-change segments at {number} cannot be paired")
+            raise DecodeError(f"colour-change segments at {place} cannot be paired")
         for i, j in zip(before, (after[p] for p in pairing)):
             follower[i] = j
     for i, (piece, tiles) in enumerate(pieces):

@@ -65,7 +65,7 @@ from rummisolve.solver._objective import add_objective
 from rummisolve.solver._protos import INF, Protos, group_tiles, linear
 from rummisolve.solver._protos import protos as protos_for
 from rummisolve.solver._strict import StrictRetrieval
-from rummisolve.solver._twist_model import TwistPieces, plan_twist
+from rummisolve.solver._twist_model import OpeningRows, OpeningTwistPieces, TwistPieces, plan_twist
 
 __all__ = ["build_model"]
 
@@ -161,10 +161,11 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
     variables, constraints, rows = draft.variables, draft.constraints, draft.rows
     opening = not position.opened
     available = [t + r for t, r in zip(counts.table, counts.rack)]
-    # A player opening without jokers allowed plays no rack joker at all that turn.
+    # A player opening without jokers allowed plays no rack joker at all that turn (nor a special one).
     playable_jokers = draft.opening_jokers
     jokers = counts.table_jokers + playable_jokers
-    twist = plan_twist(cat, counts, available, jokers, opening=False) if counts.has_twist else None
+    specials = not opening or rules.joker_in_initial_meld
+    twist = plan_twist(cat, counts, available, jokers, False, specials) if counts.has_twist else None
     played: list[int] = []
     layer = _layer(
         protos,
@@ -194,8 +195,12 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
     rows.plays = len(constraints)
     _plays_a_tile(built, cat, played, playable_jokers, constraints)
     built.opening_offset = built.played_offset + len(cat.kinds)
-    if opening and not _open_then_manipulate(draft, built):
-        return None
+    opening_extensions: list[RuleExtension] = []
+    if opening:
+        later = _open_then_manipulate(draft, built)
+        if later is None:
+            return None
+        opening_extensions = later
     strict = rules.joker_retrieval == "strict" and counts.table_jokers > 0
     extensions: list[RuleExtension] = []
     if rules.discard:
@@ -205,6 +210,7 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
         extensions.append(KeptGroups())
     if twist:
         extensions.append(TwistPieces(twist))
+    extensions.extend(opening_extensions)  # the opening's Twist pieces join the final layer's p*
     if strict:
         extensions.append(StrictRetrieval(ub, kept_hosts=kept_hosts))
     if draft.anchored:
@@ -339,8 +345,10 @@ def _group_values(cat: Catalogue, offset: int) -> list[tuple[int, int]]:
     return terms + [(v, i + 1) for i, v in enumerate(joker_vars(cat, offset))]
 
 
-def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> bool:
-    """A second layer: new melds of rack tiles only, worth the threshold, all of them played."""
+def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> list[RuleExtension] | None:
+    """A second layer: new melds of rack tiles only, worth the threshold, all of them played.
+    ``None`` when the rack cannot open; else the extensions to add after the final layer's (with
+    special jokers in play, the opening's Twist pieces and its anchors)."""
     protos, cat, counts = draft.protos, draft.cat, draft.counts
     variables, constraints, rows = draft.variables, draft.constraints, draft.rows
     opening_jokers = draft.opening_jokers
@@ -348,6 +356,10 @@ def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> bool:
     offset = built.opening_offset
     n_kinds = len(cat.kinds)
     zero = [0] * n_kinds
+    twist = None
+    if counts.has_twist and rules.joker_in_initial_meld:
+        twist = plan_twist(cat, counts, counts.rack, opening_jokers, opening=True)
+    opening = OpeningRows(offset, Rows(), {}, opening_jokers)
     layer = _layer(
         protos,
         available=counts.rack,
@@ -357,12 +369,17 @@ def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> bool:
         rack=counts.rack,
         variables=variables,
         constraints=constraints,
+        extra=twist.kinds if twist else (),
+        rows=opening.rows if twist else None,
     )
-    if layer is None or not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold):
-        return False
+    if layer is None or (
+        not twist and not _rack_fits(cat, counts.rack, opening_jokers, layer[1], rules.initial_threshold)
+    ):
+        return None
     _jokers(protos, offset, 0, opening_jokers, constraints)
     # At least one opening meld even with a threshold of 0: the table may only be rearranged
-    # after an initial meld of rack tiles (every base set is worth at least 1).
+    # after an initial meld of rack tiles (every base set and Twist piece is worth at least 1).
+    opening.rows.threshold = len(constraints)
     _threshold(protos, cat, offset, max(rules.initial_threshold, 1), constraints)
     # Rack tiles of the opening are among the rack tiles played: u0[k] - jk0[k] <= p[k].
     opening_layer = Layer.of(cat, offset)
@@ -375,14 +392,21 @@ def _open_then_manipulate(draft: ModelDraft, built: PositionModel) -> bool:
         if cat.grouped:
             vs.append(offset + group_tiles(cat, k))
             cs.append(1)
+        opening.played[k] = len(constraints)
         constraints.append(linear(vs, cs, -INF, 0))
     # Rack jokers in the opening <= rack jokers played (the final layer's jokers less the table's).
     jk0 = list(opening_layer.jks) + joker_vars(cat, offset)
     jk = list(built.final.jks) + joker_vars(cat, built.final.offset)
     rows.opening_jokers = len(constraints)
     constraints.append(linear(jk0 + jk, [1] * len(jk0) + [-1] * len(jk), -INF, -counts.table_jokers))
+    later: list[RuleExtension] = [OpeningTwistPieces(twist, opening)] if twist else []
     if opening_jokers >= rules.min_meld_length:
-        # The opening melds are never laid out, so anchor every set jokers alone could fill.
+        # The opening melds are never laid out, so anchor every set jokers alone could fill
+        # (with Twist pieces, once they are in: their slots share the layer's real tiles).
         small = {s: 1 for s, base in enumerate(cat.sets) if len(base.kinds) <= opening_jokers}
-        Anchors(counts.rack, small, offset).add(draft, built)
-    return True
+        anchors = Anchors(counts.rack, small, offset, twist)
+        if twist:
+            later.append(anchors)
+        else:
+            anchors.add(draft, built)
+    return later

@@ -63,11 +63,24 @@ class Piece:
     first: int = 0
     """Segments: colour index, first and last number."""
     last: int = 0
+    wraps: bool = False
+    """Segments: part of a run that ends on the 1 after the top number (wraparound); such segments
+    join only each other, and their slots ``first``, ``last`` may be ``top + 1`` (that 1)."""
     upper: int = 1
     """At most this many copies."""
     table_index: int = -1
     """Kept melds: the table meld."""
     var: int = -1
+
+    @property
+    def change_before(self) -> tuple[int, bool]:
+        """Segments after a ``JC``: where it stands (its slot, whether the run wraps)."""
+        return self.first - 1, self.wraps
+
+    @property
+    def change_after(self) -> tuple[int, bool]:
+        """Segments before a ``JC``: where it stands."""
+        return self.last + 1, self.wraps
 
     @property
     def tiles(self) -> int:
@@ -81,13 +94,12 @@ def twist_pieces(
     """Every piece whose tiles may be available: ``available[k]`` numbered tiles of kind ``k``,
     ``jokers`` regular jokers and the special jokers in play."""
     found: list[Piece] = []
-    top = rules.numbers
     if doubles:
         _doubles(rules, available, jokers, doubles, found)
         _groups(rules, available, jokers, doubles, found)
     if changes:
         for colour in range(rules.colours):
-            for first in range(1, top + 1):
+            for first in range(1, _last_slot(rules, 3) + 1):
                 _segments(rules, available, jokers, doubles, changes, colour, first, found)
     if mirrors:
         _mirrors(rules, available, jokers, mirrors, found)
@@ -117,23 +129,41 @@ def _extend(
     used: int,
     slots: dict[int, int],
     value: int,
-    k: int,
+    colour: int,
     double_fits: bool,
     available: list[int],
     jokers: int,
+    top: int,
 ) -> None:
-    """Grow a one-colour run by its next slot ``number`` (kind ``k``): that tile (or a regular joker
-    standing for it), or else, where ``double_fits``, a double joker over ``number`` and ``number + 1``."""
+    """Grow a one-colour run by its next slot ``number`` (``top + 1`` is the 1 that follows the top
+    number under wraparound): that tile (or a regular joker standing for it), or else, where
+    ``double_fits``, a double joker over ``number`` and ``number + 1``."""
+    k = _kind(colour, number, top)
     if available[k] or jokers:
         stack.append((KIND, k))
         slots[k] = 1
-        grow(number + 1, used, slots, value + number)
+        grow(number + 1, used, slots, value + _number(number, top))
         del slots[k]
         stack.pop()
     if double_fits:
         stack.append((DOUBLE, k))
-        grow(number + 2, used + 1, slots, value + 2 * number + 1)
+        grow(number + 2, used + 1, slots, value + _number(number, top) + _number(number + 1, top))
         stack.pop()
+
+
+def _number(slot: int, top: int) -> int:
+    """The number of a run's slot ``slot`` (``top + 1``: the 1 after the top number, wraparound)."""
+    return slot - top if slot > top else slot
+
+
+def _kind(colour: int, slot: int, top: int) -> int:
+    return colour * top + _number(slot, top) - 1
+
+
+def _last_slot(rules: RuleSet, start: int) -> int:
+    """The highest slot a run from ``start`` may reach: the top number, or under wraparound the 1
+    after it (never for a run from 1: 1 may not both precede 2 and follow the top number)."""
+    return rules.numbers + 1 if rules.wraparound and start > 1 else rules.numbers
 
 
 def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
@@ -149,7 +179,7 @@ def _double_runs(
     """The runs with double jokers of colour ``colour`` starting at ``start``."""
     top, m = rules.numbers, rules.min_meld_length
     longest = 2 * m - 1
-    base = colour * top - 1
+    last = _last_slot(rules, start)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
@@ -158,11 +188,10 @@ def _double_runs(
             piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
             piece.upper = doubles // used
             _anchored(piece, available, jokers, found)
-        if size >= longest or number > top:
+        if size >= longest or number > last:
             return
-        _extend(
-            grow, stack, number, used, slots, value, base + number, number < top and used < doubles, available, jokers
-        )
+        fits = number < last and used < doubles
+        _extend(grow, stack, number, used, slots, value, colour, fits, available, jokers, top)
 
     grow(start, 0, {}, 0)
 
@@ -197,22 +226,19 @@ def _segments(
     first: int,
     found: list[Piece],
 ) -> None:
-    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot."""
+    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot.
+
+    Numbers are slots: under wraparound ``top + 1`` is the 1 after the top number, which ends a
+    run, so only a ``right`` segment reaches it (``first`` may be ``top + 1``: the 1 alone after a
+    ``JC`` standing for the top number)."""
     top = rules.numbers
-    base = colour * top - 1
+    end = _last_slot(rules, 3)  # the last slot of a run that holds a JC (it starts below 2)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         last = number - 1
         if slots and _fits(available, slots, jokers):
-            shapes = []
-            if last + 2 <= top:
-                shapes.append("left")  # a JC at last + 1, something after it
-                if first >= 3 and changes >= 2:
-                    shapes.append("middle")
-            if first >= 3:
-                shapes.append("right")  # a JC at first - 1, something before it
-            for shape in shapes:
+            for shape, wraps in _segment_shapes(first, last, top, end > top, changes):
                 follows = 1 if shape != "right" else 0
                 piece = Piece(
                     shape,
@@ -224,16 +250,33 @@ def _segments(
                     colour=colour,
                     first=first,
                     last=last,
+                    wraps=wraps,
                 )
                 piece.upper = min(doubles // used if used else changes, changes)
                 _anchored(piece, available, jokers, found)
-        if len(stack) >= 3 or number > top:
+        if len(stack) >= 3 or number > end:
             return
         _extend(
-            grow, stack, number, used, slots, value, base + number, number < top and used < doubles, available, jokers
+            grow, stack, number, used, slots, value, colour, number < end and used < doubles, available, jokers, top
         )
 
     grow(first, 0, {}, 0)
+
+
+def _segment_shapes(first: int, last: int, top: int, wraparound: bool, changes: int) -> list[tuple[str, bool]]:
+    """The shapes a segment over slots ``first .. last`` may take, each with whether it is part of
+    a run that wraps (ends on the 1 after the top number). A wrapping run starts above 1 (1 may
+    not both precede 2 and follow the top number), so its segments pair only among themselves."""
+    shapes = []
+    for wraps in (False, True) if wraparound else (False,):
+        end = top + 1 if wraps else top
+        if last + 2 <= end and (first >= 2 or not wraps):
+            shapes.append(("left", wraps))  # a JC at last + 1, something after it
+            if first >= 3 and changes >= 2:
+                shapes.append(("middle", wraps))
+        if first >= 3 and (last == top + 1) == wraps:
+            shapes.append(("right", wraps))  # a JC at first - 1, something before it
+    return shapes
 
 
 def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, found: list[Piece]) -> None:
@@ -243,9 +286,9 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
     fragments: list[tuple[list[int], int]] = []  # (kinds of L in play order, value of L)
     for colour in range(n_colours):
         for length in range(2, max(2, 2 * m - 2) + 1):
-            for start in range(1, top - length + 2):
-                kinds = [colour * top + start + i - 1 for i in range(length)]
-                fragments.append((kinds, sum(range(start, start + length))))
+            for start in range(1, top - length + 2 + (rules.wraparound and length <= top)):
+                numbers = [_number(start + i, top) for i in range(length)]  # may end on 1 (wraparound)
+                fragments.append(([colour * top + n - 1 for n in numbers], sum(numbers)))
     for number in range(1, top + 1):
         for size in range(2, n_colours + 1):
             for subset in combinations(range(n_colours), size):

@@ -25,13 +25,16 @@ from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._protos import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
 
-__all__ = ["TwistPieces", "plan_twist", "add_twist"]
+__all__ = ["TwistPieces", "OpeningTwistPieces", "OpeningRows", "plan_twist", "add_twist", "add_opening_twist"]
 
 
-def plan_twist(cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool) -> TwistModel | None:
+def plan_twist(
+    cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool, rack_specials: bool = True
+) -> TwistModel | None:
     """The pieces of a layer holding ``available`` numbered tiles and ``jokers`` regular jokers
-    (``opening``: the rack's tiles only, the table kept as it is); ``None`` without special jokers."""
-    rack = counts.rack_specials
+    (``opening``: the rack's tiles only, the table kept as it is; ``rack_specials``: whether the
+    rack's special jokers may be played); ``None`` without special jokers."""
+    rack = counts.rack_specials if rack_specials else (0, 0, 0)
     table = (0, 0, 0) if opening else counts.table_specials
     layer = (table[0] + rack[0], table[1] + rack[1], table[2] + rack[2])
     if not any(layer):
@@ -60,10 +63,10 @@ class _PieceTerms:
     """Per special joker (``JD``, ``JC``, ``JM``): (piece variable, how many it holds)."""
     regular: list[tuple[int, int]] = field(default_factory=list)
     """(kept piece's variable, its regular jokers)."""
-    ends: dict[int, list[Piece]] = field(default_factory=dict)
-    """``JC`` number -> the segments before it."""
-    starts: dict[int, list[Piece]] = field(default_factory=dict)
-    """``JC`` number -> the segments after it."""
+    ends: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place (:attr:`Piece.change_after`) -> the segments before it."""
+    starts: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place (:attr:`Piece.change_before`) -> the segments after it."""
 
 
 def add_twist(
@@ -88,7 +91,7 @@ def add_twist(
     for k, kind_terms in terms.kinds.items():
         extend_row(constraints, rows.kind[k], kind_terms)
     if built.layer_jokers:
-        _anchor_rows(built, cat, offset, terms, constraints)
+        _anchor_rows(built, cat, offset, terms, constraints, kept=not built.kept_by_rule)
     if terms.regular:
         assert rows.jokers is not None, "every layer has its joker row before the rule extensions"
         extend_row(constraints, rows.jokers, terms.regular)
@@ -122,9 +125,9 @@ def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.Inte
         if regular:
             terms.regular.append((index, regular))
         if piece.shape in ("left", "middle"):
-            terms.ends.setdefault(piece.last + 1, []).append(piece)
+            terms.ends.setdefault(piece.change_after, []).append(piece)
         if piece.shape in ("right", "middle"):
-            terms.starts.setdefault(piece.first - 1, []).append(piece)
+            terms.starts.setdefault(piece.change_before, []).append(piece)
         index += 1
     return terms
 
@@ -161,13 +164,20 @@ def _special_rows(
 
 
 def _anchor_rows(
-    built: PositionModel, cat: Catalogue, offset: int, terms: _PieceTerms, constraints: list[cmh.ConstraintProto]
+    built: PositionModel,
+    cat: Catalogue,
+    offset: int,
+    terms: _PieceTerms,
+    constraints: list[cmh.ConstraintProto],
+    *,
+    kept: bool,
 ) -> None:
-    """Anchored slots hold real tiles: ``u[k] - jk[k] - anchors >= 0``; table melds kept as they
-    were hold real tiles too: ``u[k] - jk[k] - anchors - kept real >= 0``."""
+    """Anchored slots hold real tiles: ``u[k] - jk[k] - anchors >= 0``; with ``kept`` (the final
+    layer of a rearranging turn), table melds kept as they were hold real tiles too:
+    ``u[k] - jk[k] - anchors - kept real >= 0``."""
     layer = Layer.of(cat, offset)
     kept_real: dict[int, list[tuple[int, int]]] = {}
-    if not built.kept_by_rule:
+    if kept:
         for s, (var, _) in built.simple_keep.items():
             for k in cat.sets[s].kinds:
                 kept_real.setdefault(k, []).append((var, 1))
@@ -197,8 +207,8 @@ def _colour_changes(
     too). Segments with nothing to pair with are fixed to 0."""
     index = len(variables)
     ends, starts = terms.ends, terms.starts
-    for number in sorted(set(ends) | set(starts)):
-        before, after = ends.get(number, []), starts.get(number, [])
+    for place in sorted(set(ends) | set(starts)):
+        before, after = ends.get(place, []), starts.get(place, [])
         if not before or not after:
             for piece in before + after:
                 variables[piece.var] = protos.domain(0, 0)
@@ -220,6 +230,65 @@ def _colour_changes(
             mine = [p.var for p in after if p.colour == b]
             links = [v for (_, y), v in pairs.items() if y == b]
             constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+
+
+def add_opening_twist(
+    twist: TwistModel,
+    built: PositionModel,
+    draft: ModelDraft,
+    opening: OpeningRows,
+) -> None:
+    """``open_then_manipulate``: the special jokers' pieces of the opening layer (rack tiles only,
+    never laid out) at ``opening.offset``: their slots join the layer's conservation rows, its
+    threshold and the rows "opening tiles of kind ``k`` <= rack tiles of kind ``k`` played"; each
+    special joker in the opening is one of the rack's played (the final layer's ``p*``, so this is
+    added after :class:`TwistPieces`)."""
+    protos, cat, variables, constraints = draft.protos, draft.cat, draft.variables, draft.constraints
+    terms = _piece_variables(twist, protos, variables)
+    final = built.twist
+    for i, special in enumerate(terms.specials):
+        if not special:
+            continue
+        var = None if final is None else final.played.get(i)
+        vs, cs = [v for v, _ in special], [c for _, c in special]
+        if var is not None:
+            vs, cs = vs + [var], cs + [-1]
+        constraints.append(linear(vs, cs, -INF, 0))
+    for k, kind_terms in terms.kinds.items():
+        extend_row(constraints, opening.rows.kind[k], kind_terms)
+        if k in opening.played:
+            extend_row(constraints, opening.played[k], kind_terms)
+    if opening.jokers:
+        _anchor_rows(built, cat, opening.offset, terms, constraints, kept=False)
+    _colour_changes(twist, protos, terms, variables, constraints)
+    assert opening.rows.threshold is not None, "the opening layer has its threshold row"
+    extend_row(constraints, opening.rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
+    twist.kind_terms, twist.anchor_terms = terms.kinds, terms.anchors
+
+
+@dataclass
+class OpeningRows:
+    """``open_then_manipulate``'s opening layer: where its rows sit (:class:`Rows`: conservation,
+    threshold) and, per rack kind, the row "opening tiles <= played"; its first variable and the
+    rack jokers it may hold."""
+
+    offset: int
+    rows: Rows
+    played: dict[int, int]
+    jokers: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningTwistPieces:
+    """Twist's rule extension for ``open_then_manipulate``: the opening layer's pieces
+    (:func:`add_opening_twist`), added after the final layer's :class:`TwistPieces`."""
+
+    twist: TwistModel
+    opening: OpeningRows
+
+    def add(self, draft: ModelDraft, built: PositionModel) -> None:
+        """Add the opening pieces' variables and rows to ``draft``."""
+        add_opening_twist(self.twist, built, draft, self.opening)
 
 
 @dataclass(frozen=True, slots=True)

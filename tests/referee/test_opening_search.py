@@ -127,3 +127,99 @@ def test_max_steps_bounds_the_search():
     for bad in (True, 2.0, "5"):
         with pytest.raises(TypeError, match="max_steps"):
             verify(p, table, max_steps=bad)
+
+
+# -- Twist: special jokers in the initial meld -------------------------------------------------------
+
+TWIST_SMALL = RuleSet(colours=3, numbers=6, jokers=1, double_jokers=1, colour_change_jokers=1, mirror_jokers=1)
+
+
+def _definition_melds(rules: RuleSet) -> dict[tuple, int]:
+    """Every valid meld of up to 9 tiles by the definition (tests/support/twist_definition.py,
+    independent of the classifier and of the referee's search): tile multiset -> best value."""
+    from collections import Counter
+
+    from tests.support.twist_definition import twist_melds
+
+    best: dict[tuple, int] = {}
+    for tiles, _kind, value, _stands in twist_melds(rules, 9):
+        key = tuple(sorted((t.sort_key, n) for t, n in Counter(tiles).items()))
+        best[key] = max(value, best.get(key, 0))
+    return best
+
+
+def _best_by_definition(counts: dict, melds: dict[tuple, int]) -> int | None:
+    """The most valuable packing of ``counts`` into the definition's melds (every packing, memoised)."""
+    usable = [(dict(key), value) for key, value in melds.items() if all(counts.get(k, 0) >= n for k, n in key)]
+    keys = sorted(counts)
+    memo: dict[tuple, int] = {}
+
+    def best(state: tuple, start: int) -> int:
+        if (state, start) in memo:
+            return memo[(state, start)]
+        left = dict(zip(keys, state))
+        result = -1
+        for j in range(start, len(usable)):
+            need, value = usable[j]
+            if all(left[k] >= n for k, n in need.items()):
+                after = tuple(left[k] - need.get(k, 0) for k in keys)
+                result = max(result, value + max(best(after, j), 0))
+        memo[(state, start)] = result
+        return result
+
+    found = best(tuple(counts[k] for k in keys), 0)
+    return None if found < 0 else found
+
+
+@pytest.mark.parametrize("rules", [TWIST_SMALL, TWIST_SMALL.replace(wraparound=True)], ids=["twist", "twist-wrap"])
+def test_special_jokers_in_the_exact_search_agree_with_the_definition(rules):
+    """Seeded random plays of 4-9 tiles, special jokers in most: the search reaches exactly the
+    values up to the most valuable packing the definition's melds give."""
+    import random
+
+    from rummisolve.tiles import ALL_JOKERS
+
+    melds = _definition_melds(rules)
+    rng = random.Random(f"twist-opening-search-{rules.wraparound}")
+    pool = [t for t in rules.tile_kinds for _ in range(rules.copies)] + [j for j in ALL_JOKERS for _ in range(1)]
+    specials = [j for j in ALL_JOKERS if j.is_special_joker]
+    reached = with_special = 0
+    for _ in range(250):
+        tiles = rng.sample(specials, rng.choice([0, 1, 1, 2, 2, 3]))
+        rest = [t for t in pool if t not in tiles]
+        tiles += rng.sample(rest, rng.randint(3, 7))
+        counts: dict = {}
+        for t in tiles:
+            counts[t.sort_key] = counts.get(t.sort_key, 0) + 1
+        exact = _best_by_definition(counts, melds)
+        packing = Packing(counts, rules, Budget(None))
+        text = " ".join(map(str, tiles))
+        if exact is None:
+            assert not packing.reaches(1), text
+            continue
+        assert packing.reaches(exact) and not packing.reaches(exact + 1), (text, exact)
+        reached += 1
+        with_special += exact > (_best_by_definition(_plain(counts), melds) or 0)
+    assert reached > 150 and with_special > 40, (reached, with_special)
+
+
+def _plain(counts: dict) -> dict:
+    """``counts`` without its special jokers."""
+    from rummisolve.tiles import ALL_JOKERS
+
+    special = {j.sort_key for j in ALL_JOKERS if j.is_special_joker}
+    return {k: n for k, n in counts.items() if k not in special}
+
+
+def test_an_opening_hidden_by_the_manipulation_after_it_is_found():
+    # R9 JD R12 (9-10-11-12, 42) opens; then R13 from the table's group joins it. No new meld on
+    # the table is made of rack tiles only, so the referee finds the opening by its search.
+    rules = TWIST_SMALL.replace(numbers=13, colours=4, open_then_manipulate=True)
+    p = Position.from_notation(["R13 B13 K13 O13"], "R9 JD R12 K1", False, rules)
+    assert verify(p, ["R9 JD R12 R13", "B13 K13 O13"]).legal
+    # R9 JD R11 is no meld (a gap), and R9 R11 alone open nothing: the table was touched unopened
+    p = Position.from_notation(["R13 B13 K13 O13"], "R9 JD R11 K1", False, rules)
+    assert verify(p, ["R9 JD R11 R13", "B13 K13 O13"]).codes[:1] == ("invalid_meld",)
+    p = Position.from_notation(["B7 B8 B9"], "K7 R7 JM R7 K7 B10", False, rules)
+    v = verify(p, ["K7 R7 JM R7 K7", "B7 B8 B9 B10"])  # the mirror meld is worth 28: below 30
+    assert v.codes == ("opening_below_threshold",) and "worth at most 28 points" in str(v)

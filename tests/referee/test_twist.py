@@ -7,7 +7,7 @@ import pytest
 from rummisolve.errors import RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import verify
-from rummisolve.rules import STANDARD, TWIST
+from rummisolve.rules import STANDARD, TWIST, RuleSet
 from rummisolve.tiles import parse_tiles
 
 
@@ -147,7 +147,10 @@ def test_an_opening_must_not_use_a_table_special_joker():
 
 
 def test_rule_sets_the_twist_referee_does_not_judge_are_refused_up_front():
-    with pytest.raises(RuleSetError, match="strict"):
+    # strict retrieval: what a freed special joker must be replaced by is not defined
+    with pytest.raises(RuleSetError, match="strict.*special jokers.*replaced by is not defined"):
         TWIST.replace(joker_retrieval="strict")
-    with pytest.raises(RuleSetError, match="open_then_manipulate"):
-        TWIST.replace(open_then_manipulate=True)
+    with pytest.raises(RuleSetError, match="strict"):
+        RuleSet(joker_retrieval="strict", mirror_jokers=1)
+    # open_then_manipulate and wraparound are judged (tests/solver/test_twist_options.py)
+    assert TWIST.replace(open_then_manipulate=True, wraparound=True).has_twist

@@ -126,15 +126,14 @@ def test_every_jokers_assignment_is_reported():
     assert Meld.of(parse_tiles(str(group)), TWIST) == group
 
 
-def test_twist_with_wraparound_is_refused_by_the_solver():
+def test_twist_with_wraparound_is_answered_by_the_solver():
+    # (the hand-worked wrapping positions are in tests/solver/test_twist_options.py)
     rules = TWIST.replace(wraparound=True)
     position = Position.from_notation([], "R12 R13 R1 JD", True, rules)
-    with pytest.raises(RuleSetError, match="wraparound"):
-        solve(position)
+    assert len(solve(position).played) == 4  # JD R12 R13 R1: 10-11-12-13-1
     from rummisolve.solver_limits import unsupported_rules
 
-    assert "wraparound" in unsupported_rules(rules)
-    assert unsupported_rules(TWIST) is None
+    assert unsupported_rules(rules) is None and unsupported_rules(TWIST) is None
 
 
 def test_alternatives_under_twist_differ_in_played_tiles():

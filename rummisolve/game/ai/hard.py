@@ -312,6 +312,8 @@ class HardPlayer:
                     if m.tiles == meld.tiles:
                         del new[i]
                         break
+                else:  # open_then_manipulate: the best play changed the table after its opening
+                    return Play(tuple(full.table))
             lean = fewest_tiles_reaching(tuple(new), rules.initial_threshold)
             return Play(kept + lean)
         # Under the discard rule the bank itself stays on the rack, so neither it nor a loose play

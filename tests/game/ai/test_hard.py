@@ -140,3 +140,19 @@ def test_world_samples_respect_the_unseen_tiles_and_weights():
         assert not tiles - unseen and len(rack) == 2 and len(set(rack)) == 2
     held = Counter(t for r in world.opponent_racks() for t in r)
     assert held[Tile.parse("K8")] > 5 * held[Tile.parse("R4")]  # R4 fitted: most likely not held
+
+
+def test_a_lean_opening_is_legal_under_open_then_manipulate():
+    # Under open_then_manipulate the best play may rearrange the table after its opening (here it
+    # takes B12 O12 from the table's melds); the lean opening then plays it whole, never the
+    # table as it was plus the new melds (which held a B12 from nowhere: an illegal move).
+    rules = RuleSet.preset("twist").replace(open_then_manipulate=True, wraparound=True)
+    table = ["B12 O12 JD", "R10 JC B12 B13"]
+    rack = "K3 K6 K7 K8 K11 K12 K13 B4 B5 O2 O12 O13 R2 R4 R8 R9 R12"
+    view = view_for(table, rack, opened=False, rules=rules, pool=40)
+    action = HardPlayer(seed=1).choose(view)
+    assert isinstance(action, Play) and verify(view.position, list(action.table)), action
+    rules = STANDARD.replace(open_then_manipulate=True)
+    view = view_for(["R1 R2 R3"], "K10 B10 O10 R4 K5 K6 K7", opened=False, rules=rules, pool=40)
+    action = HardPlayer(seed=1).choose(view)
+    assert isinstance(action, Play) and verify(view.position, list(action.table)), action
