@@ -92,7 +92,9 @@ def _raw_candidates(rules: RuleSet, available: Counter[Tile] | None):
         return available is None or available.get(tile, 0) > 0
 
     # runs
-    max_run = min(2 * m - 1, rules.numbers)
+    # a run of 2m or more with fewer than m jokers cuts into two runs that each hold a real tile;
+    # with m jokers or more it may not (R1 R2 R3 J J J), so list every length then
+    max_run = rules.numbers if jokers_avail >= m else min(2 * m - 1, rules.numbers)
     for colour in rules.colour_list:
         for length in range(m, max_run + 1):
             for start in range(1, rules.numbers + 2):

@@ -2,7 +2,8 @@
 
 Every valid meld splits into base sets without loss: runs of ``m..2m-1`` consecutive numbers
 (``m`` = minimum meld length) and groups of ``m..min(colours, 2m-1)`` colours, so these are the
-only candidates the model needs; longer runs are re-joined when decoding. Tiles are identified
+only candidates the model needs; longer runs are re-joined when decoding. The exception is an
+initial meld under rules with ``m`` jokers or more (:func:`needs_long_runs`): runs of every length. Tiles are identified
 here by a *kind index* ``colour_index * numbers + number - 1``, private to the solver.
 
 With many colours the group base sets dominate (8 colours: 182 per number). For those rule sets
@@ -91,6 +92,17 @@ def catalogue(rules: RuleSet) -> Catalogue:
     return _catalogue(rules, False)
 
 
+def needs_long_runs(rules: RuleSet) -> bool:
+    """Whether runs longer than ``2m - 1`` must be listed. A longer run can be cut into two runs of
+    ``m`` or more, but with ``m`` jokers or more a part may then hold jokers only, which no meld
+    may: ``R1 R2 R3 J J J`` is one run, not two. Where the jokers count alike wherever they stand
+    they can move to runs with real tiles instead (``R1 J J``, ``R2 R3 J``: the solver takes at most
+    ``2m - 2`` jokers, :mod:`rummisolve.solver_limits`), but the initial meld's value counts what
+    they stand for (21 there). Standard and ``xp`` rules (2 jokers) and Xpress (4, no threshold)
+    need none, so their catalogues keep ``m .. 2m - 1``."""
+    return rules.jokers >= rules.min_meld_length and rules.initial_threshold > 0
+
+
 @lru_cache(maxsize=32)
 def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
     top, m = rules.numbers, rules.min_meld_length
@@ -101,7 +113,7 @@ def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
         return colour * top + (number - 1) % top
 
     sets: list[BaseSet] = []
-    longest_run = min(2 * m - 1, top)
+    longest_run = top if needs_long_runs(rules) else min(2 * m - 1, top)
     last = top + 1 if rules.wraparound else top
     for colour in range(rules.colours):
         for length in range(m, longest_run + 1):

@@ -33,6 +33,9 @@ RULES: dict[str, RuleSet] = {
     "discard": STANDARD.replace(discard=True),
     "discard_open_then_manipulate": STANDARD.replace(discard=True, open_then_manipulate=True),
     "discard_xp_threshold_0": XP.replace(discard=True, initial_threshold=0),
+    # m jokers or more with a threshold: an opening may need a run past 2m - 1 (R1 R2 R3 J J J)
+    "four_jokers": STANDARD.replace(jokers=4),
+    "three_jokers_dense": RuleSet(colours=2, numbers=7, jokers=3, initial_threshold=15),
 }
 
 SMALL = 30  # small dense positions per rule set
@@ -75,3 +78,30 @@ def test_solver_matches_oracle(name):
     # the sample is not degenerate: both kinds of position, and real moves as well as no-moves
     assert opened and not_opened
     assert 0 < moves < 2 * (SMALL + len(SIZES))
+
+
+def test_openings_whose_jokers_extend_a_run_past_2m_minus_1():
+    """Racks of one to three consecutive tiles of one colour and three or four jokers, not opened,
+    the threshold the value of the longest run they make: the opening can need that one run
+    (``R1 R2 R3 J J J`` is worth 21; cut in two, one part would hold jokers only), which
+    catalogues of runs up to ``2m - 1`` missed."""
+    rng = random.Random("long-runs")
+    long_runs, mismatches = 0, []
+    for i in range(40):
+        jokers, real = 3 + i % 2, rng.randint(1, 3)
+        first = rng.randint(1, 8)
+        numbers = list(range(first, first + real))
+        top = min(13, first + real + jokers - 1)  # the jokers carry the run up, then down from 13
+        value = sum(range(top - real - jokers + 1, top + 1))
+        colour = rng.choice("KBOR")
+        rack = [f"{colour}{n}" for n in numbers] + ["J"] * jokers
+        rack += [f"{rng.choice('KBOR')}{rng.randint(1, 13)}" for _ in range(i % 3)]
+        rules = STANDARD.replace(jokers=jokers, initial_threshold=value)
+        position = Position.from_notation([], " ".join(rack), opened=False, rules=rules)
+        for objective in ("tiles", "value"):
+            got, expected = _primary(position, objective), optimum(position, objective)
+            if got != expected:
+                mismatches.append(f"{objective}: solver {got}, oracle {expected}: {position!r}")
+        long_runs += any(len(meld) > 5 for meld in solve(position, "tiles").table)
+    assert not mismatches, "\n".join(mismatches)
+    assert long_runs >= 10  # the sample holds openings that need the long run
