@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.errors import GameLogError, JsonInputError
 from rummisolve.game.actions import Action, Draw, Play
-from rummisolve.game.discard_analysis import DiscardTurn, discard_turns, engine_log_of_lines, judge
+from rummisolve.game.discard_analysis import (  # the cheap joker's measure is one for both rules
+    CHEAP_JOKER_TILES,
+    DiscardTurn,
+    discard_turns,
+    engine_log_of_lines,
+    judge,
+)
 from rummisolve.game.state import PlayerView
 from rummisolve.jsonio import position_from_json, table_from_json, table_to_json
 from rummisolve.melds import Meld
@@ -38,9 +44,6 @@ if TYPE_CHECKING:
     from rummisolve.game.ai.expert import ExpertPlayer
 
 __all__ = ["TurnAnalysis", "GameAnalysis", "analyse_game", "turns_of_log", "Turn", "format_analysis"]
-
-CHEAP_JOKER_TILES = 3
-"""A play of at most this many rack tiles (the joker included) that does not go out spends a joker cheaply."""
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,8 @@ def test_the_command_reads_discard_rule_logs(costly, tmp_path, capsys):
     tour.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert main(["analyse", str(tour), "--player", "ann", "--worlds", "2"]) == 0
     text = capsys.readouterr().out
-    assert "drew from the pool" in text and "discarded B7" in text and "MISTAKE: discard let the next player out" in text
+    assert (
+        "drew from the pool" in text and "discarded B7" in text and "MISTAKE: discard let the next player out" in text
+    )
     text = format_analysis(analyse_game(saved, "bob", expert=False))
     assert "took the pile's top" in text and "0 mistakes" in text

@@ -42,7 +42,13 @@ from typing import TYPE_CHECKING, Any
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.ai.discarding import discard_options, taken_tiles
-from rummisolve.game.ai.montecarlo import FitSets, World, fitting_tiles_of_json_tables, opponent_groups
+from rummisolve.game.ai.montecarlo import (
+    FitSets,
+    World,
+    fitting_tiles_of_json_tables,
+    opponent_groups,
+    shrink_groups,
+)
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -191,19 +197,6 @@ def discard_plans(view: PlayerView, hard: HardPlayer) -> list[tuple[str, Plan]]:
 # -- worlds ------------------------------------------------------------------------------------------
 
 
-def _shrink(groups: list, total: int) -> list:
-    """``groups`` of ``(count, constraints)`` cut down to ``total`` tiles, the latest groups first."""
-    out = list(groups)
-    excess = sum(c for c, _ in out) - total
-    for i in range(len(out) - 1, -1, -1):
-        if excess <= 0:
-            break
-        cut = min(excess, out[i][0])
-        out[i] = (out[i][0] - cut, out[i][1])
-        excess -= cut
-    return [(c, cons) for c, cons in out if c > 0]
-
-
 def _last_discard(view: PlayerView, seat: int) -> Tile | None:
     """The tile ``seat`` discarded on its last turn if that turn had no play (else ``None``)."""
     for event in reversed(view.history):
@@ -240,7 +233,7 @@ def sample_discard_world(
             known = +known
         fixed = tuple(known.elements())
         hidden = size - len(fixed)
-        groups = _shrink(opponent_groups(view, seat, fitsets), hidden)
+        groups = shrink_groups(opponent_groups(view, seat, fitsets), hidden)
         if sum(c for c, _ in groups) != hidden:
             groups = [(hidden, [])] if hidden else []
         pool = unseen - known
