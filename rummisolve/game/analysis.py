@@ -425,7 +425,7 @@ def format_analysis(analysis: GameAnalysis) -> str:
             line = (
                 f"turn {t.turn:>3}: {_source(t.draw_from)}, played {tiles(t.played).replace('draw', 'nothing')}, "
                 f"discarded {t.discard}; best {tiles(t.best)}; expert {_source(t.expert_draw_from)}, "
-                f"{'then decides' if t.expert_draw_from == 'pool' and t.expert_discard is None else ''}"
+                f"{'then decides' if t.expert_draw_from is not None and t.expert_discard is None else ''}"
                 f"{'' if t.expert_discard is None else 'played ' + tiles(t.expert).replace('draw', 'nothing')}"
                 f"{'' if t.expert_discard is None else ', discards ' + str(t.expert_discard)}"
             )
