@@ -253,7 +253,8 @@ class ExpertPlayer:
         depth = self._depth(view)
         worlds = self.worlds
         if worlds is None:
-            worlds = max(2, round(self.think * share * DISCARD_TURNS_PER_SECOND / (len(searched_plans) * depth)))
+            # the plans' count, not with ``other``: judging a move never changes the choice
+            worlds = max(2, round(self.think * share * DISCARD_TURNS_PER_SECOND / (len(plans) * depth)))
         deadline = time.process_time() + self.cap * self.think * share
         values, done = search_plans(view, searched_plans, worlds, depth, self.seed, deadline, LOOSE_WEIGHT)
         searched = tuple(

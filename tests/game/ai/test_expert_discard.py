@@ -249,3 +249,15 @@ def test_playouts_follow_the_variant():
     plain = world(False)  # seat 1 has not opened: no guard
     assert not plain.turn(0) and plain.pile == [t("K6")]
     assert Plan(None, None, t("K7")).first_action() == Discard(t("K7"))
+
+
+def test_judging_another_plan_never_changes_the_choice():
+    view = view_for(["R1 R2 R3", "K9 B9 O9"], "R4 R5 K7 B7 O12 R13 B3", sizes=(7, 4))
+    alone = ExpertPlayer(seed=4, think=1.0)  # 9 worlds for its 5 plans (7 if the judged plan counted)
+    choice = alone.choose(view)
+    judge = ExpertPlayer(seed=4, think=1.0)
+    other = Plan("discard", None, t("R13"))  # take the top, play nothing, discard R13: not a candidate
+    action, judged = judge.assess(view, other)
+    assert other.key() not in {c.plan.key() for c in alone.last}
+    assert action == choice and judged is not None and judged.plan == other
+    assert [(c.label, c.value) for c in judge.last] == [(c.label, c.value) for c in alone.last]
