@@ -13,7 +13,8 @@ not shed; the expert's estimate of the chance of winning the round), and flags m
 The analysis reads a game's log after the fact, so it may use every rack (the expert's opinion
 itself still comes from that player's view alone). It reads either an engine log or saved game
 (``Game.log()``/``Game.to_json()``, ``rummisolve play --save``) or the turn lines of
-``rummisolve tournament --log`` (one game of the file). The discard rule is not covered.
+``rummisolve tournament --log`` (one game of the file). Under the discard rule each turn is also
+judged on its draw and discard (:mod:`rummisolve.game.discard_analysis`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.errors import GameLogError, JsonInputError
 from rummisolve.game.actions import Action, Draw, Play
+from rummisolve.game.discard_analysis import (  # the cheap joker's measure is one for both rules
+    CHEAP_JOKER_TILES,
+    DiscardTurn,
+    discard_turns,
+    engine_log_of_lines,
+    judge,
+)
 from rummisolve.game.state import PlayerView
 from rummisolve.jsonio import position_from_json, table_from_json, table_to_json
 from rummisolve.melds import Meld
@@ -36,9 +44,6 @@ if TYPE_CHECKING:
     from rummisolve.game.ai.expert import ExpertPlayer
 
 __all__ = ["TurnAnalysis", "GameAnalysis", "analyse_game", "turns_of_log", "Turn", "format_analysis"]
-
-CHEAP_JOKER_TILES = 3
-"""A play of at most this many rack tiles (the joker included) that does not go out spends a joker cheaply."""
 
 
 @dataclass(frozen=True)
@@ -73,12 +78,31 @@ class TurnAnalysis:
     """The expert's estimates (mean playout results, 1 a round won) for its choice and the move
     played, over the same sampled worlds; ``None`` when the turn was not searched."""
     mistakes: tuple[str, ...] = ()
+    discard_rule: bool = False
+    """Under the discard rule: ``rack`` is the rack at the start of the turn, ``best`` and the costs
+    are from the position after the draw, and the fields below say where the turn drew from
+    (``None``: no draw, ``"pool"``, ``"discard"``: the pile's top) and what it discarded, and the same
+    for the expert (its discard ``None`` when it would draw from the pool and decide then)."""
+    draw_from: str | None = None
+    discard: Tile | None = None
+    expert_draw_from: str | None = None
+    expert_discard: Tile | None = None
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the move played is the expert's (under the discard rule: the same draw source,
+        tiles played and discard, where the expert's are known)."""
+        if not _same(self.played, self.expert):
+            return False
+        if not self.discard_rule:
+            return True
+        return self.draw_from == self.expert_draw_from and self.expert_discard in (None, self.discard)
 
     def to_json(self) -> dict[str, Any]:
         def tiles(ts: Iterable[Tile] | None) -> list[str] | None:
             return None if ts is None else [str(t) for t in ts]
 
-        return {
+        obj: dict[str, Any] = {
             "turn": self.turn,
             "rack": tiles(self.rack),
             "played": tiles(self.played),
@@ -90,6 +114,12 @@ class TurnAnalysis:
             "played_value": self.played_value,
             "mistakes": list(self.mistakes),
         }
+        if self.discard_rule:
+            obj["draw_from"] = self.draw_from
+            obj["discard"] = None if self.discard is None else str(self.discard)
+            obj["expert_draw_from"] = self.expert_draw_from
+            obj["expert_discard"] = None if self.expert_discard is None else str(self.expert_discard)
+        return obj
 
 
 @dataclass(frozen=True)
@@ -113,7 +143,7 @@ class GameAnalysis:
                 "mistakes": self.mistakes,
                 "tiles_cost": sum(t.tiles_cost for t in self.turns),
                 "points_cost": sum(t.points_cost for t in self.turns),
-                "agreed_with_expert": sum(_same(t.played, t.expert) for t in self.turns),
+                "agreed_with_expert": sum(t.agrees for t in self.turns),
             },
             "turns": [t.to_json() for t in self.turns],
         }
@@ -128,7 +158,7 @@ def _same(a: Iterable[Tile] | None, b: Iterable[Tile] | None) -> bool:
 
 def turns_of_log(
     log: Any, player: int | str | None = None, game: int | None = None, round: int | None = None
-) -> tuple[int, str, list[Turn]]:
+) -> tuple[int, str, list[Turn] | list[DiscardTurn]]:
     """``(seat, name, turns)`` of ``player`` (a seat or a name; default the human's seat, else seat
     0) in ``log``: an engine log (a list starting with the deal), a saved game of the CLI or of the
     web app (``round`` picks one of its rounds, default the last; see :mod:`rummisolve.game.saves`),
@@ -168,14 +198,14 @@ def _seat_of(player: int | str | None, names: Sequence[str], players: int) -> in
     raise GameLogError(f"player: no player {player!r} in this game (players: {', '.join(names)})")
 
 
-def _turns_of_engine_log(log: Any, player: int | str | None) -> tuple[int, str, list[Turn]]:
+def _turns_of_engine_log(log: Any, player: int | str | None) -> tuple[int, str, list[Turn] | list[DiscardTurn]]:
     from rummisolve.game.engine import Game
     from rummisolve.game.events import DrawEvent, PlayEvent
 
     game = Game.from_json(log, clock=lambda: 0.0)
-    if game.rules.discard:
-        raise GameLogError("game log: the analysis does not cover the discard rule")
     seat = _seat_of(player, game.names, game.players)
+    if game.rules.discard:
+        return seat, game.names[seat], discard_turns(game, seat)
     states, events = game.states, game.events
     turns = []
     for k, event in enumerate(events):
@@ -197,7 +227,7 @@ def _turns_of_engine_log(log: Any, player: int | str | None) -> tuple[int, str, 
 
 def _turns_of_tournament_log(
     lines: list[dict], player: int | str | None, game: int | None
-) -> tuple[int, str, list[Turn]]:
+) -> tuple[int, str, list[Turn] | list[DiscardTurn]]:
     games = sorted({line.get("game") for line in lines}, key=lambda g: (g is None, g))
     chosen = games[0] if game is None else game
     if chosen not in games:
@@ -208,8 +238,8 @@ def _turns_of_tournament_log(
     except KeyError:
         raise JsonInputError(f"game {chosen}: a turn line without a position") from None
     rules: RuleSet = positions[0].rules
-    if rules.discard:
-        raise GameLogError("game log: the analysis does not cover the discard rule")
+    if rules.discard:  # rebuilt into an engine log, which the engine replays and checks
+        return _turns_of_engine_log(engine_log_of_lines(own, rules), player)
     players = max(int(x["seat"]) for x in own) + 1
     names = ["?"] * players
     for x in own:
@@ -276,11 +306,13 @@ def _rack_tiles_played(position: Position, table: Iterable[Meld | Iterable[Tile]
     return tuple(sorted((new - position.table_counts()).elements()))
 
 
-def analyse_turn(turn: Turn, expert: ExpertPlayer | None) -> TurnAnalysis:
+def analyse_turn(turn: Turn | DiscardTurn, expert: ExpertPlayer | None) -> TurnAnalysis:
     """The verdict on one turn, with ``expert`` (an :class:`~rummisolve.game.ai.expert.ExpertPlayer`,
     or ``None``: no expert's opinion)."""
     from rummisolve.solver import solve
 
+    if isinstance(turn, DiscardTurn):
+        return _analyse_discard_turn(turn, expert)
     view = turn.view
     position = view.position
     rules = view.rules
@@ -322,6 +354,29 @@ def analyse_turn(turn: Turn, expert: ExpertPlayer | None) -> TurnAnalysis:
     )
 
 
+def _analyse_discard_turn(turn: DiscardTurn, expert: ExpertPlayer | None) -> TurnAnalysis:
+    verdict = judge(turn, expert)
+    rules = turn.view.rules
+    mine = verdict.played or ()
+    return TurnAnalysis(
+        turn=turn.view.turn,
+        rack=turn.view.rack,
+        played=verdict.played,
+        best=verdict.best,
+        expert=verdict.expert_tiles,
+        tiles_cost=len(verdict.best) - len(mine),
+        points_cost=rules.rack_value(verdict.best) - rules.rack_value(mine),
+        expert_value=verdict.expert_value,
+        played_value=verdict.played_value,
+        mistakes=verdict.mistakes,
+        discard_rule=True,
+        draw_from=turn.draw_from,
+        discard=turn.discard,
+        expert_draw_from=verdict.expert_draw_from,
+        expert_discard=verdict.expert_discard,
+    )
+
+
 def _key(action: Action) -> tuple:
     from rummisolve.game.ai.expert import action_key
 
@@ -353,6 +408,10 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
 
 
+def _source(draw_from: str | None) -> str:
+    return {"pool": "drew from the pool", "discard": "took the pile's top"}.get(draw_from or "", "no draw")
+
+
 def format_analysis(analysis: GameAnalysis) -> str:
     """The analysis as text: one line per turn, then the totals."""
 
@@ -362,6 +421,14 @@ def format_analysis(analysis: GameAnalysis) -> str:
     lines = [f"analysis of {analysis.player} (seat {analysis.seat}), {len(analysis.turns)} turns"]
     for t in analysis.turns:
         line = f"turn {t.turn:>3}: played {tiles(t.played)}; best {tiles(t.best)}; expert {tiles(t.expert)}"
+        if t.discard_rule:
+            line = (
+                f"turn {t.turn:>3}: {_source(t.draw_from)}, played {tiles(t.played).replace('draw', 'nothing')}, "
+                f"discarded {t.discard}; best {tiles(t.best)}; expert {_source(t.expert_draw_from)}, "
+                f"{'then decides' if t.expert_draw_from is not None and t.expert_discard is None else ''}"
+                f"{'' if t.expert_discard is None else 'played ' + tiles(t.expert).replace('draw', 'nothing')}"
+                f"{'' if t.expert_discard is None else ', discards ' + str(t.expert_discard)}"
+            )
         if t.tiles_cost or t.points_cost:
             line += f"; cost {_count(t.tiles_cost, 'tile')}, {_count(t.points_cost, 'point')}"
         if t.played_value is not None and t.expert_value is not None:

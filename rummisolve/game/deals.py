@@ -87,7 +87,10 @@ def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False
     was decided on), ``action`` (``"play"`` or ``"draw"``), ``table`` for a play, ``illegal`` when
     the player's move was rejected; under the discard rule also ``draw_from`` (``"pool"``,
     ``"discard"`` or ``null``), ``drawn`` (the tile taken from the discard pile; ``null`` for a
-    hidden pool tile or no draw) and ``discard`` (the tile discarded; ``null`` after a timeout)."""
+    hidden pool tile or no draw), ``discard`` (the tile discarded; ``null`` after a timeout),
+    ``pool_tile`` (the tile drawn from the pool, which a player's view hides; ``null`` for none) and
+    ``pile`` (the discard pile at the start of the turn, its top last): with these the lines
+    replay as a game (``rummisolve analyse``)."""
     event = info.event
     played = hasattr(event, "table")
     line: dict[str, Any] = {
@@ -106,6 +109,8 @@ def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False
         line["drawn"] = str(draw.tile) if draw is not None and draw.source == "discard" else None
         tile = event.discard if played else getattr(event, "tile", None)  # a timeout discards nothing
         line["discard"] = None if tile is None else str(tile)
+        line["pool_tile"] = str(draw.tile) if draw is not None and draw.source == "pool" and draw.tile else None
+        line["pile"] = [str(x) for x in info.pile]
     if info.illegal:
         line["illegal"] = info.illegal
     return line

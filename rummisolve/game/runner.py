@@ -32,6 +32,8 @@ class TurnInfo:
     illegal: str | None = None
     """The referee's reasons when the player's play was rejected (the player then drew)."""
     draw: DrawEvent | None = None
+    pile: tuple[Tile, ...] = ()
+    """Under the discard rule: the discard pile at the start of the turn (its top last)."""
 
 
 @dataclass(frozen=True)
@@ -160,8 +162,8 @@ def _discard_turn(game: Game, player: Player, name: str) -> TurnInfo:
                 player.illegal(str(err))
                 continue
             drew, event = _forfeit(game, drew)
-            return TurnInfo(state.turn, seat, view.position, event, str(err), drew)
-        return TurnInfo(state.turn, seat, view.position, event, None, drew)
+            return TurnInfo(state.turn, seat, view.position, event, str(err), drew, state.discards)
+        return TurnInfo(state.turn, seat, view.position, event, None, drew, state.discards)
 
 
 def _forfeit(game: Game, drew: DrawEvent | None) -> tuple[DrawEvent | None, Any]:

@@ -9,6 +9,8 @@ import pytest
 
 from rummisolve import RuleSet, verify
 from rummisolve.cli import main
+from rummisolve.game import Game
+from rummisolve.game.discard_analysis import engine_log_of_lines
 from rummisolve.jsonio import position_from_json
 from rummisolve.tiles import Tile
 
@@ -38,8 +40,13 @@ def test_every_logged_play_passes_the_referee_and_the_log_has_the_draw_and_disca
         assert line["draw_from"] in ("pool", "discard", None)
         if line["draw_from"] == "discard":
             assert Tile.parse(line["drawn"]) in position.rack  # the position is the one after the draw
+            assert line["pile"][-1] == line["drawn"]  # the pile as the turn started
         else:
             assert line["drawn"] is None
+        if line["draw_from"] == "pool":
+            assert Tile.parse(line["pool_tile"]) in position.rack
+        else:
+            assert line["pool_tile"] is None
         assert line["discard"] is not None and Tile.parse(line["discard"]) in position.rack
         if line["action"] == "play":
             plays += 1
@@ -49,6 +56,11 @@ def test_every_logged_play_passes_the_referee_and_the_log_has_the_draw_and_disca
         else:
             assert line["action"] == "draw" and line["draw_from"] is not None and "table" not in line
     assert plays
+    for game in range(6):  # the lines replay as a game (what analyse reads)
+        own = [line for line in lines if line["game"] == game]
+        rules = position_from_json(own[0]["position"]).rules
+        replayed = Game.replay(engine_log_of_lines(own, rules))
+        assert replayed.finished and replayed.state.turn == len(own)
     # the turn numbers of each game run 0, 1, 2, ... (a turn is one line, its draw included)
     for game in range(6):
         assert [line["turn"] for line in lines if line["game"] == game] == list(

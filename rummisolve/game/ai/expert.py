@@ -30,8 +30,9 @@ per second of budget), so a seed fixes every decision on any machine. The clock 
 cap: once a turn's search has used ``cap`` times ``think`` seconds of this process's CPU time, it
 stops after the world in hand (at least one); only a turn cut this way can depend on the machine.
 
-Every move still goes through the referee (the engine checks it). Under the discard rule, and when
-the pool is empty, the expert plays as the hard AI does (the search covers the normal turn).
+Under the discard rule the same search runs over whole-turn plans (draw source, play, discard):
+:mod:`rummisolve.game.ai.expert_discard`. Every move still goes through the referee (the engine
+checks it). Once the pool is empty the expert plays as the hard AI does.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.errors import OptionError
 from rummisolve.game.actions import Action, Discard, Draw, Play
+from rummisolve.game.ai.expert_discard import (
+    AFTER_DRAW_SHARE,
+    Plan,
+    discard_plans,
+    plan_of,
+    search_plans,
+)
 from rummisolve.game.ai.hard import HardPlayer
 from rummisolve.game.ai.montecarlo import FitSets, World, fitting_tiles_of_json_tables, opponent_groups
 from rummisolve.game.state import PlayerView
@@ -63,6 +71,9 @@ DEFAULT_THINK = 0.5
 SOLVES_PER_SECOND = 160
 """Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
 benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
+DISCARD_TURNS_PER_SECOND = 220
+"""The same under the discard rule, where a playout turn asks the solver more (the pile's top, the
+guard on the discard)."""
 
 
 LOOSE_WEIGHT = 0.02
@@ -79,6 +90,8 @@ class Candidate:
     action: Action
     value: float | None = None
     worlds: int = 0
+    plan: Plan | None = None
+    """Under the discard rule: the whole turn (``action`` is its first step)."""
 
 
 def sample_world(
@@ -153,18 +166,30 @@ class ExpertPlayer:
         self.hard = HardPlayer(seed=seed)
         self.last: tuple[Candidate, ...] = ()
         """The candidates of the last searched turn, with their values (for analysis and tests)."""
+        self.plan: Plan | None = None
+        """Under the discard rule, the whole turn the last ask chose (a draw from the pool: its
+        play and discard unknown until the tile is seen)."""
+        self._planned: tuple[int, int, Tile, Plan] | None = None
+        """Under the discard rule, after choosing to take the pile's top: (seat, turn, tile, plan)."""
 
     # -- the turn -----------------------------------------------------------------------------------
 
     def choose(self, view: PlayerView) -> Action:
         return self.assess(view)[0]
 
-    def assess(self, view: PlayerView, other: Action | None = None) -> tuple[Action, Candidate | None]:
+    def assess(self, view: PlayerView, other: Action | Plan | None = None) -> tuple[Action, Candidate | None]:
         """This turn's choice, and ``other`` (another move for this view, e.g. the one a player
-        made) judged over the same worlds: ``(action, other's candidate)``, the latter ``None``
-        when the turn is not searched. Adding ``other`` never changes the choice."""
+        made; under the discard rule a :class:`~rummisolve.game.ai.expert_discard.Plan` of the
+        whole turn) judged over the same worlds: ``(action, other's candidate)``, the latter
+        ``None`` when the turn is not searched. Adding ``other`` never changes the choice."""
         self.last = ()
-        if view.rules.discard or view.pool_size == 0 or min(view.rack_sizes) > self.close:
+        if view.rules.discard:
+            return self._assess_discard(
+                view, other if isinstance(other, Plan) or other is None else plan_of(other, view.rules)
+            )
+        if isinstance(other, Plan):
+            raise TypeError("assess: a Plan is a turn under the discard rule only")
+        if view.pool_size == 0 or min(view.rack_sizes) > self.close:
             return self.hard.choose(view), None
         from rummisolve.solver import solve
 
@@ -185,6 +210,73 @@ class ExpertPlayer:
         self.last = searched[: len(candidates)]
         judged = searched[-1] if extra else searched[keys.index(action_key(other))] if other is not None else None
         return self.pick(self.last).action, judged
+
+    def _assess_discard(self, view: PlayerView, other: Plan | None) -> tuple[Action, Candidate | None]:
+        """:meth:`assess` under the discard rule (see :mod:`rummisolve.game.ai.expert_discard`)."""
+        from rummisolve.solver import solve
+
+        planned, self._planned = self._planned, None
+        if (
+            planned is not None
+            and view.draw_from == "discard"
+            and planned[:3] == (view.seat, view.turn, view.drawn)
+            and other is None
+        ):
+            self.plan = Plan(None, planned[3].table, planned[3].discard)
+            return planned[3].final_action(), None  # the plan chosen before taking the top
+        if view.pool_size == 0 or min(view.rack_sizes) > self.close:
+            action = self.hard.choose(view)
+            self.plan = plan_of(action, view.rules)  # a draw: the rest is decided after it
+            return action, None
+        best = solve(view.position, objective="tiles")
+        if best and len(best.rack_after) == 1:  # out: play all but one, discard it
+            return self._commit(view, Plan(None, tuple(best.table), best.rack_after[0])), None
+        top = view.discard_top
+        if view.draw_from is None and top is not None:
+            held = Position(view.table, view.rack + (top,), view.opened, view.rules)
+            with_top = solve(held, objective="tiles")
+            if with_top and len(with_top.rack_after) == 1:  # out after taking the top
+                return self._commit(view, Plan("discard", tuple(with_top.table), with_top.rack_after[0])), None
+        labelled = discard_plans(view, self.hard)
+        plans = [p for _, p in labelled]
+        keys = [p.key() for p in plans]
+        if len(plans) == 1 and other is None:
+            return self._commit(view, plans[0]), None
+        extra = other is not None and other.key() not in keys
+        searched_plans = plans + [other] if extra and other is not None else plans
+        if view.draw_from == "pool":
+            share = AFTER_DRAW_SHARE
+        elif any(p.source == "pool" for p in plans):
+            share = 1.0 - AFTER_DRAW_SHARE
+        else:
+            share = 1.0
+        depth = self._depth(view)
+        worlds = self.worlds
+        if worlds is None:
+            # the plans' count, not with ``other``: judging a move never changes the choice
+            worlds = max(2, round(self.think * share * DISCARD_TURNS_PER_SECOND / (len(plans) * depth)))
+        deadline = time.process_time() + self.cap * self.think * share
+        values, done = search_plans(view, searched_plans, worlds, depth, self.seed, deadline, LOOSE_WEIGHT)
+        searched = tuple(
+            Candidate(label, plan.first_action(), values[i], done, plan)
+            for i, (label, plan) in enumerate([*labelled, *([("other", other)] if extra and other else [])])
+        )
+        self.last = searched[: len(plans)]
+        judged = None
+        if other is not None:
+            judged = searched[-1] if extra else searched[keys.index(other.key())]
+        chosen = self.pick(self.last)
+        assert chosen.plan is not None
+        return self._commit(view, chosen.plan), judged
+
+    def _commit(self, view: PlayerView, plan: Plan) -> Action:
+        """``plan``'s first action, remembering the rest when it takes the pile's top."""
+        self.plan = plan
+        if plan.source == "discard" and view.draw_from is None:
+            top = view.discard_top
+            assert top is not None  # a plan takes the top only when there is one
+            self._planned = (view.seat, view.turn, top, plan)
+        return plan.first_action()
 
     def candidates(self, view: PlayerView, full: Solution | None = None) -> list[Candidate]:
         """This turn's distinct candidate moves, the hard AI's first and drawing last."""

@@ -52,6 +52,7 @@ from rummisolve.game.ai.montecarlo import (
     fitting_tiles,
     fitting_tiles_of_json_tables,
     opponent_groups,
+    shrink_groups,
     single_tile_tables,
 )
 from rummisolve.game.state import PlayerView
@@ -205,7 +206,7 @@ class HardPlayer:
         fitsets = fitting_tiles_of_json_tables(rules)
 
         hidden = size - min(size, sum(known.values()))
-        groups = _shrink(opponent_groups(view, seat, fitsets), hidden)
+        groups = shrink_groups(opponent_groups(view, seat, fitsets), hidden)
         rng = random.Random(f"hard-discard/{self.seed}/{view.seat}/{view.turn}")
         world = World(rng, view.unseen() - known, groups, self.guard_samples)
         fixed = tuple(known.elements())
@@ -344,16 +345,3 @@ def _rack_after(rack: Iterable[Tile], old_table: Iterable[Meld], new_table: Iter
     """The rack less the tiles a play moved onto the table."""
     played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
     return tuple(sorted((Counter(rack) - played).elements()))
-
-
-def _shrink(groups: list, total: int) -> list:
-    """``groups`` of ``(count, constraints)`` cut down to ``total`` tiles, the latest groups first."""
-    out = list(groups)
-    excess = sum(c for c, _ in out) - total
-    for i in range(len(out) - 1, -1, -1):
-        if excess <= 0:
-            break
-        cut = min(excess, out[i][0])
-        out[i] = (out[i][0] - cut, out[i][1])
-        excess -= cut
-    return [(c, cons) for c, cons in out if c > 0]

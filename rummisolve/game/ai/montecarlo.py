@@ -21,7 +21,7 @@ from rummisolve.melds import InvalidMeldError, Meld, MeldKind
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
-__all__ = ["fitting_tiles", "opponent_groups", "World", "single_tile_tables"]
+__all__ = ["fitting_tiles", "opponent_groups", "shrink_groups", "World", "single_tile_tables"]
 
 
 def fitting_tiles(table: Sequence[Meld]) -> frozenset[Tile]:
@@ -104,6 +104,22 @@ def opponent_groups(view: PlayerView, seat: int, fitsets: FitSets) -> list[tuple
     for count, cons in groups[-extra:] if extra else []:
         out.append((count, [fitsets(t) for t in cons]))
     return out
+
+
+def shrink_groups(
+    groups: list[tuple[int, list[frozenset[Tile]]]], total: int
+) -> list[tuple[int, list[frozenset[Tile]]]]:
+    """``groups`` (as :func:`opponent_groups` gives them) cut down to ``total`` tiles, the latest
+    groups first: the rest of a rack once some of its tiles are known (taken from the discard pile)."""
+    out = list(groups)
+    excess = sum(c for c, _ in out) - total
+    for i in range(len(out) - 1, -1, -1):
+        if excess <= 0:
+            break
+        cut = min(excess, out[i][0])
+        out[i] = (out[i][0] - cut, out[i][1])
+        excess -= cut
+    return [(c, cons) for c, cons in out if c > 0]
 
 
 class World:
