@@ -4,15 +4,18 @@ Every subset of the free dice (none included) is ranked by the expectation, unde
 of the best play after the roll. A subset is exact when its outcomes are enumerated: the rolled
 dice are grouped by their faces (identical dice give the same multiset of faces), so each
 distinct multiset of faces is one outcome with its multinomial probability; the rack after the
-roll is a multiset, and one solve per distinct rack is shared across all subsets. Subsets whose
-outcomes do not fit the solve budget are sampled instead, with a fixed seed and common random
-numbers (sample ``j`` rolls die ``i`` to the same face in every subset), and carry a standard error.
+roll is a multiset, and one solve per distinct rack is shared across all subsets. When every
+subset's outcomes fit the solve budget, all are exact; otherwise the smallest subsets are exact
+within a quarter of it and the rest are raced (:mod:`rummisolve.xpress.reroll_race`): a few
+samples each with a fixed seed and common random numbers, the better half kept and sampled
+more, round after round, and the last few estimated again from fresh samples, each sampled
+option with its standard error.
 """
 
 from __future__ import annotations
 
 import math
-import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from rummisolve.position import Position
 from rummisolve.solution import Objective
 from rummisolve.tiles import Tile
 from rummisolve.xpress.dice import FACES, DiceError, FreeDie
+from rummisolve.xpress.reroll_race import Arm, race, summary
 
 __all__ = [
     "Expectation",
@@ -32,14 +36,16 @@ __all__ = [
     "best_reroll",
     "check_free_dice",
     "DEFAULT_MAX_SOLVES",
-    "MIN_SAMPLES",
+    "EXACT_SHARE",
     "RackOutcome",
 ]
 
-DEFAULT_MAX_SOLVES = 600
-"""Solves the exact subsets may take before the larger subsets are sampled (about a second here)."""
-MIN_SAMPLES = 4
-"""Samples of a sampled subset at the least, whatever the budget."""
+DEFAULT_MAX_SOLVES = 1200
+"""Distinct racks solved for one ranking (about a millisecond each here), unless every subset is
+exact within it; the race's first round and the finalists' fresh samples have minimums, so a
+small budget can be overrun."""
+EXACT_SHARE = 0.25
+"""Share of the budget (in outcomes) for the smallest subsets' exact enumeration when not all fit."""
 MAX_DICE = 18
 
 RackOutcome = tuple[int, int, bool]
@@ -69,16 +75,22 @@ class RerollOption:
     stderr: float | None
     """Standard error of the objective's expectation when sampled; ``None`` when exact."""
     outcomes: int
-    """Distinct outcomes enumerated (exact) or samples drawn."""
+    """Distinct outcomes enumerated (exact) or the samples behind the estimate (a finalist's fresh ones)."""
 
 
 @dataclass(frozen=True)
 class RerollAdvice:
-    """Every subset of the free dice, best first by ``objective``; ``solves``: distinct racks solved."""
+    """Every subset of the free dice, best first by ``objective``; ``solves``: distinct racks solved.
+
+    When some are sampled, the ranking is the race's (the finalists first, by fresh estimates: see
+    :mod:`rummisolve.xpress.reroll_race`), so below the finalists the expectations are not in order.
+    ``timed_out``: the time limit stopped the race, and the ranking is the one it had then (the
+    finalists' estimates are then the race's, biased upwards)."""
 
     objective: str
     options: tuple[RerollOption, ...]
     solves: int
+    timed_out: bool = False
 
     @property
     def best(self) -> RerollOption:
@@ -128,6 +140,7 @@ def best_reroll(
     *,
     max_solves: int = DEFAULT_MAX_SOLVES,
     seed: int = 0,
+    time_limit: float | None = None,
 ) -> RerollAdvice:
     """Rank every subset of the free ``dice`` to re-roll (an option's ``dice`` index into ``dice``).
 
@@ -135,8 +148,10 @@ def best_reroll(
 
     ``objective``: ``"tiles"``, ``"value"`` or ``"out"``; the play after each roll is the solver's
     best by tiles (for ``tiles`` and ``out``) or by value, and all three expectations are of that play.
-    Subsets are exact smallest first while their outcomes fit ``max_solves``; the rest are sampled
-    (the leftover budget shared, at least :data:`MIN_SAMPLES` each, seeded by ``seed``)."""
+    Every subset is exact when all their outcomes fit ``max_solves``; otherwise the smallest are exact
+    within :data:`EXACT_SHARE` of it and the rest raced within the budget, seeded by ``seed`` (the
+    same seed, the same answer). ``time_limit`` (seconds): stop the race then and answer the
+    ranking as it stands, flagged ``timed_out`` (the answer then depends on the machine's speed)."""
     from rummisolve.solver import TableSolver
 
     goal = _objective(objective)
@@ -150,6 +165,7 @@ def best_reroll(
         _cached(lambda rack: _outcome(tables, rack, position, play)),
         max_solves,
         seed,
+        time_limit,
     )
 
 
@@ -160,28 +176,39 @@ def rank_rerolls(
     solve: _CachedSolve,
     max_solves: int,
     seed: int,
+    time_limit: float | None = None,
 ) -> RerollAdvice:
     """:func:`best_reroll` over any rack solver (the tests pass an independent one)."""
+    started = time.perf_counter()
     subsets = [s for size in range(len(dice) + 1) for s in combinations(range(len(dice)), size)]
-    exact_costs, budget, chosen = [], max_solves, set()
+    costs = {subset: _outcome_count(dice, subset) for subset in subsets}
+    budget = max_solves if sum(costs.values()) <= max_solves else int(max_solves * EXACT_SHARE)
+    chosen = []
     for subset in subsets:
-        cost = _outcome_count(dice, subset)
-        if cost <= budget:
-            budget -= cost
-            chosen.add(subset)
-        exact_costs.append(cost)
-    sampled = [s for s in subsets if s not in chosen]
-    samples = max(MIN_SAMPLES, budget // max(1, len(sampled)))
-    rng = random.Random(seed)
-    rolls = [[rng.randrange(FACES) for _ in dice] for _ in range(samples)]
-    options = []
-    for subset in subsets:
-        if subset in chosen:
-            options.append(_exact_option(rack, dice, subset, solve))
-        else:
-            options.append(_sampled_option(rack, dice, subset, solve, rolls, goal))
-    options.sort(key=lambda o: (-o.expected.of(goal), len(o.dice), o.dice))
-    return RerollAdvice(goal, tuple(options), solve.solves)
+        if costs[subset] > budget:
+            break  # smallest first, and no larger subset skips the queue
+        budget -= costs[subset]
+        chosen.append(subset)
+    exact = {subset: _exact_option(rack, dice, subset, solve) for subset in chosen}
+    column = _COLUMNS[goal]
+    if len(exact) == len(subsets):
+        options = sorted(exact.values(), key=lambda o: (-o.expected.of(goal), len(o.dice), o.dice))
+        return RerollAdvice(goal, tuple(options), solve.solves)
+    arms = [Arm(s, exact=exact[s].expected.of(goal)) if s in exact else Arm(s) for s in subsets]
+    deadline = None if time_limit is None else started + time_limit
+    result = race(rack, dice, column, solve, lambda: solve.solves, arms, max_solves - solve.solves, seed, deadline)
+    ranked = []
+    for arm in result.arms:
+        if arm.exact is not None:
+            ranked.append(exact[arm.subset])
+            continue
+        samples = result.fresh.get(arm.subset) or arm.samples
+        means, stderr = summary(samples, column)
+        ranked.append(RerollOption(arm.subset, Expectation(*means), False, stderr, len(samples)))
+    return RerollAdvice(goal, tuple(ranked), solve.solves, result.timed_out)
+
+
+_COLUMNS = {"tiles": 0, "value": 1, "out": 2}
 
 
 class _CachedSolve:
@@ -264,23 +291,3 @@ def _exact_option(
         out += chance * gone
         outcomes += 1
     return RerollOption(subset, Expectation(float(tiles), float(value), float(out)), True, None, outcomes)
-
-
-def _sampled_option(
-    rack: Sequence[Tile],
-    dice: Sequence[FreeDie],
-    subset: tuple[int, ...],
-    solve: _CachedSolve,
-    rolls: list[list[int]],
-    goal: str,
-) -> RerollOption:
-    results = []
-    for roll in rolls:
-        new = [dice[i].die.faces[roll[i]] if i in subset else tile for i, tile in enumerate(rack)]
-        results.append(solve(new))
-    n = len(results)
-    means = [sum(float(r[k]) for r in results) / n for k in range(3)]
-    expected = Expectation(means[0], means[1], means[2])
-    column = {"tiles": 0, "value": 1, "out": 2}[goal]
-    spread = sum((float(r[column]) - means[column]) ** 2 for r in results) / max(1, n - 1)
-    return RerollOption(subset, expected, False, math.sqrt(spread / n), n)

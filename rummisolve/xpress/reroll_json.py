@@ -95,11 +95,12 @@ def _option_to_json(option: RerollOption) -> dict[str, Any]:
 
 
 def advice_to_json(advice: RerollAdvice) -> dict[str, Any]:
-    """``{"dice", "expected", "exact", "stderr", "objective", "solves", "options": [...]}``."""
+    """``{"dice", "expected", "exact", "stderr", "objective", "solves", "timed_out", "options": [...]}``."""
     best = _option_to_json(advice.best)
     return {
         **best,
         "objective": advice.objective,
         "solves": advice.solves,
+        "timed_out": advice.timed_out,
         "options": [_option_to_json(option) for option in advice.options],
     }

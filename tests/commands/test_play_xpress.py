@@ -94,3 +94,47 @@ def test_players_other_than_one_human_and_one_ai_are_refused(monkeypatch, capsys
         assert main(["play", "--rules", "xpress", "--players", players]) == 2
         err = capsys.readouterr().err
         assert "one human against one AI" in err and "Traceback" not in err
+
+
+def test_a_repeated_die_is_refused_naming_it_and_the_game_is_unchanged(monkeypatch, capsys):
+    script = ["roll 1 1", f"roll 2 {DICE[1].lower()}", "roll 0", "roll 10", "roll x1", "roll 1.5", "keep", "q"]
+    code, out, err = _play(monkeypatch, capsys, script)
+    assert code == 0 and "Traceback" not in err
+    assert f"'1' names die {DICE[0]} (position 1) a second time: name each die once" in out
+    assert f"'{DICE[1].lower()}' names die {DICE[1]} (position 2) a second time" in out
+    assert "no die at position 0" in out and "no die at position 10" in out
+    assert "'x1' is not one of your free dice" in out and "'1.5' is not one of your free dice" in out
+    assert "you roll" not in out and "you keep your dice" in out  # no refused roll happened
+
+
+def test_the_status_line_counts_dice_and_shows_no_pool(monkeypatch, capsys):
+    code, out, _ = _play(monkeypatch, capsys, ["keep", "t", "q"])
+    status = [line for line in out.splitlines() if line.lstrip("> ").startswith("turn 1 |")]
+    assert status and all(line.endswith("turn 1 | easy: 9 dice") for line in status)
+    assert "your dice (9): K4 K5 K6" in out and "your rack" not in out
+
+
+def test_undo_takes_back_the_last_play_and_the_ai_turn_after_it(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "xpress.json"
+    script = ["undo", "keep", "undo", "+ K4 K5 K6", "undo", "undo", "pass", "q"]
+    code, out, err = _play(monkeypatch, capsys, script, "--save", str(save))
+    assert code == 0 and "Traceback" not in err
+    assert "nothing to undo: you have not played a turn yet" in out  # before the first roll
+    assert out.count("nothing undone: you have rolled this turn, and a roll you have seen stands") == 2
+    assert "took back your play of turn 1 and easy's turn after it; your roll of that turn stands" in out
+    game = XpressGame.load(save)
+    assert [e.to_json()["type"] for e in game.events[:2]] == ["roll", "pass"]  # the play is gone, the keep stays
+    assert game.events[0].dice == () and len(game.state.hands[0]) == 9  # all 9 dice: nothing played
+
+
+def test_undo_never_takes_back_a_roll_seen(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "xpress.json"
+    rolled = XpressGame(SEED)
+    roll = rolled.roll(rolled.view().dice)  # what rolling all shows in this game, by the seed
+    code, out, err = _play(monkeypatch, capsys, ["roll all", "pass", "undo", "pass", "q"], "--save", str(save))
+    assert code == 0 and "Traceback" not in err
+    assert "took back your pass of turn 1 and easy's turn after it; your roll of that turn stands" in out
+    log = json.loads(save.read_text())["log"]
+    assert log[1] == roll.to_json()  # still the first event: the same dice rolled, the same faces
+    assert log[2] == {"type": "pass", "player": 0} and log[3]["player"] == 1  # the pass again, easy's turn
+    assert out.count("you pass") == 2

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from benchmarks import oracle
 from rummisolve import Position, RuleSet, solve
 from rummisolve.xpress import DiceError, FreeDie, best_reroll, die_named
+from rummisolve.xpress.reroll import cached_solve, rank_rerolls
+from rummisolve.xpress.reroll_race import FINALISTS, FIRST_SAMPLES, MIN_FRESH
 
 RULES = RuleSet.preset("xpress")
 
@@ -145,3 +147,69 @@ def test_options_are_subsets_sorted_and_rolling_none_is_the_shown_solve(table, n
     shown = solve(position, "value" if objective == "value" else "tiles")
     assert none.expected.tiles == len(shown.played) and none.expected.value == shown.value
     assert none.expected.out == float(len(shown.played) == len(dice))
+
+
+# The race (more dice than the budget enumerates) against exact answers, on a rack solver of our
+# own that "plays" every red face showing: each of D1..D6 has one red face of six, so the exact
+# best is to roll every die not showing red, by a margin of 1/6 over the next subsets.
+
+_RACE_DICE = ["D1", "D2", "D3", "D4", "D5", "D6"]
+
+
+def _reds(rack):
+    reds = sum(str(tile).startswith("R") for tile in rack)
+    return reds, reds, reds == len(rack)
+
+
+def _race_case(shown):
+    dice = [FreeDie(die_named(n), die_named(n).faces[f]) for n, f in zip(_RACE_DICE, shown, strict=True)]
+    return [d.shown for d in dice], dice
+
+
+def _ranked(shown, max_solves, seed=0, time_limit=None):
+    rack, dice = _race_case(shown)
+    return rank_rerolls(rack, dice, "tiles", cached_solve(_reds), max_solves, seed, time_limit)
+
+
+@pytest.mark.parametrize("shown", [(0, 0, 0, 0, 0, 0), (1, 2, 3, 4, 5, 0), (5, 4, 3, 2, 1, 0)])
+def test_the_race_picks_the_exact_best_when_its_margin_is_clear(shown):
+    exact = _ranked(shown, 10**6)
+    assert exact.exact
+    first, second = exact.options[0].expected.tiles, exact.options[1].expected.tiles
+    assert first - second >= 1 / 6 - 1e-9  # a clear margin: one die's red chance at least
+    raced = _ranked(shown, 300)
+    assert not raced.exact and not raced.timed_out
+    assert raced.best.dice == exact.best.dice
+    assert sorted(o.dice for o in raced.options) == sorted(o.dice for o in exact.options)  # each subset once
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_raced_estimates_lie_within_four_standard_errors_of_the_exact(seed):
+    shown = (1, 2, 3, 4, 5, 0)
+    exact = {o.dice: o.expected.tiles for o in _ranked(shown, 10**6).options}
+    raced = _ranked(shown, 300, seed=seed)
+    finalists = [o for o in raced.options[:FINALISTS] if not o.exact]
+    assert finalists and all(o.outcomes >= MIN_FRESH for o in finalists)  # fresh samples, as many as promised
+    for option in raced.options:
+        if not option.exact:
+            assert option.stderr is not None
+            assert abs(option.expected.tiles - exact[option.dice]) <= 4 * option.stderr + 1e-9 or option.stderr == 0
+    top = [o.expected.tiles for o in raced.options[:FINALISTS]]
+    assert top == sorted(top, reverse=True)  # the finalists in order of their fresh estimates
+
+
+def test_the_same_seed_gives_the_same_ranking():
+    table, spec = CASES[3]
+    dice = _dice(spec)
+    position = _position(table, dice)
+    one, two = (best_reroll(position, dice, "tiles", max_solves=120, seed=5) for _ in range(2))
+    assert not one.exact and one == two
+    shown = (1, 2, 3, 4, 5, 0)
+    assert _ranked(shown, 300, seed=9) == _ranked(shown, 300, seed=9)
+
+
+def test_a_time_limit_answers_the_first_round_flagged():
+    cut = _ranked((1, 2, 3, 4, 5, 0), 300, time_limit=0.0)
+    assert cut.timed_out and len(cut.options) == 2**6
+    assert all(o.exact or o.outcomes >= FIRST_SAMPLES for o in cut.options)  # the first round always completes
+    assert not _ranked((1, 2, 3, 4, 5, 0), 300).timed_out

@@ -4,6 +4,12 @@ The human's turn starts with ``roll 1 3 5`` (positions in their dice list, or di
 or ``keep``, once; then the tile game's table editing (:class:`~rummisolve.game.terminal.human.HumanPlayer`,
 on the faces the dice show) and ``done``, or ``pass``. ``hint`` gives the best re-roll before the
 roll and the best play after it.
+
+``undo`` before the roll takes back the human's last play or pass and the AI's turn after it, back
+to just after the roll of that turn: the roll stands. A roll's faces, once seen, are never taken
+back: each die's rolls are fixed by the seed (its ``k``-th roll always shows the same face), so a
+human who could undo a roll would know what every die shows next and choose the dice to roll by
+it. After the roll (this turn's), ``undo`` is refused for the same reason.
 """
 
 from __future__ import annotations
@@ -17,13 +23,13 @@ from rummisolve.game.actions import Draw, Play
 from rummisolve.game.terminal.display import meld_text, table_text
 from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest, read_line
 from rummisolve.xpress.actions import XpressPlayer
-from rummisolve.xpress.events import DicePlayEvent
+from rummisolve.xpress.events import DicePlayEvent, PassEvent, RollEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
 from rummisolve.xpress.runner import play_xpress_turn
 from rummisolve.xpress.state import XpressView
 
-__all__ = ["DiceHuman", "DICE_HELP", "play_xpress"]
+__all__ = ["DiceHuman", "DICE_HELP", "ROLL_STANDS", "play_xpress"]
 
 DICE_HELP = """Xpress: your turn starts with one roll (or none), then a play or a pass.
   roll 1 3 5 | roll D3 D11   re-roll these free dice (positions in your dice
@@ -32,11 +38,19 @@ DICE_HELP = """Xpress: your turn starts with one roll (or none), then a play or 
   keep                       roll none
   hint                       before the roll: the best re-roll; after it: the
                              best play
+  undo                       before the roll: take back your last play or pass
+                             (and the turn after it); that turn's roll stands
 Then edit the table as in the tile game on the faces your dice show ('help'
 after the roll lists the commands) and 'done', or 'pass' (also 'draw').
   t | table                  show the dice and the table again
   q | quit                   leave the game
 """
+
+
+ROLL_STANDS = (
+    "nothing undone: you have rolled this turn, and a roll you have seen stands (rolling again knowing"
+    " the faces would be a cheat); 'reset' takes back your edits"
+)
 
 
 def dice_line(names: tuple[str, ...], faces: tuple, colour: bool) -> str:
@@ -49,10 +63,18 @@ def dice_line(names: tuple[str, ...], faces: tuple, colour: bool) -> str:
 class DiceHuman:
     """The human's whole Xpress turn: the roll at the start, then :class:`HumanPlayer`'s editing."""
 
-    def __init__(self, game: XpressGame, colour: bool, input: Callable[[], str] | None = None) -> None:
+    def __init__(
+        self,
+        game: XpressGame,
+        colour: bool,
+        input: Callable[[], str] | None = None,
+        after_undo: Callable[[], None] | None = None,
+    ) -> None:
         self.game = game
         self.colour = colour
         self._read = input or read_line
+        self.after_undo = after_undo
+        """Called after an undo (the terminal saves the game)."""
         self.editor = HumanPlayer(input=self._editing_line, colour=colour, names=game.names)
 
     def show(self, view: XpressView) -> None:
@@ -70,7 +92,8 @@ class DiceHuman:
         if not view.rolled:
             self.show(view)
             print("roll: 'roll 1 3 5', 'roll all' or 'keep' ('hint' advises, 'help' lists the commands)")
-            self._roll_phase(seat)
+            if self._roll_phase(seat) == "undone":
+                return self.turn(seat)
             view = game.view(seat)
             print(f"your dice: {dice_line(view.dice, view.rack, self.colour)}")
         self.editor.seen(view.table)
@@ -79,7 +102,7 @@ class DiceHuman:
             try:
                 action = self.editor.choose(view)
             except UndoRequest:
-                print("undo is not available in Xpress at the terminal")
+                print(ROLL_STANDS)
                 continue
             if isinstance(action, Draw):
                 game.pass_turn()
@@ -97,7 +120,35 @@ class DiceHuman:
             print(f"you play {' '.join(event.dice or ())}")
             return
 
-    def _roll_phase(self, seat: int) -> None:
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last play or pass and the opponent's turn after it, back to just
+        after that turn's roll (which stands: its faces have been seen); whether anything was undone."""
+        game = self.game
+        if not any(e.player == seat and not isinstance(e, RollEvent) for e in game.events):
+            print("nothing to undo: you have not played a turn yet")
+            return False
+        others = False
+        while True:
+            event = game.undo()
+            if event.player == seat and not isinstance(event, RollEvent):
+                break
+            others |= event.player != seat
+        what = "pass" if isinstance(event, PassEvent) else "play"
+        after = f" and {self.game.names[1 - seat]}'s turn after it" if others else ""
+        rolled = game.view(seat).rolled
+        print(
+            f"took back your {what} of turn {game.state.turn + 1}{after}"
+            + ("; your roll of that turn stands (you have seen what it shows): play again or 'pass'" if rolled else "")
+        )
+        if self.after_undo is not None:
+            self.after_undo()
+        self.editor.screen_cleared()  # that turn's edits are gone: its table is shown afresh
+        if rolled:
+            self.show(game.view(seat))
+        return True
+
+    def _roll_phase(self, seat: int) -> str:
+        """Read commands until the roll (``"rolled"``) or an undo (``"undone"``)."""
         while True:
             line = self._line()
             words = line.split()
@@ -111,10 +162,13 @@ class DiceHuman:
                 self.show(view)
             elif word == "hint":
                 print(reroll_hint(view))
+            elif word == "undo":
+                if self.undo(seat):
+                    return "undone"
             elif word == "keep":
                 self.game.roll([])
                 print("you keep your dice")
-                return
+                return "rolled"
             elif word == "roll":
                 try:
                     dice = _dice_named(view, words[1:])
@@ -123,7 +177,7 @@ class DiceHuman:
                     print(str(err))
                     continue
                 print(f"you roll {' '.join(dice)}")
-                return
+                return "rolled"
             else:
                 print(f"{line!r}: roll first ('roll 1 3 5', 'roll all' or 'keep')")
 
@@ -171,12 +225,17 @@ def _dice_named(view: XpressView, words: list[str]) -> list[str]:
                 raise RummisolveError(
                     f"no die at position {word}: you have {len(view.dice)} free dice (1 to {len(view.dice)})"
                 )
-            dice.append(view.dice[int(word) - 1])
+            die = view.dice[int(word) - 1]
         elif word.upper() in view.dice:
-            dice.append(word.upper())
+            die = word.upper()
         else:
             raise RummisolveError(f"{word!r} is not one of your free dice ({' '.join(view.dice)})")
-    return list(dict.fromkeys(dice))
+        if die in dice:
+            raise RummisolveError(
+                f"{word!r} names die {die} (position {view.dice.index(die) + 1}) a second time: name each die once"
+            )
+        dice.append(die)
+    return dice
 
 
 def reroll_hint(view: XpressView) -> str:
@@ -211,7 +270,7 @@ def play_xpress(args: argparse.Namespace, kinds: list[str] | None) -> int:
         return _fail(str(err))
     human = kinds.index("human")
     ai = make_xpress_player(kinds[1 - human], seed=game.seed)
-    you = DiceHuman(game, colour)
+    you = DiceHuman(game, colour, after_undo=lambda: _save_quietly(game, args.save))
     print(f"rummisolve play: Xpress, {', '.join(game.names)}; seed {game.seed}; type 'help' for commands")
     if args.save and (problem := _save(game, args.save)):
         return _fail(f"--save: {problem}")
@@ -260,6 +319,12 @@ def _final(game: XpressGame, colour: bool) -> None:
     for seat, name in enumerate(game.names):
         view = game.view(seat)
         print(f"  {name:<8} {scores[seat]:+5d}   dice: {dice_line(view.dice, view.rack, colour)}")
+
+
+def _save_quietly(game: XpressGame, path: str | None) -> None:
+    """Save after an undo (a failure is told on stderr; the game goes on)."""
+    if path and (problem := _save(game, path)):
+        print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
 
 
 def _save(game: XpressGame, path: str) -> str | None:
