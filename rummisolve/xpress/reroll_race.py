@@ -9,9 +9,9 @@ independent stream, shared by the finalists), and ranked and reported by those: 
 the race is biased upwards (the winner's curse), a fresh one is not. An option dropped in round
 ``r`` keeps the estimate of the samples it had then.
 
-Every option's place in the ranking is how far it got (the finalists first, by their fresh
-estimate; then those dropped last; ...), and within a round by its estimate; so below the
-finalists the expectations are not in order.
+Every option's place in the ranking is how far it got (the finalists and every exact subset
+first, by their fresh estimate or exact value; then those dropped last; ...), and within a round
+by its estimate; so below the first group the expectations are not in order.
 """
 
 from __future__ import annotations
@@ -151,10 +151,15 @@ def race(
         fresh = _fresh(finalists, rack_of, solve, len(dice), budget - (solved() - start), seed, late)
         timed_out = any(len(v) < MIN_FRESH for v in fresh.values())
 
+    top = max((arm.reached for arm in arms), default=0)
+
     def rank(arm: Arm) -> tuple[float, float, int, tuple[int, ...]]:
         samples = fresh.get(arm.subset)
         value = arm.score(column) if samples is None else _mean(samples, column)
-        return (-arm.reached, -value, len(arm.subset), arm.subset)
+        # an exact value is as sure as a fresh estimate: it ranks with the finalists, even when
+        # the race dropped it against means that luck had lifted
+        reached = top if arm.exact is not None else arm.reached
+        return (-reached, -value, len(arm.subset), arm.subset)
 
     return RaceResult(tuple(sorted(arms, key=rank)), fresh, timed_out, rounds)
 

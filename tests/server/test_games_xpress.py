@@ -129,7 +129,11 @@ def test_the_reroll_hint_ranks_every_subset_and_says_the_figures(api):
     assert best in hint["text"]
     if hint["dice"]:
         assert hint["text"].startswith("roll ") and all(d in hint["text"] for d in hint["dice"])
-    assert reroll["expected"]["tiles"] >= max(o["expected"]["tiles"] for o in reroll["options"]) - 1e-9
+    # ranked by the race: the first four on fresh samples, beside the exact options; the rest by how
+    # far they got, their few samples' means not in order (docs/json-contract.md#xpress)
+    assert reroll["options"][0]["dice"] == reroll["dice"]
+    settled = reroll["options"][:4] + [o for o in reroll["options"] if o["exact"]]
+    assert reroll["expected"]["tiles"] >= max(o["expected"]["tiles"] for o in settled) - 1e-9
     # the hint changes nothing: the roll is still to come
     assert api.get(f"/games/{ident}").json()["state"]["rolled"] is False
 
