@@ -98,8 +98,9 @@ def needs_long_runs(rules: RuleSet) -> bool:
     may: ``R1 R2 R3 J J J`` is one run, not two. Where the jokers count alike wherever they stand
     they can move to runs with real tiles instead (``R1 J J``, ``R2 R3 J``: the solver takes at most
     ``2m - 2`` jokers, :mod:`rummisolve.solver_limits`), but the initial meld's value counts what
-    they stand for (21 there). Standard and ``xp`` rules (2 jokers) and Xpress (4, no threshold)
-    need none, so their catalogues keep ``m .. 2m - 1``."""
+    they stand for (21 there). The ``xp`` rules (4 jokers) need them (``K3 K4 J J J J`` opens
+    only as one run, worth 33); standard and Twist rules (2 regular jokers) and Xpress (4, no
+    threshold) do not, so their catalogues keep ``m .. 2m - 1``."""
     return rules.jokers >= rules.min_meld_length and rules.initial_threshold > 0
 
 

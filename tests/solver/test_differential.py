@@ -33,8 +33,8 @@ RULES: dict[str, RuleSet] = {
     "discard": STANDARD.replace(discard=True),
     "discard_open_then_manipulate": STANDARD.replace(discard=True, open_then_manipulate=True),
     "discard_xp_threshold_0": XP.replace(discard=True, initial_threshold=0),
-    # m jokers or more with a threshold: an opening may need a run past 2m - 1 (R1 R2 R3 J J J)
-    "four_jokers": STANDARD.replace(jokers=4),
+    # m jokers or more with a threshold: an opening may need a run past 2m - 1 (R1 R2 R3 J J J;
+    # four jokers: test_openings_whose_jokers_extend_a_run_past_2m_minus_1)
     "three_jokers_dense": RuleSet(colours=2, numbers=7, jokers=3, initial_threshold=15),
 }
 
@@ -105,3 +105,11 @@ def test_openings_whose_jokers_extend_a_run_past_2m_minus_1():
         long_runs += any(len(meld) > 5 for meld in solve(position, "tiles").table)
     assert not mismatches, "\n".join(mismatches)
     assert long_runs >= 10  # the sample holds openings that need the long run
+
+
+def test_an_xp_opening_that_only_one_long_run_makes():
+    """XP (4 jokers, threshold 30): ``K3 K4 J J J J`` opens as ``K3 K4 J J J J`` (3..8, worth 33)
+    and in no other way (cut anywhere, a part holds jokers only or the value falls short)."""
+    position = Position.from_notation([], "K3 K4 J J J J", opened=False, rules=XP)
+    assert optimum(position, "tiles") == 6
+    assert _primary(position, "tiles") == 6
