@@ -80,7 +80,17 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     return answer
 
 
-_REQUEST_KEYS = ("id", "hint", "explain", "alternatives", "alternatives_mode", "dice", "reroll")
+_REQUEST_KEYS = (
+    "id",
+    "hint",
+    "explain",
+    "alternatives",
+    "alternatives_mode",
+    "dice",
+    "reroll",
+    "reroll_max_solves",
+    "reroll_time_limit",
+)
 """The fields of a solve request that are not the position's (``objective`` and ``time_limit`` are)."""
 
 
@@ -372,11 +382,12 @@ def _result_rules(obj: dict[str, Any], given: RuleSet | None) -> RuleSet:
 
 
 def _check_dice(fields: dict[str, Any], position: Position) -> None:
-    """Check ``dice`` / ``reroll`` (a :class:`~rummisolve.xpress.DiceError` names the bad part)."""
-    if "dice" in fields or "reroll" in fields:
-        from rummisolve.xpress.reroll_json import free_dice_from_json
+    """Check ``dice``, ``reroll`` and the re-roll's budget (the error names the bad part)."""
+    from rummisolve.xpress.reroll_json import DICE_KEYS, free_dice_from_json, reroll_limits_from_json
 
+    if any(key in fields for key in DICE_KEYS):
         free_dice_from_json(fields, position)
+        reroll_limits_from_json(fields)
 
 
 def _with_reroll(obj: Any, request: SolveRequest, answer: dict[str, Any]) -> dict[str, Any]:

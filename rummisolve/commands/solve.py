@@ -56,6 +56,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="LEVEL",
         help="answer with a hint only: 1 the tiles to play, 2 also the melds touched, 3 the whole move with steps",
     )
+    parser.add_argument(
+        "--reroll-max-solves",
+        type=_solves,
+        metavar="N",
+        help="Xpress: the best re-roll's budget in solves (1-1000000, default 1200) for each position asking for it",
+    )
+    parser.add_argument(
+        "--reroll-time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="Xpress: stop the best re-roll's race after SECONDS (inf: never) for each position asking for it",
+    )
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
@@ -70,6 +82,8 @@ _count = number_option(int, "a whole number", 0, MAX_ALTERNATIVES)
 """An ``--alternatives`` value: a whole number from 0 to 10."""
 _workers = number_option(int, "a whole number", 1, float("inf"))
 """A ``--workers`` value: a whole number of at least 1."""
+_solves = number_option(int, "a whole number of solves", 1, 1_000_000)
+"""A ``--reroll-max-solves`` value (:data:`rummisolve.xpress.reroll_json.MAX_REROLL_SOLVES` at most)."""
 _seconds = number_option(float, "a number of seconds", 0, float("inf"), inclusive_low=False)
 """A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
 
@@ -91,9 +105,14 @@ def run(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
+    reroll = {
+        name: value
+        for name, value in (("reroll_max_solves", args.reroll_max_solves), ("reroll_time_limit", args.reroll_time_limit))
+        if value is not None
+    }
     status = 0
     documents = stream_documents(input_lines(args.file, args.max_line_bytes), args.max_line_bytes)
-    jobs = (_job(document, overrides) for document in documents)
+    jobs = (_job(document, overrides, reroll) for document in documents)
     try:
         # closing: an early end (Ctrl-C, a failing output) kills the workers before it is reported
         with closing(ordered_map(answer, jobs, args.workers)) as results:
@@ -107,13 +126,17 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _job(document: Any, overrides: dict[str, Any]) -> dict[str, Any] | tuple[str, Any]:
+def _job(
+    document: Any, overrides: dict[str, Any], reroll: dict[str, Any] | None = None
+) -> dict[str, Any] | tuple[str, Any]:
     """What to answer for one input: its result already (a line that is not JSON), or the position
-    with the command line's overrides."""
+    with the command line's overrides (``reroll``: the re-roll's budget, for a position asking for it)."""
     from rummisolve.jsonio import error_message
 
     if isinstance(document, Exception):
         return {"status": "error", "error": error_message(document)}
+    if isinstance(document, dict) and reroll and document.get("reroll", False) is not False:
+        overrides = {**overrides, **reroll}
     if isinstance(document, dict) and overrides:
         return ("solve", {**document, **overrides})
     return ("solve", document)

@@ -24,6 +24,7 @@ __all__ = [
     "require_json",
     "json_object",
     "clamp_time_limit",
+    "clamp_reroll_budget",
     "check_position_size",
     "client_gone",
 ]
@@ -132,6 +133,28 @@ def clamp_time_limit(value: Any, settings: Settings) -> float:
             f"{settings.absurd_time_limit:g} and clamps to {settings.max_time_limit:g})",
         )
     return float(min(value, settings.max_time_limit))
+
+
+def clamp_reroll_budget(body: Any, settings: Settings) -> Any:
+    """A /solve body asking for the Xpress re-roll with its budget capped (the re-roll's search
+    hears no stop signal): ``reroll_max_solves`` at most the default
+    (:data:`~rummisolve.xpress.reroll.DEFAULT_MAX_SOLVES`), ``reroll_time_limit`` at most the
+    server's cap on a solve, also when absent. A value of the wrong kind is left for
+    ``solve_json`` to name."""
+    from rummisolve.xpress.reroll import DEFAULT_MAX_SOLVES
+
+    if not isinstance(body, dict) or body.get("reroll", False) is False:
+        return body
+    body = dict(body)
+    solves = body.get("reroll_max_solves")
+    if isinstance(solves, int) and not isinstance(solves, bool) and solves > DEFAULT_MAX_SOLVES:
+        body["reroll_max_solves"] = DEFAULT_MAX_SOLVES
+    seconds = body.get("reroll_time_limit")
+    if seconds is None:
+        body["reroll_time_limit"] = settings.max_time_limit
+    elif isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > settings.max_time_limit:
+        body["reroll_time_limit"] = settings.max_time_limit
+    return body
 
 
 def check_position_size(body: Any, settings: Settings) -> int:

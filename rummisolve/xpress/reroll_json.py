@@ -1,14 +1,16 @@
-"""The Xpress fields of a solve request (docs/json-contract.md, "Xpress"): ``dice`` and ``reroll``."""
+"""The Xpress fields of a solve request (docs/json-contract.md, "Xpress"): ``dice``, ``reroll`` and
+the re-roll's budget, ``reroll_max_solves`` and ``reroll_time_limit``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rummisolve.errors import JsonInputError, RummisolveError
+from rummisolve.errors import JsonInputError, OptionError, RummisolveError
 from rummisolve.jsonio import json_type_name, tiles_from_json, with_path
 from rummisolve.position import Position
+from rummisolve.solver_limits import check_time_limit
 from rummisolve.xpress.dice import FACES, DiceError, Die, FreeDie, die_named
-from rummisolve.xpress.reroll import RerollAdvice, RerollOption, best_reroll, check_free_dice
+from rummisolve.xpress.reroll import DEFAULT_MAX_SOLVES, RerollAdvice, RerollOption, best_reroll, check_free_dice
 
 __all__ = [
     "DICE_KEYS",
@@ -16,12 +18,16 @@ __all__ = [
     "wants_reroll",
     "REROLL_OBJECTIVES",
     "reroll_from_json",
+    "reroll_limits_from_json",
+    "MAX_REROLL_SOLVES",
     "advice_to_json",
 ]
 
 REROLL_OBJECTIVES = ("tiles", "value", "out")
-DICE_KEYS = ("dice", "reroll")
+DICE_KEYS = ("dice", "reroll", "reroll_max_solves", "reroll_time_limit")
 """The request fields this module reads."""
+MAX_REROLL_SOLVES = 1_000_000
+"""The largest ``reroll_max_solves`` a request may ask for (a solve takes about a millisecond)."""
 
 
 def free_dice_from_json(obj: dict[str, Any], position: Position) -> tuple[FreeDie, ...] | None:
@@ -70,6 +76,26 @@ def _free_die(entry: Any, shown: Any, path: str, position: Position) -> FreeDie:
         raise with_path(path, err) from None
 
 
+def reroll_limits_from_json(obj: dict[str, Any]) -> tuple[int, float | None]:
+    """The request's re-roll budget: ``reroll_max_solves`` (a whole number from 1 to
+    :data:`MAX_REROLL_SOLVES`, default :data:`~rummisolve.xpress.reroll.DEFAULT_MAX_SOLVES`) and
+    ``reroll_time_limit`` (positive seconds, default none); either needs ``reroll``."""
+    for key in ("reroll_max_solves", "reroll_time_limit"):
+        if key in obj and not wants_reroll(obj):
+            raise OptionError(f"position.{key}: needs 'reroll' (it is the best re-roll's budget)")
+    solves = obj.get("reroll_max_solves", DEFAULT_MAX_SOLVES)
+    if isinstance(solves, bool) or not isinstance(solves, int):
+        got = repr(solves) if isinstance(solves, float) else json_type_name(solves)
+        raise JsonInputError(f"position.reroll_max_solves: expected a whole number of solves, got {got}")
+    if not 1 <= solves <= MAX_REROLL_SOLVES:
+        raise OptionError(f"position.reroll_max_solves: expected 1 to {MAX_REROLL_SOLVES} solves, got {solves}")
+    try:
+        seconds = check_time_limit(obj.get("reroll_time_limit"))
+    except OptionError as err:
+        raise OptionError(f"position.reroll_time_limit: {err}") from None
+    return solves, seconds
+
+
 def wants_reroll(obj: dict[str, Any]) -> bool:
     """Whether the request asks for the best re-roll (``"reroll"``: true or an objective)."""
     return obj.get("reroll", False) is not False
@@ -81,7 +107,8 @@ def reroll_from_json(
     """The ``reroll`` object of the answer: the best subset to roll and every subset ranked."""
     wanted = obj.get("reroll")
     goal = wanted if isinstance(wanted, str) else objective
-    return advice_to_json(best_reroll(position, dice, goal))
+    max_solves, time_limit = reroll_limits_from_json(obj)
+    return advice_to_json(best_reroll(position, dice, goal, max_solves=max_solves, time_limit=time_limit))
 
 
 def _option_to_json(option: RerollOption) -> dict[str, Any]:

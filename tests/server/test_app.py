@@ -47,7 +47,12 @@ from rummisolve.rules import (  # noqa: E402
 )
 from rummisolve.server import schemas as server_schemas  # noqa: E402
 from rummisolve.server.lanes import Lane, LaneFull, Lanes  # noqa: E402
-from rummisolve.server.requests import BadRequest, check_position_size, clamp_time_limit  # noqa: E402
+from rummisolve.server.requests import (  # noqa: E402
+    BadRequest,
+    check_position_size,
+    clamp_reroll_budget,
+    clamp_time_limit,
+)
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.service import render_json, verify_json  # noqa: E402
 from rummisolve.tiles import JOKER, TILE_CODE_PATTERN, Tile  # noqa: E402
@@ -527,6 +532,19 @@ def test_clamp_time_limit_unit():
         with pytest.raises(BadRequest) as info:
             clamp_time_limit(bad, settings)
         assert info.value.status == 400 and "time_limit" in info.value.message
+
+
+def test_clamp_reroll_budget_unit():
+    settings = Settings(max_time_limit=10)
+    asked = {"rules": "xpress", "reroll": True}
+    assert clamp_reroll_budget(asked, settings) == {**asked, "reroll_time_limit": 10}
+    big = {**asked, "reroll_max_solves": 10**6, "reroll_time_limit": 60}
+    assert clamp_reroll_budget(big, settings) == {**asked, "reroll_max_solves": 1200, "reroll_time_limit": 10}
+    small = {**asked, "reroll_max_solves": 50, "reroll_time_limit": 2}
+    assert clamp_reroll_budget(small, settings) == small
+    bad = {**asked, "reroll_max_solves": "many", "reroll_time_limit": True}
+    assert clamp_reroll_budget(bad, settings) == bad  # solve_json names them
+    assert clamp_reroll_budget({"rules": "xpress"}, settings) == {"rules": "xpress"}
 
 
 def hard_position() -> dict:

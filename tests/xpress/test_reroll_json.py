@@ -9,6 +9,9 @@ import sys
 import pytest
 
 from rummisolve import solve_json
+from rummisolve.jsonio import position_from_json
+from rummisolve.xpress.reroll import best_reroll
+from rummisolve.xpress.reroll_json import advice_to_json, free_dice_from_json
 
 BASE = {"rules": "xpress", "table": [["R1", "R2", "R3"]], "rack": ["B1", "O1", "R1"], "dice": ["D1", "D3", "D5"]}
 
@@ -51,6 +54,51 @@ def test_bad_dice_are_named(change, message):
     assert answer["status"] == "error" and message in answer["error"], answer
 
 
+def test_the_reroll_budget_reaches_best_reroll():
+    # 343 outcomes over the 8 subsets: a budget of 60 solves races the larger ones
+    request = json.loads(json.dumps({**BASE, "reroll": True, "reroll_max_solves": 60}))
+    reroll = solve_json(request)["reroll"]
+    position = position_from_json({k: BASE[k] for k in ("rules", "table", "rack")})
+    dice = free_dice_from_json(BASE, position)
+    assert reroll == advice_to_json(best_reroll(position, dice, "tiles", max_solves=60))
+    assert reroll["solves"] <= 60 and not all(o["exact"] for o in reroll["options"])
+    assert reroll != solve_json({**BASE, "reroll": True})["reroll"]
+
+
+def test_the_reroll_time_limit_stops_the_race():
+    answer = solve_json({**BASE, "reroll": True, "reroll_max_solves": 60, "reroll_time_limit": 1e-9})
+    assert answer["reroll"]["timed_out"] is True
+    assert solve_json({**BASE, "reroll": True, "reroll_max_solves": 60})["reroll"]["timed_out"] is False
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("reroll_max_solves", "60", "position.reroll_max_solves: expected a whole number of solves, got string"),
+        ("reroll_max_solves", 60.0, "position.reroll_max_solves: expected a whole number of solves, got 60.0"),
+        ("reroll_max_solves", True, "position.reroll_max_solves: expected a whole number of solves, got boolean"),
+        ("reroll_max_solves", None, "position.reroll_max_solves: expected a whole number of solves, got null"),
+        ("reroll_max_solves", 0, "position.reroll_max_solves: expected 1 to 1000000 solves, got 0"),
+        ("reroll_max_solves", -5, "position.reroll_max_solves: expected 1 to 1000000 solves, got -5"),
+        ("reroll_max_solves", 10**7, "position.reroll_max_solves: expected 1 to 1000000 solves, got 10000000"),
+        ("reroll_time_limit", "1", "position.reroll_time_limit: time_limit must be a number of seconds"),
+        ("reroll_time_limit", True, "position.reroll_time_limit: time_limit must be a number of seconds"),
+        ("reroll_time_limit", 0, "position.reroll_time_limit: time_limit must be a positive number"),
+        ("reroll_time_limit", -1.5, "position.reroll_time_limit: time_limit must be a positive number"),
+    ],
+)
+def test_a_bad_reroll_budget_is_named(field, value, message):
+    answer = solve_json({**BASE, "reroll": True, field: value})
+    assert answer["status"] == "error" and message in answer["error"], answer
+
+
+@pytest.mark.parametrize("reroll", [None, False])
+def test_a_reroll_budget_needs_reroll(reroll):
+    request = {**BASE, "reroll_time_limit": 2} if reroll is None else {**BASE, "reroll": False, "reroll_max_solves": 9}
+    answer = solve_json(request)
+    assert answer["status"] == "error" and "needs 'reroll'" in answer["error"], answer
+
+
 def test_reroll_without_dice_is_an_error():
     request = {k: v for k, v in BASE.items() if k != "dice"}
     answer = solve_json({**request, "reroll": True})
@@ -64,13 +112,18 @@ def test_more_dice_than_the_edition_has():
     assert answer["status"] == "error" and "19 dice, but the edition has 18" in answer["error"]
 
 
-def test_the_cli_reads_a_reroll_request():
+def test_the_cli_reads_a_reroll_request_and_its_budget():
+    # the fields in the request, or the options for each line asking for the re-roll
+    lines = [{**BASE, "reroll": True, "reroll_max_solves": 60}, BASE, {**BASE, "reroll": True}]
     done = subprocess.run(
-        [sys.executable, "-m", "rummisolve", "solve", "-"],
-        input=json.dumps({**BASE, "reroll": True}),
+        [sys.executable, "-m", "rummisolve", "solve", "-", "--reroll-max-solves", "60", "--reroll-time-limit", "30"],
+        input="\n".join(map(json.dumps, lines)),
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[0])["reroll"]["dice"] == []
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    expected = solve_json({**BASE, "reroll": True, "reroll_max_solves": 60})["reroll"]
+    assert answers[0]["reroll"] == answers[2]["reroll"] == expected
+    assert answers[1]["status"] == "optimal" and "reroll" not in answers[1]

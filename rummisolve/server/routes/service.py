@@ -18,7 +18,13 @@ from fastapi.responses import JSONResponse, Response
 from rummisolve import __version__
 from rummisolve.server import schemas
 from rummisolve.server.openapi import request_body
-from rummisolve.server.requests import check_position_size, clamp_time_limit, client_gone, read_json
+from rummisolve.server.requests import (
+    check_position_size,
+    clamp_reroll_budget,
+    clamp_time_limit,
+    client_gone,
+    read_json,
+)
 from rummisolve.server.state import ServerState, SharedState
 
 __all__ = ["router"]
@@ -84,7 +90,7 @@ async def solve(request: Request, state: SharedState) -> Response:
     time_limit = clamp_time_limit(body.get("time_limit") if isinstance(body, dict) else None, settings)
     tiles = check_position_size(body, settings)
     if isinstance(body, dict):
-        body = {**body, "time_limit": time_limit}
+        body = clamp_reroll_budget({**body, "time_limit": time_limit}, settings)
     # Anything else is refused by solve_json with the same message the CLI prints.
     lane = state.lanes.lane_for(tiles, body)
     result = await state.lanes.run(lane, state.solve, body, gone=lambda: client_gone(request))
