@@ -281,6 +281,8 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         _check_given(own, rules, "the position")
         if own is None and rules is not None:
             obj = {**obj, "rules": rules_to_json(rules)}
+        if "dice" in obj or "reroll" in obj:
+            return _dice_svg(obj)
         return render_svg(position_from_json(obj, "position"))
 
     status = obj["status"]
@@ -388,6 +390,24 @@ def _check_dice(fields: dict[str, Any], position: Position) -> None:
     if any(key in fields for key in DICE_KEYS):
         free_dice_from_json(fields, position)
         reroll_limits_from_json(fields)
+
+
+def _dice_svg(obj: dict[str, Any]) -> str:
+    """An Xpress position drawn with the name of the die under each rack entry; the best re-roll
+    is the solver's to find, not the picture's."""
+    from rummisolve.xpress.reroll_json import DICE_KEYS, free_dice_from_json, wants_reroll
+
+    asked = [key for key in DICE_KEYS[1:] if key in obj and (key != "reroll" or wants_reroll(obj))]
+    if asked:
+        raise OptionError(
+            f"position.{asked[0]}: a picture draws the dice, it does not rank re-rolls: solve the request "
+            "for its best re-roll (docs/json-contract.md#xpress), then draw the position with its dice alone"
+        )
+    position = position_from_json({k: v for k, v in obj.items() if k not in DICE_KEYS}, "position")
+    dice = free_dice_from_json(obj, position)
+    return render_svg(
+        position, dice=None if dice is None else [(free.shown, free.die.name or "custom") for free in dice]
+    )
 
 
 def _with_reroll(obj: Any, request: SolveRequest, answer: dict[str, Any]) -> dict[str, Any]:

@@ -107,7 +107,10 @@ def run(args: argparse.Namespace) -> int:
     }
     reroll = {
         name: value
-        for name, value in (("reroll_max_solves", args.reroll_max_solves), ("reroll_time_limit", args.reroll_time_limit))
+        for name, value in (
+            ("reroll_max_solves", args.reroll_max_solves),
+            ("reroll_time_limit", args.reroll_time_limit),
+        )
         if value is not None
     }
     status = 0

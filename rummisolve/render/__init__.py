@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rummisolve.errors import OptionError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.render._canvas import KEPT, NEW, REARRANGED, Canvas
@@ -38,17 +39,24 @@ _NO_MOVE = ("no_move", "unknown")
 _OBJECTIVES = {"tiles": "Objective: the most tiles played", "value": "Objective: the most points played"}
 
 
-def render_svg(obj: Any, *, width: int = _DEFAULT_WIDTH) -> str:
+def render_svg(obj: Any, *, width: int = _DEFAULT_WIDTH, dice: Sequence[tuple[Tile, str]] | None = None) -> str:
     """An SVG picture of ``obj``.
 
     ``obj`` is a :class:`Position` (its table, then its rack), a solution (anything with
     ``table``, ``played`` and ``position``, like :class:`rummisolve.Solution`: the new table with
     its kept and rearranged melds and played tiles marked, then the rack left over), or a sequence
     of melds (each a :class:`Meld` or tiles / tile codes in play order). ``width`` is the width in
-    pixels at which rows wrap (a row holds at least one meld).
+    pixels at which rows wrap (a row holds at least one meld). ``dice`` (an Xpress position only):
+    each rack entry's face and the name of the die showing it, drawn in that order, the name
+    under the face; the faces are the rack's.
     """
     if isinstance(obj, Position):
-        return _position_svg(obj, width)
+        if dice is not None and Counter(face for face, _ in dice) != Counter(obj.rack):
+            shown = " ".join(str(face) for face, _ in dice)
+            raise OptionError(f"dice: the faces ({shown}) are not the rack ({' '.join(map(str, obj.rack))})")
+        return _position_svg(obj, width, None if dice is None else tuple(dice))
+    if dice is not None:
+        raise OptionError(f"dice: only a position's rack is drawn with its dice, not a {type(obj).__name__}")
     if all(hasattr(obj, name) for name in ("table", "played", "position")):
         return _solution_svg(obj, width)
     if isinstance(obj, str | bytes | Mapping) or not isinstance(obj, Iterable):
@@ -119,15 +127,20 @@ def _step_numbers(melds: list[Meld], steps: Sequence[tuple[Tile, int]]) -> list[
 # -- the kinds of picture -----------------------------------------------------------------------
 
 
-def _position_svg(position: Position, width: int) -> str:
+def _position_svg(position: Position, width: int, dice: tuple[tuple[Tile, str], ...] | None = None) -> str:
     canvas = Canvas(width)
     canvas.label("Table" if position.table else "Table (empty)", bold=True)
     canvas.melds(position.table, _no_highlight(position.table))
-    canvas.label(f"Rack ({_count(len(position.rack), 'tile')}, {'opened' if position.opened else 'not opened yet'})")
-    canvas.tiles(position.rack)
+    n = len(position.rack)
+    tiles = _count(n, "tile") if dice is None else f"{n} {'die' if n == 1 else 'dice'}"
+    canvas.label(f"Rack ({tiles}, {'opened' if position.opened else 'not opened yet'})")
+    if dice is None:
+        canvas.tiles(position.rack)
+    else:
+        canvas.tiles([face for face, _ in dice], [name for _, name in dice])
     canvas.colour_key(_colours(position.table, position.rack))
-    melds, tiles = _count(len(position.table), "meld"), _count(len(position.rack), "tile")
-    return canvas.svg(f"Rummikub position: {melds} on the table, {tiles} on the rack")
+    game = "Rummikub" if dice is None else "Xpress"
+    return canvas.svg(f"{game} position: {_count(len(position.table), 'meld')} on the table, {tiles} on the rack")
 
 
 def _solution_svg(solution: Any, width: int) -> str:

@@ -31,6 +31,8 @@ ROW_GAP = 14
 MARGIN = 10
 _OUTLINE_PAD = 4
 """How far a rearranged meld's dashed outline stands off its tiles."""
+_DIE_ROW = 13
+"""The height of the die names under an Xpress rack."""
 _REARRANGED_EDGE = "#455a64"
 _DASHES = "5 3"
 _LABEL_INK = "#37474f"
@@ -106,23 +108,32 @@ class Canvas:
         if placed_any:
             self.y += TILE_H + ROW_GAP
 
-    def tiles(self, tiles: Iterable[Tile]) -> None:
-        """A rack: tiles left to right, wrapping."""
+    def tiles(self, tiles: Iterable[Tile], dice: Sequence[str] | None = None) -> None:
+        """A rack: tiles left to right, wrapping; ``dice`` (Xpress): the name of the die showing
+        each tile, written under it."""
         x = MARGIN
         placed_any = False
+        row_h = TILE_H + ROW_GAP + (_DIE_ROW if dice is not None else 0)
         self.parts.append('<g class="rack">')
-        for tile in tiles:
+        for index, tile in enumerate(tiles):
             if placed_any and x + TILE_W > self.width - MARGIN:
                 x = MARGIN
-                self.y += TILE_H + ROW_GAP
-            self.parts.append(tile_svg(x, self.y, tile, None, False))
+                self.y += row_h
+            drawn = tile_svg(x, self.y, tile, None, False)
+            if dice is not None:
+                drawn = (
+                    f'<g class="die" data-die={quoteattr(dice[index])}>{drawn}<text class="die-name" '
+                    f'x="{x + TILE_W / 2}" y="{self.y + TILE_H + _DIE_ROW}" text-anchor="middle" font-size="11" '
+                    f'fill="{_LABEL_INK}">{escape(dice[index])}</text></g>'
+                )
+            self.parts.append(drawn)
             self.used_width = max(self.used_width, x + TILE_W)
-            self.bottom = max(self.bottom, self.y + TILE_H)
+            self.bottom = max(self.bottom, self.y + TILE_H + (_DIE_ROW + 3 if dice is not None else 0))
             x += TILE_W + TILE_GAP
             placed_any = True
         self.parts.append("</g>")
         if placed_any:
-            self.y += TILE_H + ROW_GAP
+            self.y += row_h
 
     def legend(self, fates: Iterable[str]) -> None:
         """A key to the marks of a move, for the ``fates`` the picture shows (in a fixed order)."""

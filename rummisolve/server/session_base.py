@@ -382,6 +382,8 @@ def match_results(rounds: Sequence[Game | XpressGame], players: int) -> dict[str
     for g in rounds:
         scores = g.scores()  # None until the round is over
         if scores is not None:
-            done.append({"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(scores), "turns": g.state.turn})
+            done.append(
+                {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(scores), "turns": g.state.turn}
+            )
     totals = match_totals([r["scores"] for r in done], players) if done else (0,) * players
     return {"rounds": done, "totals": list(totals)}

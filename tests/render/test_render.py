@@ -674,3 +674,81 @@ def test_an_explained_result_numbers_each_moving_tile_by_its_step():
     ):
         with pytest.raises(RummisolveError, match=message.replace("[", r"\[").replace("]", r"\]")):
             render_json({**result, "steps": bad})
+
+
+# -- Xpress: a position's dice ------------------------------------------------------------------
+
+XPRESS_POSITION = {"rules": "xpress", "table": [["R1", "R2", "R3"]], "rack": ["B1", "O1", "R1", "K4"]}
+XPRESS_DICE = ["D1", "D3", "D5", {"faces": ["K4", "K5", "K6", "K7", "K8", "K9"]}]
+
+
+def die_groups(root: ET.Element) -> list[tuple[str, str, str]]:
+    """Each die drawn on the rack: (its name, the tile it shows, the name written under it)."""
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") == "die":
+            (tile,) = tile_elements(g)
+            (name,) = [t for t in g.findall(f"{SVG}text") if t.get("class") == "die-name"]
+            x, y = map(float, TRANSLATE.fullmatch(tile.get("transform")).groups())
+            assert float(name.get("y")) > y + float(tile.find(f"{SVG}rect").get("height"))  # under the face
+            out.append((g.get("data-die"), tile.get("data-tile"), name.text))
+    return out
+
+
+def xpress_dice_drawn(names: list[str]) -> list[tuple[Tile, str]]:
+    return list(zip(map(Tile.parse, XPRESS_POSITION["rack"]), names, strict=True))
+
+
+@pytest.mark.parametrize("width", [720, 80])
+def test_an_xpress_position_draws_each_die_under_its_face_in_the_order_given(width):
+    svg = render_svg(
+        position_from_json(XPRESS_POSITION), width=width, dice=xpress_dice_drawn(["D1", "D3", "D5", "custom"])
+    )
+    if width == 720:
+        assert svg == render_json({**XPRESS_POSITION, "dice": XPRESS_DICE})
+    root = parse(svg)
+    assert die_groups(root) == [("D1", "B1", "D1"), ("D3", "O1", "D3"), ("D5", "R1", "D5"), ("custom", "K4", "custom")]
+    assert drawn_tiles(root) == ["R1", "R2", "R3", "B1", "O1", "R1", "K4"]  # the rack in the dice's order
+    assert "Rack (4 dice, opened)" in texts(root) and root.find(f"{SVG}title").text.startswith("Xpress position:")
+    _inside_viewbox(root)
+    _, _, _, height = map(float, root.get("viewBox").split())
+    names = [t for t in root.iter(f"{SVG}text") if t.get("class") == "die-name"]
+    tops = sorted({float(TRANSLATE.fullmatch(g.get("transform")).group(2)) for g in tile_elements(root)})
+    for name in names:  # each name above the next row of tiles and inside the picture
+        y = float(name.get("y"))
+        assert y <= height and not any(top < y < top + 46 for top in tops)
+
+
+def test_an_xpress_position_without_dice_or_with_reroll_false_draws_as_before():
+    plain = render_json(XPRESS_POSITION)
+    assert "die-name" not in plain and plain == render_svg(position_from_json(XPRESS_POSITION))
+    assert die_groups(parse(render_json({**XPRESS_POSITION, "dice": XPRESS_DICE, "reroll": False})))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"reroll": True}, "position.reroll: a picture draws the dice, it does not rank re-rolls"),
+        ({"reroll": "value"}, "position.reroll: a picture draws the dice"),
+        ({"reroll_max_solves": 50}, "position.reroll_max_solves: a picture draws the dice"),
+        ({"reroll": True, "reroll_time_limit": 1}, "position.reroll: a picture draws the dice"),
+        ({"reroll": False, "reroll_time_limit": 1}, "position.reroll_time_limit: a picture draws the dice"),
+        ({"dice": ["D1", "D3", "D7", "D9"]}, "position.dice[2]: die D7 has no face R1"),
+        ({"dice": ["D1", "D3"]}, "position.dice: 2 dice for a rack of 4 entries"),
+        ({"dice": "D1"}, "position.dice: expected an array"),
+    ],
+)
+def test_an_xpress_render_names_what_it_does_not_draw(change, message):
+    with pytest.raises(RummisolveError) as info:
+        render_json({**XPRESS_POSITION, "dice": XPRESS_DICE, **change})
+    assert message in str(info.value)
+    if "a picture" in message:
+        assert "docs/json-contract.md#xpress" in str(info.value)
+
+
+def test_render_svg_checks_the_dice_against_the_rack():
+    position = position_from_json(XPRESS_POSITION)
+    with pytest.raises(RummisolveError, match=r"dice: the faces \(B1\) are not the rack"):
+        render_svg(position, dice=[(Tile.parse("B1"), "D1")])
+    with pytest.raises(RummisolveError, match="only a position's rack is drawn with its dice"):
+        render_svg([["R1", "R2", "R3"]], dice=[])

@@ -324,7 +324,8 @@ def test_verify_a_twist_turn(server):
 
 def test_render(server):
     result = server.client.post("/solve", json=MIDGAME).json()
-    for body in (MIDGAME, result, dict(result, position=MIDGAME)):
+    xpress = {"rules": "xpress", "table": [["R1", "R2", "R3"]], "rack": ["B1", "O1"], "dice": ["D1", "D3"]}
+    for body in (MIDGAME, result, dict(result, position=MIDGAME), xpress):
         response = server.client.post("/render", json=body)
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("image/svg+xml")
@@ -450,6 +451,7 @@ def test_verify_bad_input(server, body, message):
         ('{"status": "error", "error": "x"}', "cannot draw an error result"),
         ('{"status": "optimal", "table": [["R1", "K1"]]}', "table[0]: invalid meld"),
         ('{"status": "optimal"}', "a result needs its table"),
+        ('{"rules": "xpress", "rack": ["B1"], "dice": ["D1"], "reroll": true}', "position.reroll: a picture draws"),
     ],
 )
 def test_render_bad_input(server, body, message):

@@ -139,7 +139,8 @@ async def explain(request: Request, state: SharedState) -> Response:
 @router.post(
     "/render",
     summary="An SVG picture of a position or a result",
-    description="A position shows its table and rack; a result of /solve shows the new table (melds kept "
+    description="A position shows its table and rack (an Xpress position with `dice`: each die's name under its "
+    "face; `reroll` is refused, the best re-roll is /solve's); a result of /solve shows the new table (melds kept "
     "plain, melds rearranged outlined, tiles played highlighted) and the rack left, under the rules it carries.",
     response_class=Response,
     responses={
