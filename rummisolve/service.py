@@ -281,7 +281,9 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         _check_given(own, rules, "the position")
         if own is None and rules is not None:
             obj = {**obj, "rules": rules_to_json(rules)}
-        if "dice" in obj or "reroll" in obj:
+        from rummisolve.xpress.reroll_json import DICE_KEYS
+
+        if any(key in obj for key in DICE_KEYS):
             return _dice_svg(obj)
         return render_svg(position_from_json(obj, "position"))
 
@@ -296,6 +298,11 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         body = obj["position"]
         if isinstance(body, dict) and "rules" not in body:
             body = {**body, "rules": rules_to_json(rules)}
+        if isinstance(body, dict) and (dice := [key for key in ("dice", "reroll") if key in body]):
+            raise OptionError(
+                f"position.{dice[0]}: a result is drawn without its position's dice (only a position is drawn "
+                "with them, docs/json-contract.md#render-input): take dice and reroll off the result's position"
+            )
         position = position_from_json(body, "position")
     if "table" not in obj:
         raise JsonInputError("table: a result needs its table")
@@ -397,7 +404,7 @@ def _dice_svg(obj: dict[str, Any]) -> str:
     is the solver's to find, not the picture's."""
     from rummisolve.xpress.reroll_json import DICE_KEYS, free_dice_from_json, wants_reroll
 
-    asked = [key for key in DICE_KEYS[1:] if key in obj and (key != "reroll" or wants_reroll(obj))]
+    asked = [key for key in DICE_KEYS if key != "dice" and key in obj and (key != "reroll" or wants_reroll(obj))]
     if asked:
         raise OptionError(
             f"position.{asked[0]}: a picture draws the dice, it does not rank re-rolls: solve the request "

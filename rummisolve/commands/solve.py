@@ -83,7 +83,8 @@ _count = number_option(int, "a whole number", 0, MAX_ALTERNATIVES)
 _workers = number_option(int, "a whole number", 1, float("inf"))
 """A ``--workers`` value: a whole number of at least 1."""
 _solves = number_option(int, "a whole number of solves", 1, 1_000_000)
-"""A ``--reroll-max-solves`` value (:data:`rummisolve.xpress.reroll_json.MAX_REROLL_SOLVES` at most)."""
+"""A ``--reroll-max-solves`` value, 1 to :data:`rummisolve.xpress.reroll_json.MAX_REROLL_SOLVES`
+(not imported here: the command line stays quick to load; a test checks they agree)."""
 _seconds = number_option(float, "a number of seconds", 0, float("inf"), inclusive_low=False)
 """A ``--time-limit`` value: a positive number of seconds (``inf`` for none)."""
 

@@ -731,6 +731,7 @@ def test_an_xpress_position_without_dice_or_with_reroll_false_draws_as_before():
         ({"reroll": True}, "position.reroll: a picture draws the dice, it does not rank re-rolls"),
         ({"reroll": "value"}, "position.reroll: a picture draws the dice"),
         ({"reroll_max_solves": 50}, "position.reroll_max_solves: a picture draws the dice"),
+        ({"dice": None, "reroll_time_limit": 1}, "position.reroll_time_limit: a picture draws the dice"),
         ({"reroll": True, "reroll_time_limit": 1}, "position.reroll: a picture draws the dice"),
         ({"reroll": False, "reroll_time_limit": 1}, "position.reroll_time_limit: a picture draws the dice"),
         ({"dice": ["D1", "D3", "D7", "D9"]}, "position.dice[2]: die D7 has no face R1"),
@@ -744,6 +745,18 @@ def test_an_xpress_render_names_what_it_does_not_draw(change, message):
     assert message in str(info.value)
     if "a picture" in message:
         assert "docs/json-contract.md#xpress" in str(info.value)
+
+
+def test_an_xpress_result_is_drawn_without_its_positions_dice():
+    request = {**XPRESS_POSITION, "dice": XPRESS_DICE, "reroll": True}
+    result = solve_json(request)
+    assert result["status"] == "optimal" and "reroll" in result
+    plain = render_json(result)  # the reroll object beside the result is not drawn
+    assert plain == render_json({k: v for k, v in result.items() if k != "reroll"})
+    for key in ("dice", "reroll"):
+        with pytest.raises(RummisolveError, match=f"position.{key}: a result is drawn without its position's dice"):
+            render_json({**result, "position": {**XPRESS_POSITION, key: request[key]}})
+    assert render_json({**result, "position": XPRESS_POSITION}).startswith("<svg")
 
 
 def test_render_svg_checks_the_dice_against_the_rack():

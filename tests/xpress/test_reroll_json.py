@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -110,6 +111,16 @@ def test_more_dice_than_the_edition_has():
     dice = [{"faces": [code, "R1", "R2", "R3", "R4", "R5"]} for code in rack]
     answer = solve_json({"rules": "xpress", "rack": rack, "dice": dice, "reroll": True})
     assert answer["status"] == "error" and "19 dice, but the edition has 18" in answer["error"]
+
+
+def test_the_cli_option_allows_what_the_request_allows():
+    from rummisolve.commands.solve import _solves
+    from rummisolve.xpress.reroll_json import MAX_REROLL_SOLVES
+
+    assert _solves(str(MAX_REROLL_SOLVES)) == MAX_REROLL_SOLVES
+    for bad in ("0", "-3", str(MAX_REROLL_SOLVES + 1), "1.5"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _solves(bad)
 
 
 def test_the_cli_reads_a_reroll_request_and_its_budget():
