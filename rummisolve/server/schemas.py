@@ -20,6 +20,7 @@ from rummisolve.rules import (
     PRESETS,
 )
 from rummisolve.tiles import TILE_CODE_PATTERN
+from rummisolve.xpress.reroll_json import MAX_REROLL_SOLVES
 
 __all__ = [
     "TILE_PATTERN",
@@ -96,6 +97,14 @@ class RuleOptions(BaseModel):
     dice: bool | None = None
 
 
+class CustomDie(BaseModel):
+    """An Xpress die given by its six faces."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    faces: list[TileCode] = Field(min_length=6, max_length=6, description="The die's six faces as tile codes.")
+
+
 class PositionIn(BaseModel):
     """A position: the melds on the table, the mover's rack, whether the mover has opened."""
 
@@ -156,6 +165,26 @@ class SolveRequest(PositionIn):
         None,
         description="Answer with a hint only: 1 the tiles to play, 2 also the table melds touched, 3 the whole "
         "move with its steps (the result's 'hint'; not with alternatives, alternatives_mode or explain).",
+    )
+    dice: list[str | CustomDie] | None = Field(
+        None,
+        description="Xpress only (docs/json-contract.md#xpress): which die shows each rack entry, in order, "
+        "a name 'D1'..'D18' or a custom die.",
+        examples=[["D7", "D1", "D9"]],
+    )
+    reroll: bool | Literal["tiles", "value", "out"] | None = Field(
+        None,
+        description="Xpress only: also rank every subset of the dice to roll again ('reroll' on the result); "
+        "true ranks by the objective. Needs dice.",
+    )
+    reroll_max_solves: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_REROLL_SOLVES,
+        description="The re-roll's budget of solves (default 1200; the server caps it).",
+    )
+    reroll_time_limit: float | None = Field(
+        None, gt=0, description="Seconds the re-roll's race may take (the server caps it at max_time_limit)."
     )
 
 

@@ -225,6 +225,10 @@ def test_openapi_documents_schemas_and_examples(server):
         "alternatives_mode",
         "explain",
         "hint",
+        "dice",
+        "reroll",
+        "reroll_max_solves",
+        "reroll_time_limit",
     }
     for path in ("/solve", "/verify", "/render"):
         operation = doc["paths"][path]["post"]
