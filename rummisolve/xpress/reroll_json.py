@@ -55,6 +55,11 @@ def free_dice_from_json(obj: dict[str, Any], position: Position) -> tuple[FreeDi
         check_free_dice(position, dice)
     except DiceError as err:
         raise with_path("position", err) from None
+    if reroll and len(dice) > position.rules.rack_size:
+        raise DiceError(
+            f"position.dice: the best re-roll ranks at most {position.rules.rack_size} free dice (a player's "
+            f"dice), got {len(dice)}: every subset is ranked, {2 ** len(dice)} of them"
+        )
     return dice
 
 

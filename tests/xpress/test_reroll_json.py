@@ -138,3 +138,16 @@ def test_the_cli_reads_a_reroll_request_and_its_budget():
     expected = solve_json({**BASE, "reroll": True, "reroll_max_solves": 60})["reroll"]
     assert answers[0]["reroll"] == answers[2]["reroll"] == expected
     assert answers[1]["status"] == "optimal" and "reroll" not in answers[1]
+
+
+def test_a_reroll_of_more_free_dice_than_a_player_has_is_refused():
+    # a player has 9 dice; ranking 2**15 subsets would take a server's solver thread for a minute
+    from rummisolve.xpress.dice import die_names, xpress_dice
+
+    dice = xpress_dice()[:15]
+    position = {"rules": "xpress", "table": [], "rack": [str(d.faces[0]) for d in dice], "dice": list(die_names()[:15])}
+    answer = solve_json({**position, "reroll": True})
+    assert answer["status"] == "error"
+    assert "position.dice: the best re-roll ranks at most 9 free dice" in answer["error"], answer
+    assert "got 15" in answer["error"]
+    assert solve_json(position)["status"] == "optimal"  # the dice alone still solve
