@@ -122,11 +122,28 @@ def _raw_candidates(rules: RuleSet, available: Counter[Tile] | None):
                     yield tuple(Tile(c, number) for c in subset) + (JOKER,) * k, number * size
 
 
+_CANDIDATES: dict[tuple, tuple[Candidate, ...]] = {}
+_CACHED_POOLS = 64
+
+
 def candidate_melds(rules: RuleSet, available: Counter[Tile] | None = None) -> list[Candidate]:
     """Every candidate meld (jokers placed), merged by tile multiset, best opening value kept.
 
     With ``available`` (tile -> count), only melds whose tiles could all be present are listed.
+    Kept for the last pools asked for: both objectives and every alternative of a position ask
+    for the same pool.
     """
+    pool = None if available is None else frozenset((t, n) for t, n in available.items() if n > 0)
+    key = (rules, pool)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        if len(_CANDIDATES) >= _CACHED_POOLS:
+            _CANDIDATES.clear()
+        found = _CANDIDATES[key] = tuple(_candidate_melds(rules, available))
+    return list(found)
+
+
+def _candidate_melds(rules: RuleSet, available: Counter[Tile] | None) -> list[Candidate]:
     best: dict[tuple[tuple[Tile, int], ...], tuple[int, tuple[Tile, ...]]] = {}
     for tiles, value in _raw_candidates(rules, available):
         key = tuple(sorted(Counter(tiles).items()))

@@ -27,3 +27,27 @@ def _games_database(tmp_path_factory):
     os.environ["RUMMISOLVE_DB"] = str(tmp_path_factory.mktemp("games") / "games.sqlite3")
     yield
     os.environ.pop("RUMMISOLVE_DB", None)
+
+
+def _segv_handler() -> int | None:
+    """The address of the process's SIGSEGV handler (Linux), or None where it cannot be read."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    action = ctypes.create_string_buffer(256)  # a struct sigaction; its first field is the handler
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.sigaction(signal.SIGSEGV, None, action) != 0:
+        return None
+    return int.from_bytes(action.raw[: ctypes.sizeof(ctypes.c_void_p)], sys.byteorder)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _crash_handler_kept():
+    """No test module may replace the SIGSEGV handler that pytest's faulthandler installed (Ray's
+    ``ray.init`` in the pytest process did: a later segfault then printed no Python stack)."""
+    before = _segv_handler()
+    yield
+    assert _segv_handler() == before, "a test replaced the SIGSEGV handler: run what did it in a subprocess"

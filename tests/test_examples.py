@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.net import free_port
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STANDALONE = ["best_move.py", "referee.py"]  # client.py and client.js run against a server in test_server.py
@@ -46,18 +47,12 @@ def test_the_readmes_sample_inputs_are_shipped_and_answered():
     assert done.returncode == 0 and done.stdout.startswith("<svg"), done.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.mark.parametrize("name", ["client.py", "client.js"])
 def test_client_without_a_server_prints_one_line(name, tmp_path):
     runtime = sys.executable if name.endswith(".py") else shutil.which("node")
     if runtime is None:
         pytest.skip("node is not installed")
-    url = f"http://127.0.0.1:{_free_port()}"  # nothing listens there
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     done = subprocess.run(
         [runtime, str(EXAMPLES / name), url], capture_output=True, text=True, timeout=60, cwd=tmp_path
     )

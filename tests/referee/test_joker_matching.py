@@ -125,7 +125,8 @@ def instances(draw):
     return slots, meld_tiles, played, jokers, deficit
 
 
-@settings(max_examples=1500, deadline=None)
+# 600 examples (1,500 took 4-6 s a test; derandomized, so the same 600 every run)
+@settings(max_examples=600, deadline=None)
 @given(instances())
 def test_agrees_with_trying_every_matching(instance):
     slots, meld_tiles, played, jokers, deficit = instance
@@ -133,7 +134,7 @@ def test_agrees_with_trying_every_matching(instance):
     assert JokerMatching(slots, meld_tiles, played).possible(jokers, deficit) == expected
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(instances(), st.data())
 def test_agrees_with_trying_every_matching_with_witnesses(instance, data):
     # A kept joker needs a tile of its old meld (its origin) in its new meld, counted as copies.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.net import free_port
 
 
 def _unavailable(reason: str):
@@ -48,15 +49,9 @@ def browser():
         chromium.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, browser):
-    port = _free_port()
+    port = free_port()
     folder = tmp_path_factory.mktemp("webapp")
     log = (folder / "server.log").open("w")
     root = Path(__file__).resolve().parents[2]

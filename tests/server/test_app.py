@@ -17,7 +17,6 @@ import platform
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -56,6 +55,7 @@ from rummisolve.server.requests import (  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.service import render_json, verify_json  # noqa: E402
 from rummisolve.tiles import JOKER, TILE_CODE_PATTERN, Tile  # noqa: E402
+from tests.support.net import free_port  # noqa: E402
 
 CAP = 1.5  # the test server's cap on one solve, in seconds
 VOLATILE = ("timings",)  # result fields that legitimately differ between two runs
@@ -109,17 +109,11 @@ def dealt_positions(seed: int, count: int) -> list[dict]:
 # -- the server under test -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Server:
     """``rummisolve serve`` as a subprocess on a free loopback port."""
 
     def __init__(self, tmp: Path, *args: str) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = open(self.log_path, "w")

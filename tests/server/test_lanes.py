@@ -10,7 +10,6 @@ patched, so the long requests block on an event (never on the clock) until the t
 from __future__ import annotations
 
 import dataclasses
-import socket
 import threading
 import time
 
@@ -25,6 +24,7 @@ from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.lanes import Lanes  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.server.state import solve_job  # noqa: E402
+from tests.support.net import free_port  # noqa: E402
 
 SMALL = {"table": [["R1", "R2", "R3"], ["K7", "O7", "B7"]], "rack": ["R4", "R5", "K9", "K7"], "opened": True}
 """10 tiles in play: light by its size."""
@@ -83,12 +83,6 @@ def test_without_a_light_lane_every_solve_takes_the_heavy_lane():
 # -- the app, in this process, with the solve job patched -------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Blocking:
     """The app's solve job, except that a solve asking for alternatives waits for :attr:`release`
     (or its stop signal) first. Records the thread (so the lane) each request's ``id`` ran in."""
@@ -120,7 +114,7 @@ def live(blocking, tmp_path):
     settings = dataclasses.replace(Settings(), light_solver_threads=2, solver_threads=2, max_time_limit=10.0)
     app = create_app(settings, db=str(tmp_path / "games.sqlite3"))
     app.state.server.solve = blocking  # every /solve (and the warm-up) runs the blocking job
-    config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning", access_log=False)
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

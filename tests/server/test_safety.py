@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import http.client
 import json
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from rummisolve.server.session import Session  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
 from rummisolve.server.store import GameStore, StaleGame, hash_token  # noqa: E402
 from rummisolve.solver import solve  # noqa: E402
+from tests.support.net import free_port  # noqa: E402
 
 HOST = "testserver"
 
@@ -498,12 +498,6 @@ def test_a_damaged_row_is_that_games_error_only(tmp_path):
         assert client.get(f"/games/{fine}").status_code == 200
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.mark.parametrize("kind", ["text", "directory", "damaged", "other program"])
 def test_a_bad_db_file_is_one_line_from_serve(tmp_path, kind):
     path = tmp_path / "games.sqlite3"
@@ -527,7 +521,7 @@ def test_a_bad_db_file_is_one_line_from_serve(tmp_path, kind):
         other.commit()
         other.close()
     done = subprocess.run(
-        [sys.executable, "-m", "rummisolve", "serve", "--port", str(_free_port()), "--db", str(path)],
+        [sys.executable, "-m", "rummisolve", "serve", "--port", str(free_port()), "--db", str(path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -546,7 +540,7 @@ def test_a_500_keeps_the_keep_alive_connection(tmp_path):
     async def boom():
         raise RuntimeError("a bug")
 
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -607,7 +601,7 @@ def test_every_acknowledged_action_survives_a_killed_server(tmp_path):
     db = tmp_path / "g.sqlite3"
 
     def start() -> tuple[subprocess.Popen, str]:
-        port = _free_port()
+        port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(db), "--no-access-log"],
             stdout=subprocess.DEVNULL,

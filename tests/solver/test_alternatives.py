@@ -136,7 +136,7 @@ def test_twist_alternatives_match_the_twist_oracle(mode):
 
     checked = 0
     for name in RULES:
-        for position in _positions(name)[:15]:
+        for position in _positions(name)[:10]:  # 15 took 21-26 s a mode; the twist differential has them all
             for objective in ("tiles", "value"):
                 best = solve(position, objective, alternatives=3, alternatives_mode=mode)
                 seen = []

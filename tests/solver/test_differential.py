@@ -41,12 +41,14 @@ RULES: dict[str, RuleSet] = {
 SMALL = 30  # small dense positions per rule set
 # (table size, rack size) of the random positions per rule set; opened alternates
 SIZES = [(0, 14), (6, 6), (12, 20), (20, 10), (30, 14), (40, 3), (55, 24), (85, 14)]
+SIZES_OF = {"xp": [(55, 22) if size == (55, 24) else size for size in SIZES]}
+"""xp's (55, 24) position took the oracle (HiGHS) 13 s of CPU; the one of 22 rack tiles dealt in its place, 2 s."""
 
 
 def _positions(name: str, rules: RuleSet) -> list[Position]:
     rng = random.Random(f"differential-{name}")
     out = [small_position(rng, rules) for _ in range(SMALL)]
-    for i, (table_size, rack_size) in enumerate(SIZES):
+    for i, (table_size, rack_size) in enumerate(SIZES_OF.get(name, SIZES)):
         out.append(random_position(rng, rules, table_size, rack_size, opened=i % 2 == 0, jokers=i % 3 != 2))
     return out
 

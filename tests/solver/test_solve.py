@@ -7,6 +7,7 @@ the comment beside each position (not read back from the solver or the oracle).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -901,10 +902,17 @@ def _brute_force(position: Position, objective: str) -> int | None:
         score = len(played) if objective == "tiles" else position.rules.rack_value(played)
         if best is not None and score <= best:
             continue
-        bag = sorted(list(position.table_tiles) + played)
-        if any(verify(position, table).legal for table in _arrangements(bag, position.rules)):
+        if _playable(position, tuple(played)):
             best = score
     return best
+
+
+@functools.lru_cache(maxsize=4096)
+def _playable(position: Position, played: tuple) -> bool:
+    """Whether some arrangement of the table and ``played`` passes the referee (kept: each
+    objective's brute force asks of the same sub-multisets)."""
+    bag = sorted(list(position.table_tiles) + list(played))
+    return any(verify(position, table).legal for table in _arrangements(bag, position.rules))
 
 
 def _strict_positions(count: int) -> list[Position]:

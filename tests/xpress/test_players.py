@@ -137,8 +137,9 @@ def test_a_tournament_mirrors_the_deal_and_counts_draws():
 
 
 def test_the_tournament_command_under_xpress(tmp_path, capsys):
+    # medium and easy: the hard AI (28 s here) is checked move by move in the test above.
     log = tmp_path / "turns.jsonl"
-    args = ["tournament", "--rules", "xpress", "--players", "hard,easy", "--games", "2", "--seed", "1"]
+    args = ["tournament", "--rules", "xpress", "--players", "medium,easy", "--games", "2", "--seed", "1"]
     assert main(args + ["--json", "--log", str(log), "--workers", "1", "--no-progress"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 2 and summary["illegal_moves"] == 0 and summary["rules"] == "xpress"
@@ -147,6 +148,7 @@ def test_the_tournament_command_under_xpress(tmp_path, capsys):
     starts = [next(line for line in lines if line["game"] == g) for g in (0, 1)]
     assert starts[0]["seat"] == starts[1]["seat"] and starts[0]["dice"] == starts[1]["dice"]
     assert starts[0]["position"] == starts[1]["position"] and starts[0]["player"] != starts[1]["player"]
+    assert {line["player"] for line in lines if line["action"] == "play"} == {"medium", "easy"}
     for line in lines:
         if line["action"] != "play":
             continue

@@ -60,9 +60,13 @@ def _brute_force(table, dice, objective):
     return answers
 
 
-@pytest.mark.parametrize(("table", "spec"), CASES)
-@pytest.mark.parametrize("objective", ["tiles", "value"])
-def test_exact_expectations_match_the_oracle_brute_force(table, spec, objective):
+@pytest.mark.parametrize(
+    ("objective", "table", "spec"),
+    # The last case (four dice on a table of runs: 1,296 racks for the oracle) under tiles only: its
+    # value twin took 11 s, and the value objective is checked on the other three, four dice included.
+    [("tiles", table, spec) for table, spec in CASES] + [("value", table, spec) for table, spec in CASES[:3]],
+)
+def test_exact_expectations_match_the_oracle_brute_force(objective, table, spec):
     dice = _dice(spec)
     advice = best_reroll(_position(table, dice), dice, objective, max_solves=10_000)
     assert advice.exact and len(advice.options) == 2 ** len(dice)
