@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model_helper as cmh
 
@@ -491,30 +491,12 @@ def staged_search(
     bounded = math.isfinite(lower)
     bound = math.ceil(lower - 1e-6) if bounded else 0
     objective = proto.objective
-    width = 1
     try:
-        for step in range(target_steps + 1 if bounded else 0):
-            if incumbent is not None and incumbent.objective_value <= bound:
-                incumbent.status = CP_OPTIMAL  # nothing better than the bound exists
-                return incumbent
-            if step == target_steps:
-                break
-            top = bound + width - 1
-            if incumbent is not None:
-                top = min(top, round(incumbent.objective_value) - 1)
-            objective.domain.extend([bound, top])
-            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=target_effort, cuts=widening))
-            objective.domain.clear()
-            if target.status == CP_OPTIMAL:
-                return target  # the best of the range, and nothing below it exists
-            if target.status == CP_FEASIBLE:
-                incumbent = target  # a range's solution, not proven its best
-                break
-            if target.status != CP_INFEASIBLE or _expired(deadline, stop):
-                break
-            bound = top + 1
-            if widening:
-                width *= 2
+        if bounded:
+            budget = (target_effort, target_steps, widening)
+            answer, bound, incumbent = _targets(run, proto, seed, deadline, stop, bound, incumbent, budget)
+            if answer is not None:
+                return answer
         if _expired(deadline, stop):
             # The caller's time limit (or stop), not the work caps, stopped the search.
             return response if incumbent is None else incumbent
@@ -532,6 +514,47 @@ def staged_search(
     if second.status == CP_FEASIBLE and incumbent is not None:
         return min(second, incumbent, key=lambda r: r.objective_value)
     return second
+
+
+def _targets(
+    run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse],
+    proto: cmh.CpModelProto,
+    seed: int,
+    deadline: float | None,
+    stop: StopSignal | None,
+    bound: int,
+    incumbent: cmh.CpSolverResponse | None,
+    budget: tuple[float, int, bool],
+) -> tuple[cmh.CpSolverResponse | None, int, cmh.CpSolverResponse | None]:
+    """:func:`staged_search`'s target stage from ``bound``, ``budget`` its (effort, steps,
+    widening): the answer if proven, else the bound not yet ruled out and the best solution found."""
+    effort, steps, widening = budget
+    objective = proto.objective
+    width = 1
+    for step in range(steps + 1):
+        if incumbent is not None and incumbent.objective_value <= bound:
+            incumbent.status = CP_OPTIMAL  # nothing better than the bound exists
+            return incumbent, bound, incumbent
+        if step == steps:
+            break
+        top = bound + width - 1
+        if incumbent is not None:
+            top = min(top, round(incumbent.objective_value) - 1)
+        objective.domain.extend([bound, top])
+        try:
+            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=effort, cuts=widening))
+        finally:
+            objective.domain.clear()
+        if target.status == CP_OPTIMAL:
+            return target, bound, incumbent  # the best of the range, and nothing below it exists
+        if target.status == CP_FEASIBLE:
+            return None, bound, target  # a range's solution, not proven its best
+        if target.status != CP_INFEASIBLE or _expired(deadline, stop):
+            break
+        bound = top + 1
+        if widening:
+            width *= 2
+    return None, bound, incumbent
 
 
 def _remaining(deadline: float | None) -> float | None:
