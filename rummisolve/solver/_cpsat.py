@@ -22,13 +22,13 @@ CP_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
 CP_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
 CP_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
 PROVEN = (CP_OPTIMAL, CP_INFEASIBLE)
-_PARAMETERS: dict[tuple[int, float | None, float | None, bool], cmh.SatParameters] = {}
+_PARAMETERS: dict[tuple[int, float | None, float | None, bool, bool], cmh.SatParameters] = {}
 _CACHED_LIMITS = 64
 _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
 
 
 def sat_parameters(
-    seed: int, limit: float | None, effort: float | None = None, eager: bool = False
+    seed: int, limit: float | None, effort: float | None = None, eager: bool = False, cuts: bool = False
 ) -> cmh.SatParameters:
     """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
 
@@ -39,10 +39,12 @@ def sat_parameters(
     ``eager`` (models of up to :data:`~rummisolve.solver._solve.EAGER_FALLBACK_SETS` candidate sets): on small models that
     is faster, on very large ones an eager relaxation with root cuts overruns time limits.
 
+    With ``cuts`` a search capped by ``effort`` keeps CP-SAT's cuts (Twist's target stage).
+
     CP-SAT's own Ctrl-C handler is off: with it, every solve left SIGINT at the system default,
     so a later Ctrl-C killed the host program (the CLI, a server, a notebook) outright instead
     of raising ``KeyboardInterrupt`` and running its clean-up."""
-    key = (seed, limit, effort, eager)
+    key = (seed, limit, effort, eager, cuts)
     params = _PARAMETERS.get(key)
     if params is None:
         params = cmh.SatParameters()
@@ -55,9 +57,10 @@ def sat_parameters(
         params.catch_sigint_signal = False
         if effort is not None or eager:
             params.add_lp_constraints_lazily = False
-        if effort is not None:
+        if effort is not None and not cuts:
             for name in _CUTS:
                 setattr(params, name, False)
+        if effort is not None:
             params.max_deterministic_time = effort
         if limit is not None:
             params.max_time_in_seconds = limit

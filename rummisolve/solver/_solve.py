@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model_helper as cmh
 
@@ -282,7 +282,9 @@ class _Search:
             start = time.perf_counter()
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
             efforts = search_efforts(cat, built)
-            response = staged_search(built.proto, self.seed, self.deadline, eager, stop=self.stop, efforts=efforts)
+            response = staged_search(
+                built.proto, self.seed, self.deadline, eager, self.stop, efforts, widening=built.twist is not None
+            )
             status = response.status
             timings["solve"] += time.perf_counter() - start
 
@@ -422,10 +424,19 @@ jokers' hosts (:mod:`~rummisolve.solver._strict`) make a first solution harder t
 (``benchmarks/RESULTS.md``, "Strict jokers stay with their melds")."""
 
 
+TWIST_EFFORTS = (QUICK_EFFORT, 1.0, 6)
+"""The same for models with Twist pieces, searched with ``widening`` targets (:func:`staged_search`):
+on dense tables the quick stage finds no solution, and the full stage from scratch took seconds to
+find good ones, while the objective pinned to the values from the bound up is proven infeasible
+in tens of milliseconds up to the optimum, then found there (``benchmarks/RESULTS.md``, "Twist")."""
+
+
 def search_efforts(cat: Catalogue, built: PositionModel) -> tuple[float, float, int] | None:
     """The staged search's budgets for a built model, when not the defaults."""
     if cat.grouped:
         return GROUPED_EFFORTS
+    if built.twist is not None:
+        return TWIST_EFFORTS
     if cat.rules.joker_retrieval == "strict" and built.counts.table_jokers and not built.kept_by_rule:
         return STRICT_EFFORTS
     return None
@@ -444,6 +455,8 @@ def staged_search(
     eager: bool,
     stop: StopSignal | None = None,
     efforts: tuple[float, float, int] | None = None,
+    *,
+    widening: bool = False,
 ) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
@@ -463,7 +476,11 @@ def staged_search(
 
     Work caps, not wall-clock time, stop stages 1 and 2, so the answer is deterministic. A set
     ``stop`` acts like the deadline passing: the running stage stops and no other starts.
-    ``efforts``: (quick budget, target budget, target steps) in place of the defaults."""
+    ``efforts``: (quick budget, target budget, target steps) in place of the defaults.
+    ``widening`` (Twist, :data:`TWIST_EFFORTS`): the target searches keep CP-SAT's cuts, and each
+    one after an infeasible one pins a range twice as wide (1, 2, 4, ... values, below the best
+    solution found); a solution in a range is optimal once the search proves it the range's best,
+    else it is the incumbent the full stage has to beat."""
     run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
     response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
@@ -475,22 +492,14 @@ def staged_search(
     bound = math.ceil(lower - 1e-6) if bounded else 0
     objective = proto.objective
     try:
-        for step in range(target_steps + 1 if bounded else 0):
-            if incumbent is not None and incumbent.objective_value <= bound:
-                incumbent.status = CP_OPTIMAL  # nothing better than the bound exists
-                return incumbent
-            if step == target_steps:
-                break
-            objective.domain.extend([bound, bound])
-            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=target_effort))
-            objective.domain.clear()
-            if target.status == CP_OPTIMAL:
-                return target
-            if target.status != CP_INFEASIBLE or _expired(deadline, stop):
-                break
-            bound += 1
+        if bounded:
+            budget = (target_effort, target_steps, widening)
+            answer, bound, incumbent = _targets(run, proto, seed, deadline, stop, bound, incumbent, budget)
+            if answer is not None:
+                return answer
         if _expired(deadline, stop):
-            return response  # the caller's time limit (or stop), not the work caps, stopped the search
+            # The caller's time limit (or stop), not the work caps, stopped the search.
+            return response if incumbent is None else incumbent
         if bounded or incumbent is not None:
             upper = INF if incumbent is None else round(incumbent.objective_value) - 1
             objective.domain.extend([bound if bounded else -INF, upper])
@@ -505,6 +514,47 @@ def staged_search(
     if second.status == CP_FEASIBLE and incumbent is not None:
         return min(second, incumbent, key=lambda r: r.objective_value)
     return second
+
+
+def _targets(
+    run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse],
+    proto: cmh.CpModelProto,
+    seed: int,
+    deadline: float | None,
+    stop: StopSignal | None,
+    bound: int,
+    incumbent: cmh.CpSolverResponse | None,
+    budget: tuple[float, int, bool],
+) -> tuple[cmh.CpSolverResponse | None, int, cmh.CpSolverResponse | None]:
+    """:func:`staged_search`'s target stage from ``bound``, ``budget`` its (effort, steps,
+    widening): the answer if proven, else the bound not yet ruled out and the best solution found."""
+    effort, steps, widening = budget
+    objective = proto.objective
+    width = 1
+    for step in range(steps + 1):
+        if incumbent is not None and incumbent.objective_value <= bound:
+            incumbent.status = CP_OPTIMAL  # nothing better than the bound exists
+            return incumbent, bound, incumbent
+        if step == steps:
+            break
+        top = bound + width - 1
+        if incumbent is not None:
+            top = min(top, round(incumbent.objective_value) - 1)
+        objective.domain.extend([bound, top])
+        try:
+            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=effort, cuts=widening))
+        finally:
+            objective.domain.clear()
+        if target.status == CP_OPTIMAL:
+            return target, bound, incumbent  # the best of the range, and nothing below it exists
+        if target.status == CP_FEASIBLE:
+            return None, bound, target  # a range's solution, not proven its best
+        if target.status != CP_INFEASIBLE or _expired(deadline, stop):
+            break
+        bound = top + 1
+        if widening:
+            width *= 2
+    return None, bound, incumbent
 
 
 def _remaining(deadline: float | None) -> float | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 from rummisolve.rules import RuleSet
@@ -92,7 +93,55 @@ def twist_pieces(
     rules: RuleSet, available: list[int], jokers: int, doubles: int, changes: int, mirrors: int
 ) -> list[Piece]:
     """Every piece whose tiles may be available: ``available[k]`` numbered tiles of kind ``k``,
-    ``jokers`` regular jokers and the special jokers in play."""
+    ``jokers`` regular jokers and the special jokers in play (fresh copies, the pieces and order
+    of :func:`listed_pieces`).
+
+    The pieces of every tile available are listed once per rule set and special jokers
+    (:func:`_templates`); a position keeps those its tiles fit (at most ``jokers`` slots without a
+    tile, counted from bit masks) and anchors those regular jokers alone could fill."""
+    zero = short = 0
+    for k, n in enumerate(available):
+        if n < 2:
+            short |= 1 << k
+            if not n:
+                zero |= 1 << k
+    found: list[Piece] = []
+    for piece, once, twice, size in _templates(rules, doubles, changes, mirrors):
+        if (once & zero).bit_count() + (twice & short).bit_count() > jokers:
+            continue
+        if size > jokers:
+            copy = object.__new__(Piece)
+            copy.__dict__.update(piece.__dict__)
+            found.append(copy)
+            continue
+        for k in piece.slots:  # as _anchored does
+            if available[k]:
+                copy = object.__new__(Piece)
+                copy.__dict__.update(piece.__dict__)
+                copy.anchors = {k: 1}
+                found.append(copy)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _templates(rules: RuleSet, doubles: int, changes: int, mirrors: int) -> tuple[tuple[Piece, int, int, int], ...]:
+    """The pieces :func:`listed_pieces` gives with every tile available and no regular joker (none
+    anchored), each with the bit masks of its kinds with a slot and with two (the most a piece
+    has of one kind), and its number of kind slots."""
+    every = [2 * rules.copies] * rules.colours * rules.numbers
+    templates = []
+    for piece in listed_pieces(rules, every, 0, doubles, changes, mirrors):
+        assert max(piece.slots.values()) <= 2 and not piece.anchors, piece
+        once = sum(1 << k for k in piece.slots)
+        twice = sum(1 << k for k, n in piece.slots.items() if n == 2)
+        templates.append((piece, once, twice, sum(piece.slots.values())))
+    return tuple(templates)
+
+
+def listed_pieces(
+    rules: RuleSet, available: list[int], jokers: int, doubles: int, changes: int, mirrors: int
+) -> list[Piece]:
+    """:func:`twist_pieces`, listed afresh: the enumeration itself."""
     found: list[Piece] = []
     if doubles:
         _doubles(rules, available, jokers, doubles, found)

@@ -111,22 +111,32 @@ def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.Inte
     """One variable per piece (how many copies of it are laid), and its terms."""
     terms = _PieceTerms()
     index = len(variables)
+    kinds, anchors, (doubles, changes, mirrors) = terms.kinds, terms.anchors, terms.specials
+    domains = protos.domains_up_to(max((piece.upper for piece in twist.pieces), default=0))
     for piece in twist.pieces:
-        variables.append(protos.domain(0, piece.upper))
+        variables.append(domains[piece.upper])
         piece.var = index
         for k, n in piece.slots.items():
-            terms.kinds.setdefault(k, []).append((index, n))
+            if k in kinds:
+                kinds[k].append((index, n))
+            else:
+                kinds[k] = [(index, n)]
         for k, n in piece.anchors.items():
-            terms.anchors.setdefault(k, []).append((index, n))
-        for i, n in enumerate((piece.doubles, piece.changes, piece.mirrors)):
-            if n:
-                terms.specials[i].append((index, n))
-        regular = piece.joker_anchors.get(-1, 0)
-        if regular:
-            terms.regular.append((index, regular))
-        if piece.shape in ("left", "middle"):
+            anchors.setdefault(k, []).append((index, n))
+        if piece.doubles:
+            doubles.append((index, piece.doubles))
+        if piece.changes:
+            changes.append((index, piece.changes))
+        if piece.mirrors:
+            mirrors.append((index, piece.mirrors))
+        shape = piece.shape
+        if shape == "kept":
+            regular = piece.joker_anchors.get(-1, 0)
+            if regular:
+                terms.regular.append((index, regular))
+        elif shape == "left" or shape == "middle":
             terms.ends.setdefault(piece.change_after, []).append(piece)
-        if piece.shape in ("right", "middle"):
+        if shape == "right" or shape == "middle":
             terms.starts.setdefault(piece.change_before, []).append(piece)
         index += 1
     return terms

@@ -58,7 +58,9 @@ class Model:
     eager: bool
     """Whether the fallback search loads the whole relaxation at once (small catalogues)."""
     efforts: tuple[float, float, int] | None = None
-    """The search's budgets when not the defaults (grouped catalogues, strict table jokers)."""
+    """The search's budgets when not the defaults (grouped catalogues, strict table jokers, Twist)."""
+    widening: bool = False
+    """Whether the target searches widen (Twist, :func:`~rummisolve.solver._solve.staged_search`)."""
 
 
 def model_of(position: Position, objective: Objective | str) -> Model | None:
@@ -67,7 +69,8 @@ def model_of(position: Position, objective: Objective | str) -> Model | None:
     built = build_model(position, cat, objective)
     if built is None:
         return None
-    return Model(built.proto, len(cat.sets) <= EAGER_FALLBACK_SETS, search_efforts(cat, built))
+    eager = len(cat.sets) <= EAGER_FALLBACK_SETS
+    return Model(built.proto, eager, search_efforts(cat, built), built.twist is not None)
 
 
 def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
@@ -79,7 +82,7 @@ def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
         proto.copy_from(model.proto)
         proto.solution_hint.vars.extend(range(len(hint.values)))
         proto.solution_hint.values.extend(hint.values)
-    return _result(staged_search(proto, 0, None, model.eager, efforts=model.efforts))
+    return _result(staged_search(proto, 0, None, model.eager, efforts=model.efforts, widening=model.widening))
 
 
 def load(model: Model) -> SearchResult:

@@ -362,7 +362,7 @@ def test_a_search_cut_before_any_move_is_reported_as_unknown_everywhere(monkeypa
     from rummisolve.service import render_json
     from rummisolve.solver import _solve
 
-    def out_of_time(proto, seed, deadline, eager, stop=None, efforts=None):
+    def out_of_time(proto, seed, deadline, eager, stop=None, efforts=None, **options):
         response = cmh.CpSolverResponse()
         response.status = cmh.CpSolverStatus.UNKNOWN
         return response

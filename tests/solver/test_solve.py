@@ -773,7 +773,7 @@ def test_a_search_cut_before_any_move_is_unknown_not_no_move(monkeypatch):
 
     from rummisolve.solver import _solve
 
-    def out_of_time(proto, seed, deadline, eager, stop=None, efforts=None):
+    def out_of_time(proto, seed, deadline, eager, stop=None, efforts=None, **options):
         response = cmh.CpSolverResponse()
         response.status = cmh.CpSolverStatus.UNKNOWN
         return response
