@@ -39,7 +39,8 @@ def plan_twist(
     layer = (table[0] + rack[0], table[1] + rack[1], table[2] + rack[2])
     if not any(layer):
         return None
-    pieces = twist_pieces(cat.rules, available, jokers, *layer)
+    threshold = opening and cat.rules.initial_threshold > 0
+    pieces = twist_pieces(cat.rules, available, jokers, *layer, threshold=threshold)
     if not opening:
         for index, reals, regular, specials in counts.twist_melds:
             d, c, m = specials
