@@ -279,7 +279,7 @@ def _segments(
     ``JC`` standing for the top number)."""
     top, m = rules.numbers, rules.min_meld_length
     longest = max(3, m + jokers + doubles) if threshold and jokers + doubles else 3
-    end = _last_slot(rules, 3)  # the last slot of a run that holds a JC (it starts below 2)
+    end = _last_slot(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
