@@ -108,19 +108,19 @@ def twist_pieces(
     changes: int,
     mirrors: int,
     *,
-    threshold: bool = False,
+    long: int = 0,
 ) -> list[Piece]:
     """Every piece whose tiles may be available: ``available[k]`` numbered tiles of kind ``k``,
-    ``jokers`` regular jokers and the special jokers in play; ``threshold``: the layer is an
-    initial meld whose value counts (the longer shapes of the module docstring)."""
+    ``jokers`` regular jokers and the special jokers in play; ``long``: in an initial meld, the
+    jokers (``J`` and ``JD``) its longer shapes may hold (the module docstring; 0: none)."""
     found: list[Piece] = []
     if doubles:
-        _doubles(rules, available, jokers, doubles, found, threshold)
-        _groups(rules, available, jokers, doubles, found, threshold)
+        _doubles(rules, available, jokers, doubles, found, long)
+        _groups(rules, available, jokers, doubles, found, long)
     if changes:
         for colour in range(rules.colours):
             for first in range(1, _last_slot(rules, 3) + 1):
-                _segments(rules, available, jokers, doubles, changes, colour, first, found, threshold)
+                _segments(rules, available, jokers, doubles, changes, colour, first, found, long)
     if mirrors:
         _mirrors(rules, available, jokers, mirrors, found)
     return found
@@ -193,14 +193,11 @@ def _last_slot(rules: RuleSet, start: int) -> int:
     return rules.numbers + 1 if rules.wraparound and start > 1 else rules.numbers
 
 
-def _doubles(
-    rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], threshold: bool
-) -> None:
-    """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles (with ``threshold``,
-    ``m + jokers`` where more)."""
+def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], long: int) -> None:
+    """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles (``m + long`` where more)."""
     for colour in range(rules.colours):
         for start in range(1, rules.numbers + 1):
-            _double_runs(rules, available, jokers, doubles, colour, start, found, threshold)
+            _double_runs(rules, available, jokers, doubles, colour, start, found, long)
 
 
 def _double_runs(
@@ -211,18 +208,18 @@ def _double_runs(
     colour: int,
     start: int,
     found: list[Piece],
-    threshold: bool,
+    long: int,
 ) -> None:
     """The runs with double jokers of colour ``colour`` starting at ``start``."""
     top, m = rules.numbers, rules.min_meld_length
     bound = 2 * m - 1
-    longest = max(bound, m + jokers + doubles) if threshold else bound
+    longest = max(bound, m + long)
     last = _last_slot(rules, start)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         size = len(stack)
-        if _past_bound(size, bound, m, used + jokers):
+        if _past_bound(size, bound, m, min(used + jokers, long)):
             return  # longer still holds more real tiles past the first m
         if used and size >= m and slots and _fits(available, slots, jokers):
             piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
@@ -236,19 +233,21 @@ def _double_runs(
     grow(start, 0, {}, 0)
 
 
-def _groups(
-    rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], threshold: bool
-) -> None:
+def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], long: int) -> None:
     """Groups with double jokers: kind slots in colour order, then the double jokers (``m .. 2m-1``
-    tiles; with ``threshold``, ``1 + jokers`` where more: one real tile, the rest jokers)."""
+    tiles; ``1 + long`` where more: one real tile, the rest jokers)."""
     top, m = rules.numbers, rules.min_meld_length
     bound = 2 * m - 1
-    longest = max(bound, 1 + jokers + doubles) if threshold else bound
+    longest = max(bound, 1 + long)
     n_colours = rules.colours
     for number in range(1, top + 1):
         for d in range(1, doubles + 1):
             for r in range(1, n_colours + 1):
-                if r + 2 * d > n_colours or not m <= r + d <= longest or _past_bound(r + d, bound, 1, d + jokers):
+                if (
+                    r + 2 * d > n_colours
+                    or not m <= r + d <= longest
+                    or _past_bound(r + d, bound, 1, min(d + jokers, long))
+                ):
                     continue
                 for subset in combinations(range(n_colours), r):
                     slots = {c * top + number - 1: 1 for c in subset}
@@ -269,22 +268,22 @@ def _segments(
     colour: int,
     first: int,
     found: list[Piece],
-    threshold: bool,
+    long: int,
 ) -> None:
     """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot
-    (with ``threshold``, ``m + jokers`` where more).
+    (``m + long`` where more).
 
     Numbers are slots: under wraparound ``top + 1`` is the 1 after the top number, which ends a
     run, so only a ``right`` segment reaches it (``first`` may be ``top + 1``: the 1 alone after a
     ``JC`` standing for the top number)."""
     top, m = rules.numbers, rules.min_meld_length
-    longest = max(3, m + jokers + doubles) if threshold and jokers + doubles else 3
+    longest = max(3, m + long) if long else 3
     end = _last_slot(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         last = number - 1
-        if _past_bound(len(stack), 3, m, used + jokers):
+        if _past_bound(len(stack), 3, m, min(used + jokers, long)):
             return
         if slots and _fits(available, slots, jokers):
             for shape, wraps in _segment_shapes(first, last, top, end > top, changes):

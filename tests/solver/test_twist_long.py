@@ -70,6 +70,15 @@ def test_a_double_joker_group_of_one_tile_and_five_jokers():
     assert s.status == "optimal" and len(s.played) == 6
 
 
+def test_an_opening_with_a_long_segment_under_open_then_manipulate():
+    # K1 J K3 JC J B6 B7 B8 is 1..8 (36), its segment J B6 B7 B8 as above; under
+    # open_then_manipulate the opening's melds lie on the final table too, which lists them.
+    rules = TWIST.replace(numbers=8, initial_threshold=36, open_then_manipulate=True)
+    position, s = _opening("K1 J K3 JC J B6 B7 B8", rules)
+    assert s.status == "optimal" and len(s.played) == 8
+    assert verify(position, [["K1", "J", "K3", "JC", "J", "B6", "B7", "B8"]])
+
+
 @pytest.mark.xfail(strict=True, reason="segments longer than 3 tiles are listed only in initial melds")
 def test_a_colour_change_segment_of_four_tiles_on_an_opened_rack():
     # The same K1 K2 K3 JC J B6 B7 B8 on an opened rack: all eight tiles only as that one meld.
@@ -83,14 +92,14 @@ SUPPLY = Counter({JOKER: BUILT.jokers, DOUBLE_JOKER: 2, COLOUR_CHANGE_JOKER: 2, 
 
 
 def _uncuttable_melds(max_tiles: int = 8) -> list[tuple[tuple, int]]:
-    """The definition's melds of 6 to ``max_tiles`` tiles with a special joker and a regular or
-    double joker, within the Twist supply, that no cut splits into two valid melds; each with the
+    """The definition's melds of 6 to ``max_tiles`` tiles with a special joker and two regular or
+    double jokers or more, within the Twist supply, that no cut splits into two valid melds; each with the
     value of its best reading."""
     readings = best_readings(BUILT, max_tiles)
     found = []
     for tiles, (_kind, value, _stands) in readings.items():
         counts = Counter(tiles)
-        if len(tiles) < 6 or not any(t.is_special_joker for t in tiles) or not counts[JOKER] + counts[DOUBLE_JOKER]:
+        if len(tiles) < 6 or not any(t.is_special_joker for t in tiles) or counts[JOKER] + counts[DOUBLE_JOKER] < 2:
             continue
         if any(counts[t] > n for t, n in SUPPLY.items()):
             continue
