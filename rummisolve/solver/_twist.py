@@ -22,9 +22,10 @@ Those bounds assume a cut leaves a numbered tile in each part. In an initial mel
 jokers cannot move to other melds instead without changing what they are worth (``R1 R2 R3 J J
 JD`` is 1..7, worth 28; ``R1 R2 J`` and ``R3 J JD``, 24), so there longer shapes are listed, each
 with jokers in every tile past its first ``m`` (:func:`_past_bound`), as a shape no cut splits
-has them: runs with double jokers and segments reach ``m + jokers`` tiles (``jokers``: the ``J``
-and ``JD`` in play; a segment next to a ``JC`` is jokers only once its far end is given away:
-``K1 K2 K3 JC J B6 B7 B8``), groups ``1 + jokers`` (one real tile). Elsewhere segments keep 1 to
+has them: runs with double jokers and segments reach ``m + jokers`` tiles (``jokers``: the
+rack's ``J`` and ``JD``; a segment next to a ``JC`` is jokers only once its far end is given away:
+``K1 K2 K3 JC J B6 B7 B8``), groups ``1 + jokers`` (one real tile); in the opening layer and,
+under ``open_then_manipulate``, the final table that holds it. Elsewhere segments keep 1 to
 3 tiles, though a long one may be needed there too (the same ``K1 K2 K3 JC J B6 B7 B8`` on an
 opened rack; listing them in every layer doubled the Twist positions' CPU time), so such moves
 can be missed. Mirror sides keep ``2m - 2`` slots (a longer side with jokers only at its far end
