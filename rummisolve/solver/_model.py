@@ -165,7 +165,7 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
     playable_jokers = draft.opening_jokers
     jokers = counts.table_jokers + playable_jokers
     specials = not opening or rules.joker_in_initial_meld
-    twist = plan_twist(cat, counts, available, jokers, False, specials) if counts.has_twist else None
+    twist = plan_twist(cat, counts, available, jokers, False, specials, initial=opening) if counts.has_twist else None
     played: list[int] = []
     layer = _layer(
         protos,

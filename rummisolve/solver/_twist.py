@@ -18,6 +18,19 @@ smaller valid melds need to be listed (the rest is their union), so the shapes a
   numbered; the model joins them at the numbers where a ``JC`` stands, neighbours of different
   colours.
 
+Those bounds assume a cut leaves a numbered tile in each part. In an initial meld (a threshold)
+jokers cannot move to other melds instead without changing what they are worth (``R1 R2 R3 J J
+JD`` is 1..7, worth 28; ``R1 R2 J`` and ``R3 J JD``, 24), so there longer shapes are listed, each
+with jokers in every tile past its first ``m`` (:func:`_past_bound`), as a shape no cut splits
+has them: runs with double jokers and segments reach ``m + jokers`` tiles (``jokers``: the
+rack's ``J`` and ``JD``; a segment next to a ``JC`` is jokers only once its far end is given away:
+``K1 K2 K3 JC J B6 B7 B8``), groups ``1 + jokers`` (one real tile); in the opening layer and,
+under ``open_then_manipulate``, the final table that holds it. Elsewhere segments keep 1 to
+3 tiles, though a long one may be needed there too (the same ``K1 K2 K3 JC J B6 B7 B8`` on an
+opened rack; listing them in every layer doubled the Twist positions' CPU time), so such moves
+can be missed. Mirror sides keep ``2m - 2`` slots (a longer side with jokers only at its far end
+is worth less than its jokers elsewhere, we believe; not checked beyond 8 tiles).
+
 Every listed shape is a valid meld or part of one (the tests check them against the meld
 classifier, the referee checks every answer); that the shapes suffice is what the differential
 test against an unrestricted enumeration (``benchmarks/twist_oracle.py``) checks.
@@ -90,15 +103,26 @@ class Piece:
 
 
 def twist_pieces(
-    rules: RuleSet, available: list[int], jokers: int, doubles: int, changes: int, mirrors: int
+    rules: RuleSet,
+    available: list[int],
+    jokers: int,
+    doubles: int,
+    changes: int,
+    mirrors: int,
+    *,
+    long: int = 0,
 ) -> list[Piece]:
     """Every piece whose tiles may be available: ``available[k]`` numbered tiles of kind ``k``,
     ``jokers`` regular jokers and the special jokers in play (fresh copies, the pieces and order
-    of :func:`listed_pieces`).
+    of :func:`listed_pieces`); ``long``: in an initial meld, the jokers (``J`` and ``JD``) its
+    longer shapes may hold (the module docstring; 0: none).
 
     The pieces of every tile available are listed once per rule set and special jokers
     (:func:`_templates`); a position keeps those its tiles fit (at most ``jokers`` slots without a
-    tile, counted from bit masks) and anchors those regular jokers alone could fill."""
+    tile, counted from bit masks) and anchors those regular jokers alone could fill. Long shapes
+    depend on the position's jokers: with ``long`` the pieces are listed afresh."""
+    if long:
+        return listed_pieces(rules, available, jokers, doubles, changes, mirrors, long=long)
     zero = short = 0
     for k, n in enumerate(available):
         if n < 2:
@@ -139,20 +163,34 @@ def _templates(rules: RuleSet, doubles: int, changes: int, mirrors: int) -> tupl
 
 
 def listed_pieces(
-    rules: RuleSet, available: list[int], jokers: int, doubles: int, changes: int, mirrors: int
+    rules: RuleSet,
+    available: list[int],
+    jokers: int,
+    doubles: int,
+    changes: int,
+    mirrors: int,
+    *,
+    long: int = 0,
 ) -> list[Piece]:
     """:func:`twist_pieces`, listed afresh: the enumeration itself."""
     found: list[Piece] = []
     if doubles:
-        _doubles(rules, available, jokers, doubles, found)
-        _groups(rules, available, jokers, doubles, found)
+        _doubles(rules, available, jokers, doubles, found, long)
+        _groups(rules, available, jokers, doubles, found, long)
     if changes:
         for colour in range(rules.colours):
             for first in range(1, _last_slot(rules, 3) + 1):
-                _segments(rules, available, jokers, doubles, changes, colour, first, found)
+                _segments(rules, available, jokers, doubles, changes, colour, first, found, long)
     if mirrors:
         _mirrors(rules, available, jokers, mirrors, found)
     return found
+
+
+def _past_bound(size: int, bound: int, m: int, joker_tiles: int) -> bool:
+    """Whether a piece of ``size`` tiles is longer than ``bound`` and yet not needed: such a piece
+    is listed only when its tiles past the first ``m`` can all be jokers (``joker_tiles``: its
+    double jokers and the regular jokers in play)."""
+    return size > bound and size - m > joker_tiles
 
 
 def _fits(available: list[int], slots: dict[int, int], jokers: int) -> bool:
@@ -215,24 +253,34 @@ def _last_slot(rules: RuleSet, start: int) -> int:
     return rules.numbers + 1 if rules.wraparound and start > 1 else rules.numbers
 
 
-def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
-    """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles."""
+def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], long: int) -> None:
+    """Runs with double jokers and no colour change: ``m .. 2m-1`` tiles (``m + long`` where more)."""
     for colour in range(rules.colours):
         for start in range(1, rules.numbers + 1):
-            _double_runs(rules, available, jokers, doubles, colour, start, found)
+            _double_runs(rules, available, jokers, doubles, colour, start, found, long)
 
 
 def _double_runs(
-    rules: RuleSet, available: list[int], jokers: int, doubles: int, colour: int, start: int, found: list[Piece]
+    rules: RuleSet,
+    available: list[int],
+    jokers: int,
+    doubles: int,
+    colour: int,
+    start: int,
+    found: list[Piece],
+    long: int,
 ) -> None:
     """The runs with double jokers of colour ``colour`` starting at ``start``."""
     top, m = rules.numbers, rules.min_meld_length
-    longest = 2 * m - 1
+    bound = 2 * m - 1
+    longest = max(bound, m + long)
     last = _last_slot(rules, start)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         size = len(stack)
+        if _past_bound(size, bound, m, min(used + jokers, long)):
+            return  # longer still holds more real tiles past the first m
         if used and size >= m and slots and _fits(available, slots, jokers):
             piece = Piece("double", tuple(stack), dict(slots), doubles=used, value=value)
             piece.upper = doubles // used
@@ -245,15 +293,21 @@ def _double_runs(
     grow(start, 0, {}, 0)
 
 
-def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece]) -> None:
-    """Groups with double jokers: kind slots in colour order, then the double jokers."""
+def _groups(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], long: int) -> None:
+    """Groups with double jokers: kind slots in colour order, then the double jokers (``m .. 2m-1``
+    tiles; ``1 + long`` where more: one real tile, the rest jokers)."""
     top, m = rules.numbers, rules.min_meld_length
-    longest = 2 * m - 1
+    bound = 2 * m - 1
+    longest = max(bound, 1 + long)
     n_colours = rules.colours
     for number in range(1, top + 1):
         for d in range(1, doubles + 1):
             for r in range(1, n_colours + 1):
-                if r + 2 * d > n_colours or not m <= r + d <= longest:
+                if (
+                    r + 2 * d > n_colours
+                    or not m <= r + d <= longest
+                    or _past_bound(r + d, bound, 1, min(d + jokers, long))
+                ):
                     continue
                 for subset in combinations(range(n_colours), r):
                     slots = {c * top + number - 1: 1 for c in subset}
@@ -274,18 +328,23 @@ def _segments(
     colour: int,
     first: int,
     found: list[Piece],
+    long: int,
 ) -> None:
-    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot.
+    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot
+    (``m + long`` where more).
 
     Numbers are slots: under wraparound ``top + 1`` is the 1 after the top number, which ends a
     run, so only a ``right`` segment reaches it (``first`` may be ``top + 1``: the 1 alone after a
     ``JC`` standing for the top number)."""
-    top = rules.numbers
-    end = _last_slot(rules, 3)  # the last slot of a run that holds a JC (it starts below 2)
+    top, m = rules.numbers, rules.min_meld_length
+    longest = max(3, m + long) if long else 3
+    end = _last_slot(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         last = number - 1
+        if _past_bound(len(stack), 3, m, min(used + jokers, long)):
+            return
         if slots and _fits(available, slots, jokers):
             for shape, wraps in _segment_shapes(first, last, top, end > top, changes):
                 follows = 1 if shape != "right" else 0
@@ -303,7 +362,7 @@ def _segments(
                 )
                 piece.upper = min(doubles // used if used else changes, changes)
                 _anchored(piece, available, jokers, found)
-        if len(stack) >= 3 or number > end:
+        if len(stack) >= longest or number > end:
             return
         _extend(
             grow, stack, number, used, slots, value, colour, number < end and used < doubles, available, jokers, top

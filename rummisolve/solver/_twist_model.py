@@ -29,17 +29,28 @@ __all__ = ["TwistPieces", "OpeningTwistPieces", "OpeningRows", "plan_twist", "ad
 
 
 def plan_twist(
-    cat: Catalogue, counts: Counts, available: list[int], jokers: int, opening: bool, rack_specials: bool = True
+    cat: Catalogue,
+    counts: Counts,
+    available: list[int],
+    jokers: int,
+    opening: bool,
+    rack_specials: bool = True,
+    *,
+    initial: bool = False,
 ) -> TwistModel | None:
     """The pieces of a layer holding ``available`` numbered tiles and ``jokers`` regular jokers
     (``opening``: the rack's tiles only, the table kept as it is; ``rack_specials``: whether the
-    rack's special jokers may be played); ``None`` without special jokers."""
+    rack's special jokers may be played; ``initial``: the final table of an initial meld under
+    ``open_then_manipulate``, which holds the opening's melds); ``None`` without special jokers."""
     rack = counts.rack_specials if rack_specials else (0, 0, 0)
     table = (0, 0, 0) if opening else counts.table_specials
     layer = (table[0] + rack[0], table[1] + rack[1], table[2] + rack[2])
     if not any(layer):
         return None
-    pieces = twist_pieces(cat.rules, available, jokers, *layer)
+    long = 0  # the rack's J and JD, which an initial meld's long pieces may hold
+    if (opening or initial) and cat.rules.initial_threshold > 0:
+        long = (counts.rack_jokers if rack_specials else 0) + rack[0]
+    pieces = twist_pieces(cat.rules, available, jokers, *layer, long=long)
     if not opening:
         for index, reals, regular, specials in counts.twist_melds:
             d, c, m = specials
