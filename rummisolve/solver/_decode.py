@@ -14,7 +14,7 @@ from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import deal, read_groups
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, Piece, TwistModel
+from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, PADS, Piece, TwistModel
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
 
 __all__ = [
@@ -517,10 +517,9 @@ def _specials_played(
 
 def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
     """Each Twist piece as tiles in play order; colour-change segments joined into runs at their
-    ``JC``, each paired with a neighbour of another colour."""
+    ``JC``, each paired with a neighbour of another colour, or continued by joker pads of their own
+    colour."""
     melds: list[list[Tile]] = []
-    ends: dict[tuple[int, bool], list[int]] = {}
-    starts: dict[tuple[int, bool], list[int]] = {}
     pieces: list[tuple[Piece, list[Tile]]] = []
     for piece, slots in copies:
         filled = iter(slots)
@@ -535,34 +534,82 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
                 tiles.append(MIRROR_JOKER)
             elif what == CHANGE:
                 tiles.append(COLOUR_CHANGE_JOKER)
-        if piece.shape in ("left", "right", "middle"):
-            at = len(pieces)
+        if piece.shape in _CHAIN_SHAPES:
             pieces.append((piece, tiles))
-            if piece.shape != "right":
-                ends.setdefault(piece.change_after, []).append(at)
-            if piece.shape != "left":
-                starts.setdefault(piece.change_before, []).append(at)
         else:
             melds.append(tiles)
-    follower: dict[int, int] = {}
-    for place, before in ends.items():
-        after = starts.get(place, [])
-        pairing = _pair_colours([pieces[i][0].colour for i in before], [pieces[j][0].colour for j in after])
-        if pairing is None:
-            raise DecodeError(f"colour-change segments at {place} cannot be paired")
-        for i, j in zip(before, (after[p] for p in pairing)):
-            follower[i] = j
-    for i, (piece, tiles) in enumerate(pieces):
-        if piece.shape != "left":
+    follower = _followers([piece for piece, _ in pieces])
+    led = {j for j, _ in follower.values()}
+    for i in range(len(pieces)):
+        if i in led:
             continue
-        run = list(tiles)
+        if pieces[i][0].shape not in ("left", "head"):
+            raise DecodeError(f"a colour-change run starts with a {pieces[i][0].shape} piece")
+        run = list(pieces[i][1])
         at = i
         while at in follower:
-            at = follower[at]
-            run.append(COLOUR_CHANGE_JOKER)
+            at, change = follower[at]
+            if change:
+                run.append(COLOUR_CHANGE_JOKER)
             run.extend(pieces[at][1])
         melds.append(run)
     return melds
+
+
+_CHAIN_SHAPES = ("left", "right", "middle", *PADS)
+
+
+def _followers(pieces: list[Piece]) -> dict[int, tuple[int, bool]]:
+    """Piece index -> the piece that follows it in its run and whether a ``JC`` stands between."""
+    ends: dict[tuple[int, bool], list[int]] = {}
+    starts: dict[tuple[int, bool], list[int]] = {}
+    for at, piece in enumerate(pieces):
+        if piece.shape in ("left", "middle", "before_change"):
+            ends.setdefault(piece.change_after, []).append(at)
+        if piece.shape in ("right", "middle", "after_change"):
+            starts.setdefault(piece.change_before, []).append(at)
+    follower: dict[int, tuple[int, bool]] = {}
+
+    def continue_with(pads: list[int], side: list[int], pad_first: bool) -> None:
+        for pad in pads:  # a pad continues a piece of its own colour, taken off the JC's pairing
+            at = next((i for i in side if pieces[i].colour == pieces[pad].colour), None)
+            if at is None:
+                raise DecodeError(f"a joker pad at {pieces[pad].first} continues nothing")
+            side.remove(at)
+            follower[pad if pad_first else at] = (at if pad_first else pad, False)
+
+    for place in set(ends) | set(starts):
+        before, after = list(ends.get(place, [])), list(starts.get(place, []))
+        n, wraps = place
+        pads = [i for i, p in enumerate(pieces) if p.wraps == wraps]
+        continue_with([i for i in pads if pieces[i].shape == "before_change" and pieces[i].first == n], before, False)
+        continue_with([i for i in pads if pieces[i].shape == "after_change" and pieces[i].last == n], after, True)
+        pairing = _pair_colours([pieces[i].colour for i in before], [pieces[j].colour for j in after])
+        if pairing is None:
+            raise DecodeError(f"colour-change segments at {place} cannot be paired")
+        for i, j in zip(before, (after[p] for p in pairing)):
+            follower[i] = (j, True)
+    for shape in ("tail", "head"):  # ascending slots: a tail may follow a tail
+        pads = sorted((i for i, p in enumerate(pieces) if p.shape == shape), key=lambda i: pieces[i].first)
+        if shape == "head":
+            pads.reverse()
+        for pad in pads:
+            p = pieces[pad]
+            taken = set(follower) if shape == "tail" else {j for j, _ in follower.values()}
+            wanted = ("right", "tail") if shape == "tail" else ("left", "head")
+            host = next(
+                (
+                    i
+                    for i, q in enumerate(pieces)
+                    if q.shape in wanted and q.colour == p.colour and q.wraps == p.wraps and i not in taken
+                    and (q.last == p.first - 1 if shape == "tail" else q.first == p.last + 1)
+                ),
+                None,
+            )
+            if host is None:
+                raise DecodeError(f"a joker {shape} at {p.first} continues nothing")
+            follower[host if shape == "tail" else pad] = (pad if shape == "tail" else host, False)
+    return follower
 
 
 def _pair_colours(before: list[int], after: list[int]) -> list[int] | None:

@@ -33,7 +33,7 @@ is worth less than its jokers elsewhere, we believe; not checked beyond 8 tiles)
 
 Every listed shape is a valid meld or part of one (the tests check them against the meld
 classifier, the referee checks every answer); that the shapes suffice is what the differential
-test against an unrestricted enumeration (``benchmarks/twist_oracle.py``) checks.
+test against an unrestricted enumeration (``tests/support/twist_oracle.py``) checks.
 """
 
 from __future__ import annotations
@@ -45,7 +45,10 @@ from itertools import combinations
 
 from rummisolve.rules import RuleSet
 
-__all__ = ["Piece", "TwistModel", "twist_pieces", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
+__all__ = ["Piece", "TwistModel", "twist_pieces", "joker_pads", "PADS", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
+
+PADS = ("after_change", "before_change", "tail", "head")
+"""Joker pads (:func:`joker_pads`): one ``J`` or ``JD`` a colour-change segment holds beyond its listed piece."""
 
 KIND, DOUBLE, CHANGE, MIRROR = 0, 1, 2, 3
 """Piece elements: a kind slot ``(KIND, k)``, a double joker ``(DOUBLE, k)`` over kinds ``k, k+1`` (run)
@@ -57,8 +60,8 @@ class Piece:
     """A candidate piece (see the module docstring)."""
 
     shape: str
-    """``double``, ``group``, ``mirror``, ``left``, ``right``, ``middle``, or ``kept`` (a table meld
-    with special jokers, kept exactly as it was)."""
+    """``double``, ``group``, ``mirror``, ``left``, ``right``, ``middle``, a joker pad (:data:`PADS`)
+    or ``kept`` (a table meld with special jokers, kept exactly as it was)."""
     elements: tuple[tuple[int, int], ...]
     """Play order (a segment without its ``JC``)."""
     slots: dict[int, int]
@@ -408,6 +411,54 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
         elements = tuple((KIND, k) for k in kinds) + ((MIRROR, -1),) + tuple((KIND, k) for k in reversed(kinds))
         piece = Piece("mirror", elements, slots, mirrors=1, value=2 * value, upper=mirrors)
         _anchored(piece, available, jokers, found)
+
+
+def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int) -> list[Piece]:
+    """Joker pads: a ``J`` (a kind slot, meant for a regular joker) or a ``JD`` that lengthens a
+    colour-change segment past the listed 1 to 3 tiles, in the same colour, without a numbered tile
+    of its own (the segment's listed piece has one). A long segment no cut splits is such a piece
+    with pads: a cut leaves a part of jokers only, next to the ``JC`` (``K1 K2 K3 JC J B6 B7 B8``)
+    or at the run's far end (``O2 JC B4 J JD JD``), and a pad is that part's tile. Shapes: an
+    ``after_change`` pad follows a ``JC`` or another such pad and precedes a segment that follows a
+    ``JC``; a ``before_change`` pad, mirrored; a ``tail`` pad follows a ``right`` segment or a tail,
+    a ``head`` pad precedes a ``left`` segment or a head. Without a threshold only (a pad moves a
+    ``JC``, whose value a segment counts)."""
+    if not changes:
+        return []
+    top = rules.numbers
+    found: list[Piece] = []
+    for wraps in (False, True) if rules.wraparound else (False,):
+        end = top + 1 if wraps else top
+        for colour in range(rules.colours):
+            for first in range(1, end + 1):
+                units: list[tuple[tuple[int, int], dict[int, int], int]] = []
+                if jokers:
+                    units.append(((KIND, _kind(colour, first, top)), {_kind(colour, first, top): 1}, 0))
+                if doubles and first < end:
+                    units.append(((DOUBLE, _kind(colour, first, top)), {}, 1))
+                for element, slots, used in units:
+                    last = first + used
+                    for shape in PADS:
+                        if not _pad_fits(shape, first, last, end, wraps):
+                            continue
+                        piece = Piece(shape, (element,), slots, doubles=used, colour=colour, first=first, last=last)
+                        piece.wraps = wraps
+                        piece.upper = min(changes, doubles) if used else changes
+                        found.append(piece)
+    return found
+
+
+def _pad_fits(shape: str, first: int, last: int, end: int, wraps: bool) -> bool:
+    """Whether a pad over slots ``first .. last`` leaves room for what its shape joins (a wrapping
+    run starts above 1)."""
+    low = 2 if wraps else 1
+    if shape == "after_change":  # a JC at first - 1 or before, a segment from last + 1 on
+        return first >= low + 2 and last + 1 <= end
+    if shape == "before_change":  # a segment up to first - 1, a JC at last + 1 or after, more after it
+        return first >= low + 1 and last + 2 <= end
+    if shape == "tail":  # a JC before the segment it follows; a wrapping run ends on its 1
+        return not wraps and first >= 4 and last <= end
+    return first >= low and last + 3 <= end  # head
 
 
 @dataclass

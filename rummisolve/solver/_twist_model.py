@@ -23,7 +23,7 @@ from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._protos import INF, Protos, extend_row, linear
-from rummisolve.solver._twist import Piece, TwistModel, twist_pieces
+from rummisolve.solver._twist import Piece, TwistModel, joker_pads, twist_pieces
 
 __all__ = ["TwistPieces", "OpeningTwistPieces", "OpeningRows", "plan_twist", "add_twist", "add_opening_twist"]
 
@@ -51,6 +51,8 @@ def plan_twist(
     if (opening or initial) and cat.rules.initial_threshold > 0:
         long = (counts.rack_jokers if rack_specials else 0) + rack[0]
     pieces = twist_pieces(cat.rules, available, jokers, *layer, long=long)
+    if not (opening or initial):
+        pieces += joker_pads(cat.rules, jokers, layer[0], layer[1])
     if not opening:
         for index, reals, regular, specials in counts.twist_melds:
             d, c, m = specials
@@ -78,6 +80,12 @@ class _PieceTerms:
     """``JC`` place (:attr:`Piece.change_after`) -> the segments before it."""
     starts: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
     """``JC`` place (:attr:`Piece.change_before`) -> the segments after it."""
+    pad_starts: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place -> the ``before_change`` pads that follow the segments before it instead."""
+    pad_ends: dict[tuple[int, bool], list[Piece]] = field(default_factory=dict)
+    """``JC`` place -> the ``after_change`` pads that precede the segments after it instead."""
+    outer: list[Piece] = field(default_factory=list)
+    """Segments that end (``right``) or start (``left``) a run, and ``tail`` and ``head`` pads."""
 
 
 def add_twist(
@@ -145,10 +153,16 @@ def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.Inte
             regular = piece.joker_anchors.get(-1, 0)
             if regular:
                 terms.regular.append((index, regular))
-        elif shape == "left" or shape == "middle":
+        elif shape == "left" or shape == "middle" or shape == "before_change":
             terms.ends.setdefault(piece.change_after, []).append(piece)
-        if shape == "right" or shape == "middle":
+        if shape == "right" or shape == "middle" or shape == "after_change":
             terms.starts.setdefault(piece.change_before, []).append(piece)
+        if shape == "after_change":
+            terms.pad_ends.setdefault((piece.last, piece.wraps), []).append(piece)
+        elif shape == "before_change":
+            terms.pad_starts.setdefault((piece.first, piece.wraps), []).append(piece)
+        elif shape in ("left", "right", "tail", "head"):
+            terms.outer.append(piece)
         index += 1
     return terms
 
@@ -225,15 +239,14 @@ def _colour_changes(
     """At each ``JC``'s number, ``c[A, B]`` colour changes from colour ``A`` (the segments ending
     before it) to ``B != A`` (those starting after it): ``sum_B c[A, B]`` = before of colour ``A``,
     ``sum_A c[A, B]`` = after of colour ``B`` (a transportation problem: its relaxation pairs them
-    too). Segments with nothing to pair with are fixed to 0."""
+    too). A joker pad in the ``JC``'s slot continues a segment in its own colour instead: the
+    ``before_change`` pads there join the first sum, the ``after_change`` pads the second. Segments
+    and pads with nothing to pair with are fixed to 0; then the outer pads (:func:`_outer_pads`)."""
     index = len(variables)
     ends, starts = terms.ends, terms.starts
     for place in sorted(set(ends) | set(starts)):
         before, after = ends.get(place, []), starts.get(place, [])
-        if not before or not after:
-            for piece in before + after:
-                variables[piece.var] = protos.domain(0, 0)
-            continue
+        follow, precede = terms.pad_starts.get(place, []), terms.pad_ends.get(place, [])
         colours_before = sorted({p.colour for p in before})
         colours_after = sorted({p.colour for p in after})
         pairs = {}
@@ -243,14 +256,50 @@ def _colour_changes(
                     variables.append(protos.domain(0, twist.layer_specials[1]))
                     pairs[(a, b)] = index
                     index += 1
-        for a in colours_before:
-            mine = [p.var for p in before if p.colour == a]
-            links = [v for (x, _), v in pairs.items() if x == a]
-            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
-        for b in colours_after:
-            mine = [p.var for p in after if p.colour == b]
-            links = [v for (_, y), v in pairs.items() if y == b]
-            constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+        for side, pads, at in ((before, follow, 0), (after, precede, 1)):
+            for colour in sorted({p.colour for p in side} | {p.colour for p in pads}):
+                mine = [p.var for p in side if p.colour == colour]
+                links = [v for pair, v in pairs.items() if pair[at] == colour]
+                links += [p.var for p in pads if p.colour == colour]
+                if not mine or not links:
+                    for var in mine + links:
+                        variables[var] = protos.domain(0, 0)
+                    continue
+                constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
+    _outer_pads(terms, protos, variables, constraints)
+
+
+def _outer_pads(
+    terms: _PieceTerms,
+    protos: Protos,
+    variables: list[cmh.IntegerVariableProto],
+    constraints: list[cmh.ConstraintProto],
+) -> None:
+    """``tail`` pads of a colour starting at a slot are at most the ``right`` segments and tails of
+    that colour ending just before it; ``head`` pads ending at a slot, at most the ``left``
+    segments and heads starting just after it."""
+    if not any(p.shape in ("tail", "head") for p in terms.outer):
+        return
+    ending: dict[tuple[int, int, bool], list[int]] = {}
+    starting: dict[tuple[int, int, bool], list[int]] = {}
+    for p in terms.outer:
+        if p.shape in ("right", "tail"):
+            ending.setdefault((p.colour, p.last, p.wraps), []).append(p.var)
+        if p.shape in ("left", "head"):
+            starting.setdefault((p.colour, p.first, p.wraps), []).append(p.var)
+    pads: dict[tuple[str, int, int, bool], list[int]] = {}
+    for p in terms.outer:
+        if p.shape == "tail":
+            pads.setdefault(("tail", p.colour, p.first - 1, p.wraps), []).append(p.var)
+        elif p.shape == "head":
+            pads.setdefault(("head", p.colour, p.last + 1, p.wraps), []).append(p.var)
+    for (shape, *key), mine in pads.items():
+        hosts = (ending if shape == "tail" else starting).get(tuple(key), [])  # type: ignore[arg-type]
+        if not hosts:
+            for var in mine:
+                variables[var] = protos.domain(0, 0)
+            continue
+        constraints.append(linear(mine + hosts, [1] * len(mine) + [-1] * len(hosts), -INF, 0))
 
 
 def add_opening_twist(

@@ -79,12 +79,54 @@ def test_an_opening_with_a_long_segment_under_open_then_manipulate():
     assert verify(position, [["K1", "J", "K3", "JC", "J", "B6", "B7", "B8"]])
 
 
-@pytest.mark.xfail(strict=True, reason="segments longer than 3 tiles are listed only in initial melds")
-def test_a_colour_change_segment_of_four_tiles_on_an_opened_rack():
-    # The same K1 K2 K3 JC J B6 B7 B8 on an opened rack: all eight tiles only as that one meld.
-    position = Position.from_notation([], "K1 K2 K3 JC J B6 B7 B8", opened=True, rules=TWIST)
-    assert verify(position, [["K1", "K2", "K3", "JC", "J", "B6", "B7", "B8"]])
-    assert len(solve(position, "tiles").played) == 8
+@pytest.mark.parametrize(
+    "rack",
+    [
+        "K1 K2 K3 JC J B6 B7 B8",  # a joker pad after the JC (J B6 B7 B8 cut leaves J alone)
+        "O2 O3 O4 JC J J K8 K9",  # two pads after the JC
+        "J K2 K3 JC J JD O8 O9",  # pads before or after the JC
+        "J O2 JC B4 J JD JD",  # tail pads: B4 J JD JD has one numbered tile, jokers at the run's end
+        "J J JD B5 JC O7",  # head pads (mirrored)
+    ],
+)
+def test_long_colour_change_segments_on_an_opened_rack(rack):
+    # On an opened rack the whole rack is only that one meld (no threshold to reach, but no cut).
+    rules = TWIST.replace(numbers=9, colours=3)
+    position = Position.from_notation([], rack, opened=True, rules=rules)
+    assert verify(position, [rack.split()])
+    s = solve(position, "tiles")
+    assert s.status == "optimal" and len(s.played) == len(rack.split())
+
+
+def _longest_segment(tiles) -> int:
+    """Tiles of the longest single-colour segment of a run read in play order."""
+    longest = length = 0
+    for tile in tiles:
+        length = 0 if tile == COLOUR_CHANGE_JOKER else length + 1
+        longest = max(longest, length)
+    return longest
+
+
+def test_opened_racks_built_from_colour_change_melds():
+    """A seeded sample of the scan that found the long-segment misses (every definition meld of 6 to
+    8 tiles, 9 numbers and 3 colours, with a ``JC`` and two ``J``/``JD`` or more, within the Twist
+    supply), those with a segment of 4 tiles or more: each, as the rack of an opened position, is
+    played whole (before the joker pads, 9 of these 400 were not)."""
+    rules = TWIST.replace(numbers=9, colours=3)
+    supply = Counter({JOKER: rules.jokers, DOUBLE_JOKER: 2, COLOUR_CHANGE_JOKER: 2, MIRROR_JOKER: 2})
+    racks = set()
+    for tiles in best_readings(rules, 8):
+        counts = Counter(tiles)
+        if len(tiles) >= 6 and counts[COLOUR_CHANGE_JOKER] and counts[JOKER] + counts[DOUBLE_JOKER] >= 2:
+            if all(counts[t] <= n for t, n in supply.items()) and _longest_segment(tiles) >= 4:
+                racks.add(" ".join(sorted(map(str, tiles))))
+    sample = random.Random("twist-opened").sample(sorted(racks), 400)
+    short = []
+    for rack in sample:
+        s = solve(Position.from_notation([], rack, opened=True, rules=rules), "tiles")
+        if len(s.played) != len(rack.split()):
+            short.append(f"{len(s.played)} of {rack}")
+    assert not short, short
 
 
 BUILT = TWIST.replace(numbers=8, colours=2)
