@@ -86,7 +86,7 @@ def test_an_opening_with_a_long_segment_under_open_then_manipulate():
         "O2 O3 O4 JC J J K8 K9",  # two pads after the JC
         "J K2 K3 JC J JD O8 O9",  # pads before or after the JC
         "J O2 JC B4 J JD JD",  # tail pads: B4 J JD JD has one numbered tile, jokers at the run's end
-        "J J JD B5 JC O7",  # head pads (mirrored)
+        "JD JD J B6 JC O8 J",  # head pads (the one above, mirrored)
     ],
 )
 def test_long_colour_change_segments_on_an_opened_rack(rack):
