@@ -10,13 +10,13 @@ smaller valid melds need to be listed (the rest is their union), so the shapes a
 
 - ``double``: a run with double jokers and no colour change, ``m .. 2m-1`` tiles;
 - ``group``: a group with double jokers, ``m .. 2m-1`` tiles, at most one slot per colour;
-- ``mirror``: ``L JM reverse(L)``, ``L`` a run fragment of ``2 .. 2m-2`` slots (a longer one gives
-  two runs of 3 away) or a group fragment of 2 or more colours;
+- ``mirror``: ``L JM reverse(L)``, ``L`` a run fragment of ``2 .. max(m+1, 2m-2)`` slots (a longer
+  one gives two runs of ``m`` away from its far ends) or a group fragment of 2 or more colours;
 - a colour-changing run is a chain of *segments* joined by ``JC``: an outer segment (``left`` before
-  the first ``JC``, ``right`` after the last) or a ``middle`` one, each one colour, 1 to 3 tiles
-  (a longer end segment gives its far end away as a run of its own), at least one of them
-  numbered; the model joins them at the numbers where a ``JC`` stands, neighbours of different
-  colours.
+  the first ``JC``, ``right`` after the last) or a ``middle`` one, each one colour, 1 to
+  ``max(3, m)`` tiles (a longer end segment gives its far end away as a run of its own), at least
+  one of them numbered; the model joins them at the numbers where a ``JC`` stands, neighbours of
+  different colours.
 
 Those bounds assume a cut leaves a numbered tile in each part. In an initial meld (a threshold)
 jokers cannot move to other melds instead without changing what they are worth (``R1 R2 R3 J J
@@ -25,11 +25,12 @@ with jokers in every tile past its first ``m`` (:func:`_past_bound`), as a shape
 has them: runs with double jokers and segments reach ``m + jokers`` tiles (``jokers``: the
 rack's ``J`` and ``JD``; a segment next to a ``JC`` is jokers only once its far end is given away:
 ``K1 K2 K3 JC J B6 B7 B8``), groups ``1 + jokers`` (one real tile); in the opening layer and,
-under ``open_then_manipulate``, the final table that holds it. Elsewhere segments keep 1 to
-3 tiles, though a long one may be needed there too (the same ``K1 K2 K3 JC J B6 B7 B8`` on an
-opened rack; listing them in every layer doubled the Twist positions' CPU time), so such moves
-can be missed. Mirror sides keep ``2m - 2`` slots (a longer side with jokers only at its far end
-is worth less than its jokers elsewhere, we believe; not checked beyond 8 tiles).
+under ``open_then_manipulate``, the final table that holds it. Elsewhere (no threshold) a long
+segment no cut splits is a listed one lengthened by *joker pads* (:func:`joker_pads`), one ``J``
+or ``JD`` each: the same ``K1 K2 K3 JC J B6 B7 B8`` on an opened rack is ``K1 K2 K3``, ``JC``, a
+pad ``J``, ``B6 B7 B8`` (listing long segments in every layer instead doubled the Twist positions'
+CPU time). Mirror sides keep their bound (a longer side with jokers only at its far end is worth
+less than its jokers elsewhere, we believe; not checked beyond 8 tiles).
 
 Every listed shape is a valid meld or part of one (the tests check them against the meld
 classifier, the referee checks every answer); that the shapes suffice is what the differential
@@ -333,20 +334,21 @@ def _segments(
     found: list[Piece],
     long: int,
 ) -> None:
-    """Segments of colour ``colour`` starting at ``first``: 1 to 3 tiles, at least one kind slot
-    (``m + long`` where more).
+    """Segments of colour ``colour`` starting at ``first``: 1 to ``max(3, m)`` tiles, at least one
+    kind slot (``m + long`` where more).
 
     Numbers are slots: under wraparound ``top + 1`` is the 1 after the top number, which ends a
     run, so only a ``right`` segment reaches it (``first`` may be ``top + 1``: the 1 alone after a
     ``JC`` standing for the top number)."""
     top, m = rules.numbers, rules.min_meld_length
-    longest = max(3, m + long) if long else 3
+    bound = max(3, m)  # an end segment of m + 1 tiles gives m away (a middle one: 3 is enough)
+    longest = max(bound, m + long)
     end = _last_slot(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
         last = number - 1
-        if _past_bound(len(stack), 3, m, min(used + jokers, long)):
+        if _past_bound(len(stack), bound, m, min(used + jokers, long)):
             return
         if slots and _fits(available, slots, jokers):
             for shape, wraps in _segment_shapes(first, last, top, end > top, changes):
@@ -396,7 +398,7 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
     n_colours = rules.colours
     fragments: list[tuple[list[int], int]] = []  # (kinds of L in play order, value of L)
     for colour in range(n_colours):
-        for length in range(2, max(2, 2 * m - 2) + 1):
+        for length in range(2, max(m + 1, 2 * m - 2) + 1):
             for start in range(1, top - length + 2 + (rules.wraparound and length <= top)):
                 numbers = [_number(start + i, top) for i in range(length)]  # may end on 1 (wraparound)
                 fragments.append(([colour * top + n - 1 for n in numbers], sum(numbers)))
@@ -415,7 +417,7 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
 
 def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int) -> list[Piece]:
     """Joker pads: a ``J`` (a kind slot, meant for a regular joker) or a ``JD`` that lengthens a
-    colour-change segment past the listed 1 to 3 tiles, in the same colour, without a numbered tile
+    colour-change segment past its listed piece, in the same colour, without a numbered tile
     of its own (the segment's listed piece has one). A long segment no cut splits is such a piece
     with pads: a cut leaves a part of jokers only, next to the ``JC`` (``K1 K2 K3 JC J B6 B7 B8``)
     or at the run's far end (``O2 JC B4 J JD JD``), and a pad is that part's tile. Shapes: an

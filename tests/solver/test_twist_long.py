@@ -16,6 +16,7 @@ from rummisolve.referee import verify
 from rummisolve.rules import TWIST
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER
 from tests.support.twist_definition import best_readings
+from tests.support.twist_oracle import twist_optimum
 
 
 def _opening(rack: str, rules=TWIST, objective="tiles"):
@@ -168,3 +169,20 @@ def test_openings_built_from_uncuttable_twist_melds():
             long_melds += objective == "tiles" and any(len(m.tiles) >= 6 for m in s.table)
     assert not mismatches, "\n".join(mismatches)
     assert long_melds >= 30  # the answers hold the long melds, not other arrangements
+
+
+@pytest.mark.parametrize(
+    "min_meld_length, rack",
+    [
+        (4, "K1 K2 K3 JC B5 B6 B7 B8"),  # B5 B6 B7 B8 given away leaves nothing after the JC; B6 B7 B8 is short
+        (4, "K1 K2 K3 K4 JC B6 B7 B8"),  # mirrored: a left segment of 4
+        (2, "O1 O2 O3 JM O3 O2 O1"),  # a side of 3: cut off, O1 O1 or O3 O3 is no meld
+    ],
+)
+def test_other_minimum_meld_lengths_against_the_oracle(min_meld_length, rack):
+    # With minimum m an end segment gives a run away only from m + 1 tiles, a mirror side its far
+    # ends from m + 2 slots: longer shapes than the Twist preset's (m = 3) are needed.
+    rules = TWIST.replace(numbers=8, colours=3, min_meld_length=min_meld_length)
+    position = Position.from_notation([], rack, opened=True, rules=rules)
+    assert twist_optimum(position, "tiles") == len(rack.split())
+    assert len(solve(position, "tiles").played) == len(rack.split())
