@@ -14,7 +14,7 @@ from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import deal, read_groups
 from rummisolve.solver._layout import PositionModel
-from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, PADS, Piece, TwistModel
+from rummisolve.solver._twist import CHANGE, DOUBLE, KIND, MIRROR, PAD, PADS, Piece, TwistModel, pad_host
 from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JOKER, Tile
 
 __all__ = [
@@ -530,6 +530,8 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
                 tiles.append(JOKER if how is JOKER_SLOT else cat.kinds[k])
             elif what == DOUBLE:
                 tiles.append(DOUBLE_JOKER)
+            elif what == PAD:
+                tiles.append(JOKER)
             elif what == MIRROR:
                 tiles.append(MIRROR_JOKER)
             elif what == CHANGE:
@@ -538,7 +540,7 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
             pieces.append((piece, tiles))
         else:
             melds.append(tiles)
-    follower = _followers([piece for piece, _ in pieces])
+    follower = _followers([piece for piece, _ in pieces], cat.rules)
     led = {j for j, _ in follower.values()}
     for i in range(len(pieces)):
         if i in led:
@@ -559,7 +561,7 @@ def _twist_melds(cat: Catalogue, copies: list[PieceCopy]) -> list[list[Tile]]:
 _CHAIN_SHAPES = ("left", "right", "middle", *PADS)
 
 
-def _followers(pieces: list[Piece]) -> dict[int, tuple[int, bool]]:
+def _followers(pieces: list[Piece], rules: RuleSet) -> dict[int, tuple[int, bool]]:
     """Piece index -> the piece that follows it in its run and whether a ``JC`` stands between."""
     ends: dict[tuple[int, bool], list[int]] = {}
     starts: dict[tuple[int, bool], list[int]] = {}
@@ -572,7 +574,8 @@ def _followers(pieces: list[Piece]) -> dict[int, tuple[int, bool]]:
 
     def continue_with(pads: list[int], side: list[int], pad_first: bool) -> None:
         for pad in pads:  # a pad continues a piece of its own colour, taken off the JC's pairing
-            at = next((i for i in side if pieces[i].colour == pieces[pad].colour), None)
+            colour = pieces[pad].colour
+            at = next((i for i in side if pieces[i].colour == colour and pad_host(pieces[i], rules)), None)
             if at is None:
                 raise DecodeError(f"a joker pad at {pieces[pad].first} continues nothing")
             side.remove(at)
@@ -602,6 +605,7 @@ def _followers(pieces: list[Piece]) -> dict[int, tuple[int, bool]]:
                     i
                     for i, q in enumerate(pieces)
                     if q.shape in wanted and q.colour == p.colour and q.wraps == p.wraps and i not in taken
+                    and pad_host(q, rules)
                     and (q.last == p.first - 1 if shape == "tail" else q.first == p.last + 1)
                 ),
                 None,

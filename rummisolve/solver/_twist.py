@@ -46,14 +46,15 @@ from itertools import combinations
 
 from rummisolve.rules import RuleSet
 
-__all__ = ["Piece", "TwistModel", "twist_pieces", "joker_pads", "PADS", "KIND", "DOUBLE", "CHANGE", "MIRROR"]
+__all__ = ["Piece", "TwistModel", "twist_pieces", "joker_pads", "pad_host", "PADS", "KIND", "DOUBLE", "CHANGE", "MIRROR", "PAD"]
 
 PADS = ("after_change", "before_change", "tail", "head")
 """Joker pads (:func:`joker_pads`): one ``J`` or ``JD`` a colour-change segment holds beyond its listed piece."""
 
-KIND, DOUBLE, CHANGE, MIRROR = 0, 1, 2, 3
+KIND, DOUBLE, CHANGE, MIRROR, PAD = 0, 1, 2, 3, 4
 """Piece elements: a kind slot ``(KIND, k)``, a double joker ``(DOUBLE, k)`` over kinds ``k, k+1`` (run)
-or ``(DOUBLE, -1)`` (group), a colour change ``(CHANGE, number)``, the mirror ``(MIRROR, -1)``."""
+or ``(DOUBLE, -1)`` (group), a colour change ``(CHANGE, number)``, the mirror ``(MIRROR, -1)``, a
+regular joker of a pad ``(PAD, k)`` (standing for kind ``k``, not a kind slot)."""
 
 
 @dataclass(eq=False)
@@ -415,39 +416,74 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
         _anchored(piece, available, jokers, found)
 
 
-def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int) -> list[Piece]:
-    """Joker pads: a ``J`` (a kind slot, meant for a regular joker) or a ``JD`` that lengthens a
-    colour-change segment past its listed piece, in the same colour, without a numbered tile
-    of its own (the segment's listed piece has one). A long segment no cut splits is such a piece
-    with pads: a cut leaves a part of jokers only, next to the ``JC`` (``K1 K2 K3 JC J B6 B7 B8``)
-    or at the run's far end (``O2 JC B4 J JD JD``), and a pad is that part's tile. Shapes: an
-    ``after_change`` pad follows a ``JC`` or another such pad and precedes a segment that follows a
-    ``JC``; a ``before_change`` pad, mirrored; a ``tail`` pad follows a ``right`` segment or a tail,
-    a ``head`` pad precedes a ``left`` segment or a head. Without a threshold only (a pad moves a
-    ``JC``, whose value a segment counts)."""
-    if not changes:
+def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int, pieces: list[Piece]) -> list[Piece]:
+    """Joker pads: a regular joker (counted among the layer's jokers, not in a kind slot) or a
+    ``JD`` that lengthens a colour-change segment of ``pieces`` past its listed piece, in the same
+    colour. A long segment no cut splits is such a piece with pads: a cut leaves a part of jokers
+    only, next to the ``JC`` (``K1 K2 K3 JC J B6 B7 B8``) or at the run's far end (``O2 JC B4 J
+    JD JD``), and a pad is that part's tile. Shapes: an ``after_change`` pad follows a ``JC`` or
+    another such pad and precedes a segment that follows a ``JC``; a ``before_change`` pad,
+    mirrored; a ``tail`` pad follows a ``right`` segment or a tail, a ``head`` pad precedes a
+    ``left`` segment or a head. Only pads within reach of a segment they may continue
+    (:func:`pad_host`) are listed. Without a threshold only (a pad moves a ``JC``, whose value a
+    segment counts)."""
+    if not changes or not (jokers or doubles):
         return []
+    reach = jokers + 2 * doubles  # slots the pads of one segment may cover
+    near: dict[tuple[str, int, bool], set[int]] = {}  # (shape, colour, wraps) -> slots a pad may hold
+    for piece in pieces:
+        if piece.shape not in ("left", "right", "middle") or not pad_host(piece, rules):
+            continue
+        key = (piece.colour, piece.wraps)
+        low, high = range(piece.first - reach, piece.first), range(piece.last + 1, piece.last + 1 + reach)
+        if piece.shape != "left":
+            near.setdefault(("after_change", *key), set()).update(low)
+        if piece.shape != "right":
+            near.setdefault(("before_change", *key), set()).update(high)
+        if piece.shape == "right":
+            near.setdefault(("tail", *key), set()).update(high)
+        if piece.shape == "left":
+            near.setdefault(("head", *key), set()).update(low)
+    found = []
+    for pad in _pads(rules, jokers > 0, doubles, changes):
+        if {pad.first, pad.last} <= near.get((pad.shape, pad.colour, pad.wraps), set()):
+            copy = object.__new__(Piece)  # the model writes its variable on it
+            copy.__dict__.update(pad.__dict__)
+            found.append(copy)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _pads(rules: RuleSet, regular: bool, doubles: int, changes: int) -> tuple[Piece, ...]:
+    """Every joker pad (:func:`joker_pads`), listed once per rule set and special jokers."""
     top = rules.numbers
     found: list[Piece] = []
     for wraps in (False, True) if rules.wraparound else (False,):
         end = top + 1 if wraps else top
         for colour in range(rules.colours):
             for first in range(1, end + 1):
-                units: list[tuple[tuple[int, int], dict[int, int], int]] = []
-                if jokers:
-                    units.append(((KIND, _kind(colour, first, top)), {_kind(colour, first, top): 1}, 0))
+                k = _kind(colour, first, top)
+                units = [(PAD, k, 0)] if regular else []
                 if doubles and first < end:
-                    units.append(((DOUBLE, _kind(colour, first, top)), {}, 1))
-                for element, slots, used in units:
+                    units.append((DOUBLE, k, 1))
+                for what, k, used in units:
                     last = first + used
                     for shape in PADS:
                         if not _pad_fits(shape, first, last, end, wraps):
                             continue
-                        piece = Piece(shape, (element,), slots, doubles=used, colour=colour, first=first, last=last)
+                        piece = Piece(shape, ((what, k),), {}, doubles=used, colour=colour, first=first, last=last)
+                        piece.joker_anchors = {} if used else {-1: 1}
                         piece.wraps = wraps
                         piece.upper = min(changes, doubles) if used else changes
                         found.append(piece)
-    return found
+    return tuple(found)
+
+
+def pad_host(piece: Piece, rules: RuleSet) -> bool:
+    """Whether a joker pad may continue ``piece``: another pad, or a segment of the most tiles
+    listed (``max(3, m)``): a long segment no cut splits has its numbered tiles within that many
+    tiles of one another (within 3 of its end, or only one), so the rest can be pads."""
+    return piece.shape in PADS or len(piece.elements) == max(3, rules.min_meld_length)
 
 
 def _pad_fits(shape: str, first: int, last: int, end: int, wraps: bool) -> bool:

@@ -23,7 +23,7 @@ from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._protos import INF, Protos, extend_row, linear
-from rummisolve.solver._twist import Piece, TwistModel, joker_pads, twist_pieces
+from rummisolve.solver._twist import Piece, TwistModel, joker_pads, pad_host, twist_pieces
 
 __all__ = ["TwistPieces", "OpeningTwistPieces", "OpeningRows", "plan_twist", "add_twist", "add_opening_twist"]
 
@@ -52,7 +52,7 @@ def plan_twist(
         long = (counts.rack_jokers if rack_specials else 0) + rack[0]
     pieces = twist_pieces(cat.rules, available, jokers, *layer, long=long)
     if not (opening or initial):
-        pieces += joker_pads(cat.rules, jokers, layer[0], layer[1])
+        pieces += joker_pads(cat.rules, jokers, layer[0], layer[1], pieces)
     if not opening:
         for index, reals, regular, specials in counts.twist_melds:
             d, c, m = specials
@@ -114,7 +114,7 @@ def add_twist(
     if terms.regular:
         assert rows.jokers is not None, "every layer has its joker row before the rule extensions"
         extend_row(constraints, rows.jokers, terms.regular)
-    _colour_changes(twist, protos, terms, variables, constraints)
+    _colour_changes(twist, cat, protos, terms, variables, constraints)
     # An official opening's threshold and discard rows; a rearranging turn's "plays a tile" row.
     if rows.threshold is not None:
         extend_row(constraints, rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
@@ -149,11 +149,10 @@ def _piece_variables(twist: TwistModel, protos: Protos, variables: list[cmh.Inte
         if piece.mirrors:
             mirrors.append((index, piece.mirrors))
         shape = piece.shape
-        if shape == "kept":
-            regular = piece.joker_anchors.get(-1, 0)
-            if regular:
-                terms.regular.append((index, regular))
-        elif shape == "left" or shape == "middle" or shape == "before_change":
+        regular = piece.joker_anchors.get(-1, 0)  # kept melds' and pads' regular jokers
+        if regular:
+            terms.regular.append((index, regular))
+        if shape == "left" or shape == "middle" or shape == "before_change":
             terms.ends.setdefault(piece.change_after, []).append(piece)
         if shape == "right" or shape == "middle" or shape == "after_change":
             terms.starts.setdefault(piece.change_before, []).append(piece)
@@ -231,6 +230,7 @@ def _anchor_rows(
 
 def _colour_changes(
     twist: TwistModel,
+    cat: Catalogue,
     protos: Protos,
     terms: _PieceTerms,
     variables: list[cmh.IntegerVariableProto],
@@ -240,8 +240,9 @@ def _colour_changes(
     before it) to ``B != A`` (those starting after it): ``sum_B c[A, B]`` = before of colour ``A``,
     ``sum_A c[A, B]`` = after of colour ``B`` (a transportation problem: its relaxation pairs them
     too). A joker pad in the ``JC``'s slot continues a segment in its own colour instead: the
-    ``before_change`` pads there join the first sum, the ``after_change`` pads the second. Segments
-    and pads with nothing to pair with are fixed to 0; then the outer pads (:func:`_outer_pads`)."""
+    ``before_change`` pads there join the first sum, the ``after_change`` pads the second, at most
+    the pieces they may continue (:func:`pad_host`). Segments and pads with nothing to pair with
+    are fixed to 0; then the outer pads (:func:`_outer_pads`)."""
     index = len(variables)
     ends, starts = terms.ends, terms.starts
     for place in sorted(set(ends) | set(starts)):
@@ -266,23 +267,30 @@ def _colour_changes(
                         variables[var] = protos.domain(0, 0)
                     continue
                 constraints.append(linear(mine + links, [1] * len(mine) + [-1] * len(links), 0, 0))
-    _outer_pads(terms, protos, variables, constraints)
+                mine_pads = [p.var for p in pads if p.colour == colour]
+                if mine_pads:
+                    hosts = [p.var for p in side if p.colour == colour and pad_host(p, cat.rules)]
+                    constraints.append(linear(mine_pads + hosts, [1] * len(mine_pads) + [-1] * len(hosts), -INF, 0))
+    _outer_pads(terms, cat, protos, variables, constraints)
 
 
 def _outer_pads(
     terms: _PieceTerms,
+    cat: Catalogue,
     protos: Protos,
     variables: list[cmh.IntegerVariableProto],
     constraints: list[cmh.ConstraintProto],
 ) -> None:
     """``tail`` pads of a colour starting at a slot are at most the ``right`` segments and tails of
     that colour ending just before it; ``head`` pads ending at a slot, at most the ``left``
-    segments and heads starting just after it."""
+    segments and heads starting just after it (those :func:`pad_host` allows)."""
     if not any(p.shape in ("tail", "head") for p in terms.outer):
         return
     ending: dict[tuple[int, int, bool], list[int]] = {}
     starting: dict[tuple[int, int, bool], list[int]] = {}
     for p in terms.outer:
+        if not pad_host(p, cat.rules):
+            continue
         if p.shape in ("right", "tail"):
             ending.setdefault((p.colour, p.last, p.wraps), []).append(p.var)
         if p.shape in ("left", "head"):
@@ -330,7 +338,7 @@ def add_opening_twist(
             extend_row(constraints, opening.played[k], kind_terms)
     if opening.jokers:
         _anchor_rows(built, cat, opening.offset, terms, constraints, kept=False)
-    _colour_changes(twist, protos, terms, variables, constraints)
+    _colour_changes(twist, cat, protos, terms, variables, constraints)
     assert opening.rows.threshold is not None, "the opening layer has its threshold row"
     extend_row(constraints, opening.rows.threshold, [(p.var, p.value) for p in twist.pieces if p.value])
     twist.kind_terms, twist.anchor_terms = terms.kinds, terms.anchors
