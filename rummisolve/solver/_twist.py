@@ -425,11 +425,13 @@ def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int, pieces: 
     another such pad and precedes a segment that follows a ``JC``; a ``before_change`` pad,
     mirrored; a ``tail`` pad follows a ``right`` segment or a tail, a ``head`` pad precedes a
     ``left`` segment or a head. Only pads within reach of a segment they may continue
-    (:func:`pad_host`) are listed. Without a threshold only (a pad moves a ``JC``, whose value a
+    (:func:`pad_host`) are listed, and tails and heads only with 3 ``J`` or ``JD`` or more (their
+    segment holds one numbered tile: the listed piece holds 2 jokers beside it). Without a threshold only (a pad moves a ``JC``, whose value a
     segment counts)."""
     if not changes or not (jokers or doubles):
         return []
     reach = jokers + 2 * doubles  # slots the pads of one segment may cover
+    reach_outer = jokers + doubles >= 3
     near: dict[tuple[str, int, bool], set[int]] = {}  # (shape, colour, wraps) -> slots a pad may hold
     for piece in pieces:
         if piece.shape not in ("left", "right", "middle") or not pad_host(piece, rules):
@@ -440,9 +442,9 @@ def joker_pads(rules: RuleSet, jokers: int, doubles: int, changes: int, pieces: 
             near.setdefault(("after_change", *key), set()).update(low)
         if piece.shape != "right":
             near.setdefault(("before_change", *key), set()).update(high)
-        if piece.shape == "right":
+        if piece.shape == "right" and reach_outer:
             near.setdefault(("tail", *key), set()).update(high)
-        if piece.shape == "left":
+        if piece.shape == "left" and reach_outer:
             near.setdefault(("head", *key), set()).update(low)
     found = []
     for pad in _pads(rules, jokers > 0, doubles, changes):
