@@ -604,7 +604,10 @@ def _followers(pieces: list[Piece], rules: RuleSet) -> dict[int, tuple[int, bool
                 (
                     i
                     for i, q in enumerate(pieces)
-                    if q.shape in wanted and q.colour == p.colour and q.wraps == p.wraps and i not in taken
+                    if q.shape in wanted
+                    and q.colour == p.colour
+                    and q.wraps == p.wraps
+                    and i not in taken
                     and pad_host(q, rules)
                     and (q.last == p.first - 1 if shape == "tail" else q.first == p.last + 1)
                 ),

@@ -46,7 +46,19 @@ from itertools import combinations
 
 from rummisolve.rules import RuleSet
 
-__all__ = ["Piece", "TwistModel", "twist_pieces", "joker_pads", "pad_host", "PADS", "KIND", "DOUBLE", "CHANGE", "MIRROR", "PAD"]
+__all__ = [
+    "Piece",
+    "TwistModel",
+    "twist_pieces",
+    "joker_pads",
+    "pad_host",
+    "PADS",
+    "KIND",
+    "DOUBLE",
+    "CHANGE",
+    "MIRROR",
+    "PAD",
+]
 
 PADS = ("after_change", "before_change", "tail", "head")
 """Joker pads (:func:`joker_pads`): one ``J`` or ``JD`` a colour-change segment holds beyond its listed piece."""
