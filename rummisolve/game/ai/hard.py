@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
+from rummisolve.game.ai.common import MoveClock, rack_after
 from rummisolve.game.ai.discarding import discard_options, taken_tiles, wanted_by
 from rummisolve.game.ai.montecarlo import (
     World,
@@ -114,8 +115,14 @@ class HardPlayer:
         self.seed = seed
         self.bank = bank
         self.lean_opening = lean_opening
+        self.clock: MoveClock | None = None
+        """Set by a caller that holds this move to a deadline (the expert): the guard then stops its
+        solver checks when the clock runs out and keeps the best move found so far."""
+        self.guard_cut = False
+        """Whether the last move's guard was cut short by :attr:`clock`."""
 
     def choose(self, view: PlayerView) -> Action:
+        self.guard_cut = False
         action = self._guarded(view, bank_fallback=view.draw_from is None)
         if view.rules.discard:
             return self._discard_turn(view, action)
@@ -138,7 +145,7 @@ class HardPlayer:
         top = view.discard_top
         if isinstance(action, Play):
             table = tuple(Meld.of(m.tiles if isinstance(m, Meld) else m, rules) for m in action.table)
-            left = _rack_after(view.rack, view.table, table)
+            left = rack_after(view.rack, view.table, table)
             if not drawn and top is not None and len(left) > 1:
                 with_top = solve(Position(view.table, view.rack + (top,), view.opened, rules), objective="tiles")
                 if len(with_top.played) >= len(view.rack):  # take it, play all but one, discard that: out
@@ -259,18 +266,35 @@ class HardPlayer:
                 outs[key] = solver.goes_out(rack)
             return outs[key]
 
+        clock = self.clock
         racks = [tuple(sorted(r)) for r in world.opponent_racks()]
-        consistent = [r for r in racks if r and not goes_out(table, r)]
+        consistent = []
+        for r in racks:
+            if clock is not None and clock.expired():
+                self.guard_cut = True
+                return action  # no time to judge the risk: the move as it is
+            if r and not goes_out(table, r):
+                consistent.append(r)
         if not consistent:
             return action
 
-        def risk(tbl: tuple[Meld, ...]) -> float:
-            return sum(goes_out(tbl, r) for r in consistent) / len(consistent)
+        def count_outs(tbl: tuple[Meld, ...], enough: int) -> int | None:
+            """How many consistent racks go out on ``tbl``, counted up to ``enough`` (a count that
+            reaches it is no better than the best so far: stop there); ``None`` when the clock ran out."""
+            count = 0
+            for r in consistent:
+                if clock is not None and clock.expired():
+                    self.guard_cut = True
+                    return None
+                count += goes_out(tbl, r)
+                if count >= enough:
+                    break
+            return count
 
-        r0 = risk(new_table)
-        if r0 <= 0.0:
+        k0 = count_outs(new_table, len(consistent) + 1)
+        if k0 is None or k0 == 0:
             return action
-        best_value, best = 1.0 - r0, action
+        best_count, best = k0, action
         live = fitting_tiles(table)
         tried = 0
         for tile in sorted(set(view.rack), key=lambda t: (t.is_joker, -(t.number or 0))):
@@ -283,10 +307,12 @@ class HardPlayer:
                 continue
             tried += 1
             option = options[0]
-            value = 1.0 - risk(option)
-            if value > best_value and verify(view.position, option).legal:
-                best_value, best = value, Play(option)
-        if 1.0 - self.draw_cost > best_value:
+            count = count_outs(option, best_count)
+            if count is None:
+                break
+            if count < best_count and verify(view.position, option).legal:
+                best_count, best = count, Play(option)
+        if 1.0 - self.draw_cost > 1.0 - best_count / len(consistent):
             return Draw()
         return best
 
@@ -339,9 +365,3 @@ class HardPlayer:
 
 def _table_key(table: Iterable[Meld]) -> tuple[tuple[Tile, ...], ...]:
     return tuple(m.tiles for m in table)
-
-
-def _rack_after(rack: Iterable[Tile], old_table: Iterable[Meld], new_table: Iterable[Meld]) -> tuple[Tile, ...]:
-    """The rack less the tiles a play moved onto the table."""
-    played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
-    return tuple(sorted((Counter(rack) - played).elements()))
