@@ -4,7 +4,9 @@ A move's budget is either *counted* (a number of worlds: the same decisions on a
 tests and analysis) or *clocked*: :class:`MoveClock` holds the wall-clock deadline of one move,
 and the search stops sampling when it passes (a world cut short is dropped whole, so every
 candidate still meets the same worlds). A solve made under a clock gets the time left as its
-``time_limit``; one that the limit cut raises :class:`OutOfTime` instead of answering unproven.
+``time_limit``, at most the clock's ``solve_cap``: one that the time left cut raises
+:class:`OutOfTime`; one that its own cap cut answers the best move found (counted in ``capped``),
+so one slow solve does not eat a whole world.
 """
 
 from __future__ import annotations
@@ -30,17 +32,21 @@ class OutOfTime(Exception):
 
 
 class MoveClock:
-    """The wall-clock deadline of one move (``time.perf_counter`` seconds; ``None``: no clock)."""
+    """The wall-clock deadline of one move (``time.perf_counter`` seconds; ``None``: no clock) and
+    the longest one solve under it may take (``solve_cap`` seconds; ``None``: up to the deadline)."""
 
-    __slots__ = ("deadline",)
+    __slots__ = ("deadline", "solve_cap", "capped")
 
-    def __init__(self, deadline: float | None) -> None:
+    def __init__(self, deadline: float | None, solve_cap: float | None = None) -> None:
         self.deadline = deadline
+        self.solve_cap = solve_cap
+        self.capped = 0
+        """Solves that ``solve_cap`` cut (answered with the best move found)."""
 
     @classmethod
-    def starting(cls, seconds: float) -> MoveClock:
+    def starting(cls, seconds: float, solve_cap: float | None = None) -> MoveClock:
         """A clock that runs out ``seconds`` from now."""
-        return cls(time.perf_counter() + seconds)
+        return cls(time.perf_counter() + seconds, solve_cap)
 
     def expired(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
@@ -74,17 +80,23 @@ def greedy_move(
     clock: MoveClock = UNTIMED,
 ) -> Move | None:
     """The solver's most-tiles move (the medium AI): ``(new table, rack left)`` or ``None``,
-    remembered in ``cache``. Under ``clock`` the solve gets the time left and a cut one raises
-    :class:`OutOfTime` (nothing unproven is remembered)."""
+    remembered in ``cache``. Under ``clock`` the solve gets the time left, at most its
+    ``solve_cap``: cut by the time left it raises :class:`OutOfTime` (and nothing is remembered),
+    cut by the cap it answers the best move found (``None`` if none)."""
     key = (tuple(m.tiles for m in table), rack, opened)
     if key not in cache:
         from rummisolve.solution import Status
         from rummisolve.solver import solve
 
         limit = clock.solve_limit()
+        capped = limit is not None and clock.solve_cap is not None and clock.solve_cap < limit
+        if capped:
+            limit = clock.solve_cap
         solution = solve(Position(table, rack, opened, rules), objective="tiles", time_limit=limit)
         if limit is not None and solution.status not in (Status.OPTIMAL, Status.NO_MOVE):
-            raise OutOfTime
+            if not capped:
+                raise OutOfTime
+            clock.capped += 1
         cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
     return cache[key]
 

@@ -29,9 +29,10 @@ calibration (:data:`SOLVES_PER_SECOND` playout turns per second of budget), so w
 keeps up a seed fixes every decision. Given in seconds (``worlds`` unset) the budget is also
 *clocked* (:class:`~rummisolve.game.ai.common.MoveClock`): the move is held to ``cap`` times
 ``think`` seconds of wall time from the moment it is asked (0.8 s by default). The hard AI's
-guard gets :data:`GUARD_SHARE` of that time, a solve in a playout gets the time left as its limit,
-and the search stops sampling at the deadline, dropping a world cut short (every candidate still
-meets the same worlds); with no world finished the hard AI's move is played. So on a busy machine,
+guard gets :data:`GUARD_SHARE` of that time, a solve in a playout gets the time left as its limit
+(at most :data:`SOLVE_SHARE` times ``think``, then answering its best move found), and the search
+stops sampling at the deadline, dropping a world cut short (every candidate still meets the same
+worlds); with no world finished the hard AI's move is played. So on a busy machine,
 or under Twist where solves are slower, a move samples fewer worlds rather than running late, and
 says so in :attr:`ExpertPlayer.note` (``"budget cut: 2 of 5 worlds"``), which the tournament's
 turn log keeps; only a move cut so can depend on the machine. With ``worlds`` given (or
@@ -94,6 +95,9 @@ DEFAULT_CAP = 1.6
 that with the work left after the deadline a move stays within 1 s)."""
 GUARD_SHARE = 0.4
 """The share of a clocked move's time the hard AI's guard may use before a search."""
+SOLVE_SHARE = 0.2
+"""The longest one playout solve of a clocked move may take, in multiples of ``think`` (0.1 s at
+the default budget): cut there, it answers the best move found (Twist's dense tables)."""
 SOLVES_PER_SECOND = 160
 """Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
 benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
@@ -232,7 +236,9 @@ class ExpertPlayer:
 
     def _clock(self, share: float = 1.0) -> MoveClock:
         """This move's clock (:data:`UNTIMED` for a counted budget)."""
-        return MoveClock.starting(self.cap * self.think * share) if self.clocked else UNTIMED
+        if not self.clocked:
+            return UNTIMED
+        return MoveClock.starting(self.cap * self.think * share, SOLVE_SHARE * self.think)
 
     def _hard_choice(self, view: PlayerView, clock: MoveClock, share: float = 1.0) -> Action:
         """The hard AI's move, its guard held to ``share`` of the time ``clock`` has left."""
@@ -418,6 +424,8 @@ class ExpertPlayer:
             done += 1
         if done < worlds:
             self._notes.append(f"budget cut: {done} of {worlds} worlds" + ("" if done else " (hard's move)"))
+        if clock.capped:
+            self._notes.append(f"{clock.capped} playout solves capped")
         return tuple(
             Candidate(c.label, c.action, totals[i] / done if done else None, done) for i, c in enumerate(candidates)
         )
