@@ -247,7 +247,7 @@ class ExpertPlayer:
         return MoveClock.starting(self.cap * self.think * share, SOLVE_SHARE * self.think)
 
     def _hard_choice(self, view: PlayerView, clock: MoveClock, share: float = 1.0) -> Action:
-        """The hard AI's move, its guard held to ``share`` of the time ``clock`` has left."""
+        """The hard AI's move, its solves and guard held to ``share`` of the time ``clock`` has left."""
         if clock.deadline is not None:
             now = time.perf_counter()
             self.hard.clock = MoveClock(now + share * max(0.0, clock.deadline - now))
@@ -257,6 +257,8 @@ class ExpertPlayer:
             self.hard.clock = None
         if self.hard.guard_cut:
             self._notes.append("guard cut")
+        if self.hard.solve_cut:
+            self._notes.append("hard's solve cut")
         return action
 
     def _assess(self, view: PlayerView, other: Action | None) -> tuple[Action, Candidate | None]:

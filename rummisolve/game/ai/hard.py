@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 
@@ -59,9 +60,14 @@ from rummisolve.game.ai.montecarlo import (
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.solution import Solution, Status
 from rummisolve.tiles import Tile
 
-__all__ = ["HardPlayer", "fewest_tiles_reaching"]
+__all__ = ["HardPlayer", "fewest_tiles_reaching", "MIN_SOLVE_SECONDS"]
+
+MIN_SOLVE_SECONDS = 0.05
+"""The shortest time limit a solve gets under a caller's clock (:attr:`HardPlayer.clock`), so that
+even a move asked after the deadline finds a move to make."""
 
 
 def fewest_tiles_reaching(melds: tuple[Meld, ...], threshold: int) -> tuple[Meld, ...]:
@@ -116,13 +122,17 @@ class HardPlayer:
         self.bank = bank
         self.lean_opening = lean_opening
         self.clock: MoveClock | None = None
-        """Set by a caller that holds this move to a deadline (the expert): the guard then stops its
-        solver checks when the clock runs out and keeps the best move found so far."""
+        """Set by a caller that holds this move to a deadline (the expert): the move's solves then get
+        the time left (a cut one answers its best move found), and the guard stops its solver checks
+        when the clock runs out, keeping the best move found so far. ``None``: no clock (the level
+        played alone)."""
         self.guard_cut = False
         """Whether the last move's guard was cut short by :attr:`clock`."""
+        self.solve_cut = False
+        """Whether :attr:`clock` cut one of the last move's solves (its best move found was used)."""
 
     def choose(self, view: PlayerView) -> Action:
-        self.guard_cut = False
+        self.guard_cut = self.solve_cut = False
         action = self._guarded(view, bank_fallback=view.draw_from is None)
         if view.rules.discard:
             return self._discard_turn(view, action)
@@ -316,14 +326,26 @@ class HardPlayer:
             return Draw()
         return best
 
+    def _solve(self, position: Position, objective: str = "tiles") -> Solution:
+        """``solve(position, objective)``; under :attr:`clock` limited to the time it leaves (at
+        least :data:`MIN_SOLVE_SECONDS`), a cut solve answering its best move found."""
+        from rummisolve.solver import solve
+
+        clock = self.clock
+        if clock is None or clock.deadline is None:
+            return solve(position, objective=objective)
+        limit = max(MIN_SOLVE_SECONDS, clock.deadline - time.perf_counter())
+        solution = solve(position, objective=objective, time_limit=limit)
+        if solution.status in (Status.FEASIBLE, Status.UNKNOWN):
+            self.solve_cut = True
+        return solution
+
     def _choose(self, view: PlayerView, bank_fallback: bool = True) -> Action:
         """The move by the strategy in the module docstring (``bank_fallback``: play a banked meld
         when nothing else plays, rather than draw)."""
-        from rummisolve.solver import solve
-
         rules = view.rules
         objective = "value" if view.pool_size == 0 else "tiles"
-        full = solve(view.position, objective=objective)
+        full = self._solve(view.position, objective)
         if not full:
             return Draw()
         out = len(full.played) >= len(view.rack) - rules.discard
@@ -346,12 +368,12 @@ class HardPlayer:
         # Under the discard rule the bank itself stays on the rack, so neither it nor a loose play
         # beside it need keep a tile back: only a loose play of the whole rack does.
         plain = rules.replace(discard=False) if rules.discard else rules
-        bank = solve(Position((), view.rack, True, plain), objective="tiles")
+        bank = self._solve(Position((), view.rack, True, plain))
         banked = tuple(Meld.of(m.tiles, rules) for m in bank.table) if bank else ()
         banked_tiles = Counter(t for m in banked for t in m.tiles)
         loose = tuple(sorted((Counter(view.rack) - banked_tiles).elements()))
         if loose:
-            move = solve(Position(view.table, loose, True, plain if banked else rules), objective="tiles")
+            move = self._solve(Position(view.table, loose, True, plain if banked else rules))
             if move:
                 return Play(tuple(move.table))
         if not bank_fallback:

@@ -148,6 +148,18 @@ def test_the_hard_guard_stops_when_its_clock_runs_out():
     assert hurried.guard_cut and verify(view.position, action.table).played == parse_tiles("K4 K5")  # unguarded
 
 
+def test_the_hard_ai_under_a_run_out_clock_still_moves_legally():
+    view = twist_view()
+    hurried = HardPlayer(seed=2)
+    hurried.clock = MoveClock(0.0)  # each solve gets the shortest limit
+    action = hurried.choose(view)
+    assert isinstance(action, Draw) or verify(view.position, action.table).legal
+    calm = HardPlayer(seed=2)
+    assert not calm.solve_cut and not calm.guard_cut and calm.clock is None
+    calm.choose(view)
+    assert not calm.solve_cut
+
+
 def test_a_tournament_log_notes_the_budget_cuts():
     (task,) = plan(("expert", "medium"), 2, 5, SMALL_TWIST, log=True, think=0.001)
     results = run_deal(task)
