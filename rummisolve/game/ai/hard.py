@@ -60,6 +60,7 @@ from rummisolve.game.ai.montecarlo import (
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.rules import RuleSet
 from rummisolve.solution import Solution, Status
 from rummisolve.tiles import Tile
 
@@ -246,9 +247,6 @@ class HardPlayer:
         """Solver-checked defence: estimate, over sampled opponent racks, the chance that the table
         ``action`` leaves lets the nearest opponent go out; if it is not zero, compare one-tile plays
         and drawing."""
-        from rummisolve.referee import verify
-        from rummisolve.solver import TableSolver
-
         rules = view.rules
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
         size = view.rack_sizes[threat]
@@ -264,44 +262,35 @@ class HardPlayer:
         groups = opponent_groups(view, threat, fitsets)
         rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
         world = World(rng, view.unseen(), groups, self.guard_samples)
-        outs: dict = {}
-        solvers: dict = {}  # one per table: many sampled racks go against each
+        checks = _OutChecks(rules, self.clock)
+        try:
+            return self._safest(view, action, new_table, [tuple(sorted(r)) for r in world.opponent_racks()], checks)
+        finally:
+            self.guard_cut = self.guard_cut or checks.cut
 
-        def goes_out(tbl: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
-            key = (_table_key(tbl), rack)
-            if key not in outs:
-                solver = solvers.get(key[0])
-                if solver is None:
-                    solver = solvers[key[0]] = TableSolver(tbl, rules)
-                outs[key] = solver.goes_out(rack)
-            return outs[key]
+    def _safest(
+        self,
+        view: PlayerView,
+        action: Play,
+        new_table: tuple[Meld, ...],
+        racks: list[tuple[Tile, ...]],
+        checks: _OutChecks,
+    ) -> Action:
+        """The guard's choice between ``action`` (leaving ``new_table``), one-tile plays and drawing,
+        judged over the sampled ``racks`` of the threat (those that could go out on the table now
+        left out); the move as it is when ``checks`` run out of time."""
+        from rummisolve.referee import verify
 
-        clock = self.clock
-        racks = [tuple(sorted(r)) for r in world.opponent_racks()]
+        table = tuple(view.table)
         consistent = []
         for r in racks:
-            if clock is not None and clock.expired():
-                self.guard_cut = True
+            if checks.expired():
                 return action  # no time to judge the risk: the move as it is
-            if r and not goes_out(table, r):
+            if r and not checks.goes_out(table, r):
                 consistent.append(r)
         if not consistent:
             return action
-
-        def count_outs(tbl: tuple[Meld, ...], enough: int) -> int | None:
-            """How many consistent racks go out on ``tbl``, counted up to ``enough`` (a count that
-            reaches it is no better than the best so far: stop there); ``None`` when the clock ran out."""
-            count = 0
-            for r in consistent:
-                if clock is not None and clock.expired():
-                    self.guard_cut = True
-                    return None
-                count += goes_out(tbl, r)
-                if count >= enough:
-                    break
-            return count
-
-        k0 = count_outs(new_table, len(consistent) + 1)
+        k0 = checks.count(new_table, consistent, len(consistent) + 1)
         if k0 is None or k0 == 0:
             return action
         best_count, best = k0, action
@@ -317,7 +306,7 @@ class HardPlayer:
                 continue
             tried += 1
             option = options[0]
-            count = count_outs(option, best_count)
+            count = checks.count(option, consistent, best_count)  # no better once it reaches the best
             if count is None:
                 break
             if count < best_count and verify(view.position, option).legal:
@@ -383,6 +372,47 @@ class HardPlayer:
             if len(smallest) < len(view.rack) - rules.discard + 1:
                 return Play(tuple(view.table) + (smallest,))
         return Play(tuple(full.table))
+
+
+class _OutChecks:
+    """The guard's solver checks: whether a sampled rack goes out on a table (one
+    :class:`~rummisolve.solver.TableSolver` per table, every answer remembered), until ``clock``
+    (if any) runs out (then :attr:`cut`)."""
+
+    def __init__(self, rules: RuleSet, clock: MoveClock | None) -> None:
+        self.rules = rules
+        self.clock = clock
+        self.cut = False
+        self._outs: dict = {}
+        self._solvers: dict = {}
+
+    def expired(self) -> bool:
+        if self.clock is not None and self.clock.expired():
+            self.cut = True
+        return self.cut
+
+    def goes_out(self, table: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
+        from rummisolve.solver import TableSolver
+
+        key = (_table_key(table), rack)
+        if key not in self._outs:
+            solver = self._solvers.get(key[0])
+            if solver is None:
+                solver = self._solvers[key[0]] = TableSolver(table, self.rules)
+            self._outs[key] = solver.goes_out(rack)
+        return self._outs[key]
+
+    def count(self, table: tuple[Meld, ...], racks: list[tuple[Tile, ...]], enough: int) -> int | None:
+        """How many of ``racks`` go out on ``table``, counted up to ``enough``; ``None`` when the
+        clock ran out."""
+        count = 0
+        for rack in racks:
+            if self.expired():
+                return None
+            count += self.goes_out(table, rack)
+            if count >= enough:
+                break
+        return count
 
 
 def _table_key(table: Iterable[Meld]) -> tuple[tuple[Tile, ...], ...]:
