@@ -28,16 +28,16 @@ Budget and determinism: ``think`` (seconds, default 0.5) sets ``worlds`` through
 calibration (:data:`SOLVES_PER_SECOND` playout turns per second of budget), so where the machine
 keeps up a seed fixes every decision. Given in seconds (``worlds`` unset) the budget is also
 *clocked* (:class:`~rummisolve.game.ai.common.MoveClock`): the move is held to ``cap`` times
-``think`` seconds of wall time from the moment it is asked (0.8 s by default). The hard AI's
-solver's best and next-best moves get :data:`BEST_SHARE` of it (cut sooner, the hard AI's move is
-played), the guard :data:`GUARD_SHARE` of what is left, a solve in a playout gets the time left as its limit
-(at most :data:`SOLVE_SHARE` times ``think``, then answering its best move found), and the search
-stops sampling at the deadline, dropping a world cut short (every candidate still meets the
-same worlds); with fewer than :data:`THIN_SHARE` of the planned worlds finished the hard AI's
-move is played. So on a busy machine,
-or under Twist where solves are slower, a move samples fewer worlds rather than running late, and
-says so in :attr:`ExpertPlayer.note` (``"budget cut: 2 of 5 worlds"``), which the tournament's
-turn log keeps; only a move cut so can depend on the machine. With ``worlds`` given (or
+``think`` seconds of wall time from the moment it is asked (0.8 s by default). The solver's
+best and next-best moves get :data:`BEST_SHARE` of it (cut sooner, the hard AI's move is played);
+the hard AI's move gets :data:`GUARD_SHARE` of what is left (its solves limited, its guard
+stopped); a solve in a playout gets the time left, at most :data:`SOLVE_SHARE` times ``think``
+(then answering its best move found); and the search stops sampling at the deadline, dropping a
+world cut short (every candidate still meets the same worlds). With fewer than
+:data:`THIN_SHARE` of the planned worlds finished, the hard AI's move is played. So on a busy
+machine, or under Twist where solves are slower, a move samples fewer worlds rather than run
+late, and says so in :attr:`ExpertPlayer.note` (``"budget cut: 2 of 5 worlds"``), which the
+tournament's turn log keeps; only a move cut so can depend on the machine. With ``worlds`` given (or
 ``clock=False``) the budget is *counted*: no clock, the same moves on any machine (the tests).
 
 Under Twist nothing else changes: the candidates, the sampled worlds (the unseen tiles include
