@@ -98,15 +98,13 @@ def test_expert_never_peeks_under_twist():
     assert first == second and searched >= 2
 
 
-def test_a_clock_that_has_run_out_plays_the_hard_ai_move_and_says_so():
+def test_a_clock_that_has_run_out_plays_the_hard_ai_move_uncut_and_says_so():
     view = twist_view()
     expert = ExpertPlayer(seed=4, cap=1e-9, close=99)  # clocked: the deadline passes at once
     action = expert.choose(view)
     assert expert.note is not None and expert.note.startswith("budget cut: the best move's search (hard's move)")
     assert not expert.last
-    hard = HardPlayer(seed=4)
-    hard.clock = MoveClock(0.0)
-    assert action == hard.choose(view)
+    assert action == HardPlayer(seed=4).choose(view)  # hard's own move, its guard not cut
     # The search itself, its clock run out: no world played, every value unknown, hard's move picked.
     searcher = ExpertPlayer(seed=4, close=99)
     candidates = searcher.candidates(view)
