@@ -65,6 +65,10 @@ class _Timed:
         """Seconds per move (a turn's asks added up), wall clock."""
         self.cpu: list[float] = []
         """The same in this process's CPU time (what the move cost, whatever else the machine ran)."""
+        self.note: str | None = None
+        """The last move's note (a player's ``note`` after its asks, e.g. the expert's budget cut)."""
+        self.noted = 0
+        """How many moves had a note."""
 
     def choose(self, view: PlayerView) -> Action:
         start, cpu = time.perf_counter(), time.process_time()
@@ -73,13 +77,20 @@ class _Timed:
         finally:
             spent, used = time.perf_counter() - start, time.process_time() - cpu
             self.seconds += spent
+            note = getattr(self.player, "note", None)
             if not view.continues_turn:
                 self.moves += 1
                 self.times.append(spent)
                 self.cpu.append(used)
-            elif self.times:
-                self.times[-1] += spent
-                self.cpu[-1] += used
+                self.note = note
+                self.noted += note is not None
+            else:
+                if self.times:
+                    self.times[-1] += spent
+                    self.cpu[-1] += used
+                if note is not None:
+                    self.noted += self.note is None
+                    self.note = note if self.note is None else f"{self.note}; {note}"
 
 
 def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
@@ -90,7 +101,8 @@ def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False
     hidden pool tile or no draw), ``discard`` (the tile discarded; ``null`` after a timeout),
     ``pool_tile`` (the tile drawn from the pool, which a player's view hides; ``null`` for none) and
     ``pile`` (the discard pile at the start of the turn, its top last): with these the lines
-    replay as a game (``rummisolve analyse``)."""
+    replay as a game (``rummisolve analyse``). A player's ``note`` on the move (the expert's
+    ``"budget cut: 2 of 5 worlds"``) is added by :func:`run_deal` as ``note``."""
     event = info.event
     played = hasattr(event, "table")
     line: dict[str, Any] = {
@@ -145,11 +157,18 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         turns: list[dict[str, Any]] = []
 
         def on_turn(
-            info: Any, seats: list[int] = seats, game_index: int = game_index, turns: list[dict[str, Any]] = turns
+            info: Any,
+            seats: list[int] = seats,
+            game_index: int = game_index,
+            turns: list[dict[str, Any]] = turns,
+            players: list[_Timed] = players,
         ) -> None:
             if not task.log:
                 return
-            turns.append(line_of(info, game_index, names[seats[info.seat]], rules.discard))
+            line = line_of(info, game_index, names[seats[info.seat]], rules.discard)
+            if players[info.seat].note is not None:
+                line["note"] = players[info.seat].note
+            turns.append(line)
 
         start = time.perf_counter()
         _, record = play_game(players, rules=rules, seed=task.seed, names=[names[c] for c in seats], on_turn=on_turn)
@@ -159,12 +178,14 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
         moves = [0] * n
         times: list[list[float]] = [[] for _ in range(n)]
         cpu: list[list[float]] = [[] for _ in range(n)]
+        noted = [0] * n
         for seat, contestant in enumerate(seats):
             scores[contestant] = record.scores[seat]
             think[contestant] = players[seat].seconds
             moves[contestant] = players[seat].moves
             times[contestant] = [round(t, 5) for t in players[seat].times]
             cpu[contestant] = [round(t, 5) for t in players[seat].cpu]
+            noted[contestant] = players[seat].noted
         results.append(
             {
                 "game": game_index,
@@ -181,6 +202,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
                 "moves": moves,
                 "move_seconds": times,
                 "move_cpu_seconds": cpu,
+                "noted_moves": noted,
                 "log": turns,
             }
         )

@@ -63,7 +63,8 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: float | None = None) -> dict[str, Any]:
     """Aggregate game results: wins with 95% intervals, draws (a result's ``winner`` ``None``: only
-    Xpress has them), mean scores, turns, illegal moves, timing."""
+    Xpress has them), mean scores, turns, illegal moves, timing, moves with a note (the expert's
+    budget cuts)."""
     names = contestant_names(kinds)
     n = len(kinds)
     games = draws = 0
@@ -76,6 +77,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
     moves = [0] * n
     times: list[list[float]] = [[] for _ in range(n)]
     cpu: list[list[float]] = [[] for _ in range(n)]
+    noted = [0] * n
     play_seconds = 0.0
     for r in results:
         games += 1
@@ -89,6 +91,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
             moves[c] += r["moves"][c]
             times[c].extend(r.get("move_seconds", [[]] * n)[c])
             cpu[c].extend(r.get("move_cpu_seconds", [[]] * n)[c])
+            noted[c] += r.get("noted_moves", [0] * n)[c]
         turns += r["turns"]
         illegal += r["illegal_moves"]
         ends[r["end_reason"]] += 1
@@ -109,6 +112,7 @@ def summarize(results: Iterable[dict[str, Any]], kinds: Sequence[str], seconds: 
         "ms_per_move_p95": {names[c]: 1000 * _percentile(times[c], 0.95) for c in range(n)},
         "cpu_ms_per_move_p50": {names[c]: 1000 * _percentile(cpu[c], 0.50) for c in range(n)},
         "cpu_ms_per_move_p95": {names[c]: 1000 * _percentile(cpu[c], 0.95) for c in range(n)},
+        "noted_moves": {names[c]: noted[c] for c in range(n)},
         "cpu_seconds": play_seconds,
         "games_per_cpu_second": games / play_seconds if play_seconds else 0.0,
     }
@@ -146,6 +150,9 @@ def format_summary(summary: dict[str, Any]) -> str:
                 else ""
             )
         )
+    noted = {name: count for name, count in summary.get("noted_moves", {}).items() if count}
+    if noted:
+        lines.append("  moves with a budget note: " + ", ".join(f"{name} {count}" for name, count in noted.items()))
     ends = ", ".join(f"{k} {v}" for k, v in sorted(summary["end_reasons"].items()))
     lines.append(f"  round endings: {ends}" + (f"; {summary['draws']} drawn" if summary.get("draws") else ""))
     if "seconds" in summary:

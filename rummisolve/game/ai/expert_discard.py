@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
+from rummisolve.game.ai.common import MoveClock, greedy_move, loose_tiles, melds_of, rack_after
 from rummisolve.game.ai.discarding import discard_options, taken_tiles
 from rummisolve.game.ai.montecarlo import (
     FitSets,
@@ -51,7 +51,6 @@ from rummisolve.game.ai.montecarlo import (
 )
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
-from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
@@ -114,7 +113,7 @@ def plan_of(action: Action, rules: RuleSet) -> Plan:
         return Plan(action.source, None, None)
     if isinstance(action, Discard):
         return Plan(None, None, action.tile)
-    return Plan(None, _melds(action.table, rules), action.discard)
+    return Plan(None, melds_of(action.table, rules), action.discard)
 
 
 # -- candidates --------------------------------------------------------------------------------------
@@ -133,15 +132,6 @@ def holding(view: PlayerView) -> PlayerView:
     )
 
 
-def _melds(table: tuple[Meld | tuple[Tile, ...], ...], rules: RuleSet) -> tuple[Meld, ...]:
-    return tuple(m if isinstance(m, Meld) else Meld.of(m, rules) for m in table)
-
-
-def _left(rack: tuple[Tile, ...], old: tuple[Meld, ...], new: tuple[Meld, ...]) -> tuple[Tile, ...]:
-    played = Counter(t for m in new for t in m.tiles) - Counter(t for m in old for t in m.tiles)
-    return tuple(sorted((Counter(rack) - played).elements()))
-
-
 def _end_plans(label: str, view: PlayerView, source: str | None, hard_action: Action | None) -> list[tuple[str, Plan]]:
     """Plays and discards from ``view`` (the rack in hand: after the draw, or without one):
     ``hard_action`` (the hard AI's), the solver's best with the best discards, and (after a
@@ -151,13 +141,13 @@ def _end_plans(label: str, view: PlayerView, source: str | None, hard_action: Ac
     rules = view.rules
     out: list[tuple[str, Plan]] = []
     if isinstance(hard_action, Play):
-        out.append((f"hard{label}", Plan(source, _melds(hard_action.table, rules), hard_action.discard)))
+        out.append((f"hard{label}", Plan(source, melds_of(hard_action.table, rules), hard_action.discard)))
     elif isinstance(hard_action, Discard):
         out.append((f"hard{label}", Plan(source, None, hard_action.tile)))
     best = solve(view.position, objective="tiles")
     if best:
         table = tuple(best.table)
-        left = _left(view.rack, tuple(view.table), table)
+        left = rack_after(view.rack, tuple(view.table), table)
         for option in discard_options(left, rules, True)[:DISCARDS]:
             out.append((f"best{label}", Plan(source, table, option.tile)))
     if view.draw_from is not None or source is not None:
@@ -271,7 +261,6 @@ class Sim:
         cache: dict[Any, Any],
     ) -> None:
         self.rules = rules
-        self.plain = rules.replace(discard=False)
         self.table = table
         self.racks = racks
         self.opened = opened
@@ -285,13 +274,7 @@ class Sim:
 
     def greedy(self, table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool) -> _Move | None:
         """The solver's most-tiles move under the discard rule (it keeps a tile): (table, rack left)."""
-        key = (tuple(m.tiles for m in table), rack, opened)
-        if key not in self.cache:
-            from rummisolve.solver import solve
-
-            solution = solve(Position(table, rack, opened, self.rules), objective="tiles")
-            self.cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
-        return self.cache[key]
+        return greedy_move(table, rack, opened, self.rules, self.cache)
 
     def out(self, table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool = True) -> bool:
         """Whether ``rack`` goes out on ``table``: a move leaves one tile, to discard."""
@@ -302,13 +285,7 @@ class Sim:
 
     def loose(self, rack: tuple[Tile, ...]) -> int:
         """Tiles of ``rack`` in no meld of the rack's own."""
-        key = ("loose", rack)
-        if key not in self.cache:
-            from rummisolve.solver import solve
-
-            played = solve(Position((), rack, True, self.plain), objective="tiles").played if rack else ()
-            self.cache[key] = len(rack) - len(played)
-        return self.cache[key]
+        return loose_tiles(rack, self.rules, self.cache)
 
     # -- a turn --
 
@@ -451,7 +428,7 @@ def run_plan(
         elif plan.source == "pool":
             rack = tuple(sorted(rack + (sim.pool.pop(0),)))
         if plan.table is not None:
-            rack = _left(rack, sim.table, plan.table)
+            rack = rack_after(rack, sim.table, plan.table)
             sim.table = plan.table
             sim.opened[me] = True
         left = list(rack)
@@ -471,12 +448,11 @@ def search_plans(
     worlds: int,
     depth: int,
     seed: int | None,
-    deadline: float,
+    clock: MoveClock,
     loose_weight: float,
 ) -> tuple[list[float], int]:
     """Each plan's mean playout value over the same ``worlds`` sampled worlds (common random
-    numbers), and how many worlds were played (fewer once ``deadline``, in process CPU seconds,
-    has passed; at least one)."""
+    numbers), and how many worlds were played (fewer once ``clock`` has run out; at least one)."""
     rng = random.Random(f"expert-discard/{seed}/{view.seat}/{view.turn}/{view.draw_from}")
     fitsets = fitting_tiles_of_json_tables(view.rules)
     cache: dict[Any, Any] = {}
@@ -493,6 +469,6 @@ def search_plans(
         for i, plan in enumerate(plans):
             totals[i] += run_plan(view, plan, racks, pool, depth, cache, loose_weight)
         done += 1
-        if time.process_time() > deadline:
+        if clock.expired():
             break
     return [t / done for t in totals], done

@@ -42,10 +42,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
+from rummisolve.game.ai.common import MoveClock, rack_after
 from rummisolve.game.ai.discarding import discard_options, taken_tiles, wanted_by
 from rummisolve.game.ai.montecarlo import (
     World,
@@ -58,9 +60,15 @@ from rummisolve.game.ai.montecarlo import (
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.rules import RuleSet
+from rummisolve.solution import Solution, Status
 from rummisolve.tiles import Tile
 
-__all__ = ["HardPlayer", "fewest_tiles_reaching"]
+__all__ = ["HardPlayer", "fewest_tiles_reaching", "MIN_SOLVE_SECONDS"]
+
+MIN_SOLVE_SECONDS = 0.05
+"""The shortest time limit a solve gets under a caller's clock (:attr:`HardPlayer.clock`), so that
+even a move asked after the deadline finds a move to make."""
 
 
 def fewest_tiles_reaching(melds: tuple[Meld, ...], threshold: int) -> tuple[Meld, ...]:
@@ -114,8 +122,18 @@ class HardPlayer:
         self.seed = seed
         self.bank = bank
         self.lean_opening = lean_opening
+        self.clock: MoveClock | None = None
+        """Set by a caller that holds this move to a deadline (the expert): the move's solves then get
+        the time left (a cut one answers its best move found), and the guard stops its solver checks
+        when the clock runs out, keeping the best move found so far. ``None``: no clock (the level
+        played alone)."""
+        self.guard_cut = False
+        """Whether the last move's guard was cut short by :attr:`clock`."""
+        self.solve_cut = False
+        """Whether :attr:`clock` cut one of the last move's solves (its best move found was used)."""
 
     def choose(self, view: PlayerView) -> Action:
+        self.guard_cut = self.solve_cut = False
         action = self._guarded(view, bank_fallback=view.draw_from is None)
         if view.rules.discard:
             return self._discard_turn(view, action)
@@ -138,7 +156,7 @@ class HardPlayer:
         top = view.discard_top
         if isinstance(action, Play):
             table = tuple(Meld.of(m.tiles if isinstance(m, Meld) else m, rules) for m in action.table)
-            left = _rack_after(view.rack, view.table, table)
+            left = rack_after(view.rack, view.table, table)
             if not drawn and top is not None and len(left) > 1:
                 with_top = solve(Position(view.table, view.rack + (top,), view.opened, rules), objective="tiles")
                 if len(with_top.played) >= len(view.rack):  # take it, play all but one, discard that: out
@@ -229,9 +247,6 @@ class HardPlayer:
         """Solver-checked defence: estimate, over sampled opponent racks, the chance that the table
         ``action`` leaves lets the nearest opponent go out; if it is not zero, compare one-tile plays
         and drawing."""
-        from rummisolve.referee import verify
-        from rummisolve.solver import TableSolver
-
         rules = view.rules
         threat = min(view.opponents(), key=lambda s: view.rack_sizes[s])
         size = view.rack_sizes[threat]
@@ -247,30 +262,38 @@ class HardPlayer:
         groups = opponent_groups(view, threat, fitsets)
         rng = random.Random(f"hard/{self.seed}/{view.seat}/{view.turn}")
         world = World(rng, view.unseen(), groups, self.guard_samples)
-        outs: dict = {}
-        solvers: dict = {}  # one per table: many sampled racks go against each
+        checks = _OutChecks(rules, self.clock)
+        try:
+            return self._safest(view, action, new_table, [tuple(sorted(r)) for r in world.opponent_racks()], checks)
+        finally:
+            self.guard_cut = self.guard_cut or checks.cut
 
-        def goes_out(tbl: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
-            key = (_table_key(tbl), rack)
-            if key not in outs:
-                solver = solvers.get(key[0])
-                if solver is None:
-                    solver = solvers[key[0]] = TableSolver(tbl, rules)
-                outs[key] = solver.goes_out(rack)
-            return outs[key]
+    def _safest(
+        self,
+        view: PlayerView,
+        action: Play,
+        new_table: tuple[Meld, ...],
+        racks: list[tuple[Tile, ...]],
+        checks: _OutChecks,
+    ) -> Action:
+        """The guard's choice between ``action`` (leaving ``new_table``), one-tile plays and drawing,
+        judged over the sampled ``racks`` of the threat (those that could go out on the table now
+        left out); the move as it is when ``checks`` run out of time."""
+        from rummisolve.referee import verify
 
-        racks = [tuple(sorted(r)) for r in world.opponent_racks()]
-        consistent = [r for r in racks if r and not goes_out(table, r)]
+        table = tuple(view.table)
+        consistent = []
+        for r in racks:
+            if checks.expired():
+                return action  # no time to judge the risk: the move as it is
+            if r and not checks.goes_out(table, r):
+                consistent.append(r)
         if not consistent:
             return action
-
-        def risk(tbl: tuple[Meld, ...]) -> float:
-            return sum(goes_out(tbl, r) for r in consistent) / len(consistent)
-
-        r0 = risk(new_table)
-        if r0 <= 0.0:
+        k0 = checks.count(new_table, consistent, len(consistent) + 1)
+        if k0 is None or k0 == 0:
             return action
-        best_value, best = 1.0 - r0, action
+        best_count, best = k0, action
         live = fitting_tiles(table)
         tried = 0
         for tile in sorted(set(view.rack), key=lambda t: (t.is_joker, -(t.number or 0))):
@@ -283,21 +306,35 @@ class HardPlayer:
                 continue
             tried += 1
             option = options[0]
-            value = 1.0 - risk(option)
-            if value > best_value and verify(view.position, option).legal:
-                best_value, best = value, Play(option)
-        if 1.0 - self.draw_cost > best_value:
+            count = checks.count(option, consistent, best_count)  # no better once it reaches the best
+            if count is None:
+                break
+            if count < best_count and verify(view.position, option).legal:
+                best_count, best = count, Play(option)
+        if 1.0 - self.draw_cost > 1.0 - best_count / len(consistent):
             return Draw()
         return best
+
+    def _solve(self, position: Position, objective: str = "tiles") -> Solution:
+        """``solve(position, objective)``; under :attr:`clock` limited to the time it leaves (at
+        least :data:`MIN_SOLVE_SECONDS`), a cut solve answering its best move found."""
+        from rummisolve.solver import solve
+
+        clock = self.clock
+        if clock is None or clock.deadline is None:
+            return solve(position, objective=objective)
+        limit = max(MIN_SOLVE_SECONDS, clock.deadline - time.perf_counter())
+        solution = solve(position, objective=objective, time_limit=limit)
+        if solution.status in (Status.FEASIBLE, Status.UNKNOWN):
+            self.solve_cut = True
+        return solution
 
     def _choose(self, view: PlayerView, bank_fallback: bool = True) -> Action:
         """The move by the strategy in the module docstring (``bank_fallback``: play a banked meld
         when nothing else plays, rather than draw)."""
-        from rummisolve.solver import solve
-
         rules = view.rules
         objective = "value" if view.pool_size == 0 else "tiles"
-        full = solve(view.position, objective=objective)
+        full = self._solve(view.position, objective)
         if not full:
             return Draw()
         out = len(full.played) >= len(view.rack) - rules.discard
@@ -320,12 +357,12 @@ class HardPlayer:
         # Under the discard rule the bank itself stays on the rack, so neither it nor a loose play
         # beside it need keep a tile back: only a loose play of the whole rack does.
         plain = rules.replace(discard=False) if rules.discard else rules
-        bank = solve(Position((), view.rack, True, plain), objective="tiles")
+        bank = self._solve(Position((), view.rack, True, plain))
         banked = tuple(Meld.of(m.tiles, rules) for m in bank.table) if bank else ()
         banked_tiles = Counter(t for m in banked for t in m.tiles)
         loose = tuple(sorted((Counter(view.rack) - banked_tiles).elements()))
         if loose:
-            move = solve(Position(view.table, loose, True, plain if banked else rules), objective="tiles")
+            move = self._solve(Position(view.table, loose, True, plain if banked else rules))
             if move:
                 return Play(tuple(move.table))
         if not bank_fallback:
@@ -337,11 +374,46 @@ class HardPlayer:
         return Play(tuple(full.table))
 
 
+class _OutChecks:
+    """The guard's solver checks: whether a sampled rack goes out on a table (one
+    :class:`~rummisolve.solver.TableSolver` per table, every answer remembered), until ``clock``
+    (if any) runs out (then :attr:`cut`)."""
+
+    def __init__(self, rules: RuleSet, clock: MoveClock | None) -> None:
+        self.rules = rules
+        self.clock = clock
+        self.cut = False
+        self._outs: dict = {}
+        self._solvers: dict = {}
+
+    def expired(self) -> bool:
+        if self.clock is not None and self.clock.expired():
+            self.cut = True
+        return self.cut
+
+    def goes_out(self, table: tuple[Meld, ...], rack: tuple[Tile, ...]) -> bool:
+        from rummisolve.solver import TableSolver
+
+        key = (_table_key(table), rack)
+        if key not in self._outs:
+            solver = self._solvers.get(key[0])
+            if solver is None:
+                solver = self._solvers[key[0]] = TableSolver(table, self.rules)
+            self._outs[key] = solver.goes_out(rack)
+        return self._outs[key]
+
+    def count(self, table: tuple[Meld, ...], racks: list[tuple[Tile, ...]], enough: int) -> int | None:
+        """How many of ``racks`` go out on ``table``, counted up to ``enough``; ``None`` when the
+        clock ran out."""
+        count = 0
+        for rack in racks:
+            if self.expired():
+                return None
+            count += self.goes_out(table, rack)
+            if count >= enough:
+                break
+        return count
+
+
 def _table_key(table: Iterable[Meld]) -> tuple[tuple[Tile, ...], ...]:
     return tuple(m.tiles for m in table)
-
-
-def _rack_after(rack: Iterable[Tile], old_table: Iterable[Meld], new_table: Iterable[Meld]) -> tuple[Tile, ...]:
-    """The rack less the tiles a play moved onto the table."""
-    played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
-    return tuple(sorted((Counter(rack) - played).elements()))

@@ -24,8 +24,9 @@ FAST = {"worlds": 2, "close": 99}
 """Search every turn (``close`` above any rack), over two worlds: quick, and every path runs."""
 
 
-def _actions(deck, turns=20):
-    game = Game(2, STANDARD, deck=deck)
+def _actions(deck, turns=20, rules=STANDARD):
+    """Seat 0's first actions (the expert, searching every turn) against a player that only draws."""
+    game = Game(2, rules, deck=deck)
     expert = ExpertPlayer(seed=5, **FAST)
     actions = []
     searched = 0

@@ -1,0 +1,125 @@
+"""What the hard and expert AIs share: a move's wall-clock budget and the playouts' cached solver calls.
+
+A move's budget is either *counted* (a number of worlds: the same decisions on any machine, for
+tests and analysis) or *clocked*: :class:`MoveClock` holds the wall-clock deadline of one move,
+and the search stops sampling when it passes (a world cut short is dropped whole, so every
+candidate still meets the same worlds). A solve made under a clock gets the time left as its
+``time_limit``, at most the clock's ``solve_cap``: one that the time left cut raises
+:class:`OutOfTime`; one that its own cap cut answers the best move found (counted in ``capped``),
+so one slow solve does not eat a whole world.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from rummisolve.melds import Meld
+from rummisolve.position import Position
+from rummisolve.rules import RuleSet
+from rummisolve.tiles import Tile
+
+__all__ = ["MoveClock", "OutOfTime", "UNTIMED", "greedy_move", "loose_tiles", "rack_after", "melds_of"]
+
+Move = tuple[tuple[Meld, ...], tuple[Tile, ...]]
+"""(new table, rack left)."""
+
+
+class OutOfTime(Exception):
+    """The move's deadline passed (internal: the search catches it and stops sampling)."""
+
+
+class MoveClock:
+    """The wall-clock deadline of one move (``time.perf_counter`` seconds; ``None``: no clock) and
+    the longest one solve under it may take (``solve_cap`` seconds; ``None``: up to the deadline)."""
+
+    __slots__ = ("deadline", "solve_cap", "capped")
+
+    def __init__(self, deadline: float | None, solve_cap: float | None = None) -> None:
+        self.deadline = deadline
+        self.solve_cap = solve_cap
+        self.capped = 0
+        """Solves that ``solve_cap`` cut (answered with the best move found)."""
+
+    @classmethod
+    def starting(cls, seconds: float, solve_cap: float | None = None) -> MoveClock:
+        """A clock that runs out ``seconds`` from now."""
+        return cls(time.perf_counter() + seconds, solve_cap)
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` once the deadline has passed."""
+        if self.expired():
+            raise OutOfTime
+
+    def solve_limit(self) -> float | None:
+        """The ``time_limit`` for a solve now: the time left (``None`` without a clock); raises
+        :class:`OutOfTime` when none is left."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.perf_counter()
+        if left <= 0:
+            raise OutOfTime
+        return left
+
+
+UNTIMED = MoveClock(None)
+"""The clock of a counted budget: never runs out."""
+
+
+def greedy_move(
+    table: tuple[Meld, ...],
+    rack: tuple[Tile, ...],
+    opened: bool,
+    rules: RuleSet,
+    cache: dict[Any, Any],
+    clock: MoveClock = UNTIMED,
+) -> Move | None:
+    """The solver's most-tiles move (the medium AI): ``(new table, rack left)`` or ``None``,
+    remembered in ``cache``. Under ``clock`` the solve gets the time left, at most its
+    ``solve_cap``: cut by the time left it raises :class:`OutOfTime` (and nothing is remembered),
+    cut by the cap it answers the best move found (``None`` if none)."""
+    key = (tuple(m.tiles for m in table), rack, opened)
+    if key not in cache:
+        from rummisolve.solution import Status
+        from rummisolve.solver import solve
+
+        limit = clock.solve_limit()
+        capped = limit is not None and clock.solve_cap is not None and clock.solve_cap < limit
+        if capped:
+            limit = clock.solve_cap
+        solution = solve(Position(table, rack, opened, rules), objective="tiles", time_limit=limit)
+        if limit is not None and solution.status not in (Status.OPTIMAL, Status.NO_MOVE):
+            if not capped:
+                raise OutOfTime
+            clock.capped += 1
+        cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
+    return cache[key]
+
+
+def loose_tiles(rack: tuple[Tile, ...], rules: RuleSet, cache: dict[Any, Any]) -> int:
+    """How many of ``rack``'s tiles fit no meld of the rack's own (the solver on an empty table,
+    under ``rules`` without the discard rule), remembered in ``cache``."""
+    key = ("loose", rack)
+    if key not in cache:
+        from rummisolve.solver import solve
+
+        plain = rules.replace(discard=False) if rules.discard else rules
+        played = solve(Position((), rack, True, plain), objective="tiles").played if rack else ()
+        cache[key] = len(rack) - len(played)
+    return cache[key]
+
+
+def rack_after(rack: Iterable[Tile], old_table: Iterable[Meld], new_table: Iterable[Meld]) -> tuple[Tile, ...]:
+    """The rack less the tiles a play moved onto the table, sorted."""
+    played = Counter(t for m in new_table for t in m.tiles) - Counter(t for m in old_table for t in m.tiles)
+    return tuple(sorted((Counter(rack) - played).elements()))
+
+
+def melds_of(table: Iterable[Meld | tuple[Tile, ...]], rules: RuleSet) -> tuple[Meld, ...]:
+    """A play's table as melds (tile tuples made into melds under ``rules``)."""
+    return tuple(m if isinstance(m, Meld) else Meld.of(m, rules) for m in table)
