@@ -6,7 +6,7 @@ or ``"local"`` to start a private local instance.
 Call it from a process of its own (as ``rummisolve tournament --ray`` does), not from a server or
 a notebook that goes on afterwards: ``ray.init`` replaces the process's SIGSEGV handler (so a later
 crash prints no Python stack) and ``ray.shutdown`` leaves native threads running (seen with Ray
-2.x in the test suite, which therefore runs the command as a subprocess).
+2.60 in the test suite, which therefore runs the command as a subprocess).
 """
 
 from __future__ import annotations
