@@ -40,6 +40,8 @@ def free_dice_from_json(obj: dict[str, Any], position: Position) -> tuple[FreeDi
         if reroll:
             raise DiceError("position.reroll: needs 'dice' (which die each rack entry is)")
         return None
+    if not position.rules.dice:
+        raise OptionError('position.dice: dice belong to the Xpress edition ("rules": "xpress"); these rules have none')
     entries = obj["dice"]
     if not isinstance(entries, list):
         raise JsonInputError(f"position.dice: expected an array, one die per rack entry, got {json_type_name(entries)}")

@@ -151,3 +151,10 @@ def test_a_reroll_of_more_free_dice_than_a_player_has_is_refused():
     assert "position.dice: the best re-roll ranks at most 9 free dice" in answer["error"], answer
     assert "got 15" in answer["error"]
     assert solve_json(position)["status"] == "optimal"  # the dice alone still solve
+
+
+def test_dice_under_rules_without_dice_are_refused():
+    for rules in ("standard", "twist", {"preset": "xpress", "dice": False}):
+        answer = solve_json({"rules": rules, "table": [], "rack": ["R1"], "dice": ["D1"], "reroll": True})
+        assert answer["status"] == "error", rules
+        assert answer["error"].startswith("position.dice: dice belong to the Xpress edition"), answer
