@@ -264,7 +264,8 @@ class ExpertPlayer:
             alternatives=self.alternatives,
             alternatives_mode="distinct",
         )
-        if limit is not None and full.status not in (Status.OPTIMAL, Status.NO_MOVE):  # the clock cut it
+        if limit is not None and (full.status not in (Status.OPTIMAL, Status.NO_MOVE) or clock.expired()):
+            # the clock cut the search, or it took the whole move's time: no world could be played
             self._notes.append("budget cut: the best move's search (hard's move)")
             return self._hard_choice(view), None
         if not full:
