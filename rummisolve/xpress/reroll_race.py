@@ -25,7 +25,17 @@ from dataclasses import dataclass, field
 from rummisolve.tiles import Tile
 from rummisolve.xpress.dice import FACES, FreeDie
 
-__all__ = ["FINALISTS", "FIRST_SAMPLES", "FRESH_SHARE", "MIN_FRESH", "MAX_FRESH", "Arm", "RaceResult", "race", "summary"]
+__all__ = [
+    "FINALISTS",
+    "FIRST_SAMPLES",
+    "FRESH_SHARE",
+    "MIN_FRESH",
+    "MAX_FRESH",
+    "Arm",
+    "RaceResult",
+    "race",
+    "summary",
+]
 
 FIRST_SAMPLES = 4
 """Samples of every subset in the race's first round at the least; more when the budget spread

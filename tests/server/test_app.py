@@ -1127,6 +1127,12 @@ def test_explain_a_legal_turn_and_refuse_an_illegal_one(server):
 
 
 def test_solve_passes_the_xpress_reroll_request(server):
-    body = {"rules": "xpress", "table": [["R1", "R2", "R3"]], "rack": ["B1", "O1"], "dice": ["D1", "D3"], "reroll": True}
+    body = {
+        "rules": "xpress",
+        "table": [["R1", "R2", "R3"]],
+        "rack": ["B1", "O1"],
+        "dice": ["D1", "D3"],
+        "reroll": True,
+    }
     result = server.client.post("/solve", json=body).json()
     assert result["reroll"]["exact"] is True and len(result["reroll"]["options"]) == 4

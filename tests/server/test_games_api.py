@@ -51,7 +51,15 @@ def test_meta_comes_from_the_library(api):
     assert meta["ai_levels"] == list(AI_LEVELS) and meta["player_kinds"] == list(PLAYER_KINDS)
     assert all(len(o["help"]) > 20 and isinstance(o["affects_position"], bool) for o in meta["options"])
     dealing = {o["name"] for o in meta["options"] if not o["affects_position"]}
-    assert dealing == {"rack_size", "min_players", "max_players", "turn_timer", "timer_penalty", "empty_pool_scoring", "dice"}
+    assert dealing == {
+        "rack_size",
+        "min_players",
+        "max_players",
+        "turn_timer",
+        "timer_penalty",
+        "empty_pool_scoring",
+        "dice",
+    }
     tiles = api.post("/tiles", json={"rules": {"preset": "xp", "numbers": 9}}).json()
     rules = RuleSet.preset("xp").replace(numbers=9)
     assert Counter({t["code"]: t["copies"] for t in tiles["tiles"]}) == Counter(map(str, rules.full_set()))

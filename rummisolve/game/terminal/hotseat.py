@@ -131,4 +131,3 @@ class HotSeat:
             return text, False
         marked = marked_table_text(table, then, self.colour)
         return f"{text}\ntable (* a meld changed since, [..] a tile played since):\n{marked}", True
-

@@ -249,7 +249,8 @@ def test_playouts_follow_the_variant():
 
 def test_judging_another_plan_never_changes_the_choice():
     view = view_for(["R1 R2 R3", "K9 B9 O9"], "R4 R5 K7 B7 O12 R13 B3", sizes=(7, 4))
-    alone = ExpertPlayer(seed=4, think=1.0, clock=False)  # counted: 9 worlds for its 5 plans (7 if the judged plan counted)
+    # counted: 9 worlds for its 5 plans (7 if the judged plan counted)
+    alone = ExpertPlayer(seed=4, think=1.0, clock=False)
     choice = alone.choose(view)
     judge = ExpertPlayer(seed=4, think=1.0, clock=False)
     other = Plan("discard", None, t("R13"))  # take the top, play nothing, discard R13: not a candidate
