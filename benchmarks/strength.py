@@ -15,7 +15,8 @@ every turn), with ``jokers: 0``.
 
 Each game's result is appended to ``<--games-dir>/<rules>-<players>.jsonl`` as it finishes, so an
 interrupted run resumes where it stopped (whole deals only) and ``--report`` rewrites the table
-from what is there. The table goes to ``--out`` (``benchmarks/results/strength.md``).
+from what is there. The table goes to ``--out`` (``benchmarks/results/strength.md``), with the
+notes in ``<--games-dir>/NOTES.md`` (how the games were played) under its heading.
 """
 
 from __future__ import annotations
@@ -229,8 +230,13 @@ PAIR_HEADER = [
 ]
 
 
-def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], command: str) -> str:
-    """The table as Markdown, a section per rule set."""
+NOTES_FILE = "NOTES.md"
+"""In ``--games-dir``: how and where the games were played (load, interruptions, the commits),
+written by hand and put under the table's heading, so a rewritten table keeps it."""
+
+
+def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], command: str, notes: str = "") -> str:
+    """The table as Markdown, a section per rule set, ``notes`` under its heading."""
     by_rules: dict[str, list[tuple[Match, list[dict[str, Any]], str | None]]] = {}
     for item in played:
         by_rules.setdefault(item[0].rules, []).append(item)
@@ -245,6 +251,8 @@ def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], com
         "the minimum games. Move times are per turn, wall clock (inflated by the machine's load) and "
         "CPU time (what a move costs on a free core).",
     ]
+    if notes.strip():
+        lines += ["", notes.strip()]
     for rules, items in by_rules.items():
         lines += ["", f"## {_TITLES.get(rules, rules)}", ""]
         if rules == "anchor":
@@ -318,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     budget = Budget(args.max_games, args.decisive, args.decisive_after, args.four_games)
     args.games_dir.mkdir(parents=True, exist_ok=True)
+    notes_path = args.games_dir / NOTES_FILE
+    notes = notes_path.read_text() if notes_path.exists() else ""
     played = []
     for match in matches(rule_names, levels, not args.no_four, "anchor" in rule_names):
         path = args.games_dir / match.file_name
@@ -335,8 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             think=args.think,
         )
         played.append((match, results, reason))
-        args.out.write_text(report(played, command))  # the table so far, after every match
-    args.out.write_text(report(played, command))
+        args.out.write_text(report(played, command, notes))  # the table so far, after every match
+    args.out.write_text(report(played, command, notes))
     print(args.out.read_text())
     return 0
 

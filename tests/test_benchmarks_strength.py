@@ -66,6 +66,11 @@ def test_the_command_plays_resumes_and_writes_the_table(tmp_path, capsys):
     assert cells[6] == "games"
     assert strength.main([*base, "--max-games", "4", "--report"]) == 0
     assert out.read_text().split("\n", 3)[3] == table.split("\n", 3)[3]  # the same rows from the files
+    (games / strength.NOTES_FILE).write_text("Played at load 2, interrupted once.\n")
+    assert strength.main([*base, "--max-games", "4", "--report"]) == 0
+    noted = out.read_text()
+    assert "\n\nPlayed at load 2, interrupted once.\n\n## Standard rules" in noted
+    assert noted.split("## Standard rules")[1] == table.split("## Standard rules")[1]
     assert "medium vs easy" in capsys.readouterr().out
 
 
