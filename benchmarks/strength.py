@@ -8,7 +8,8 @@ Every pair of levels plays mirrored deals (each deal once per seat rotation, so 
 deal cancels out) in steps of ``--step`` deals. A pair stops at ``--max-games`` games (600), or
 earlier once it has played ``--decisive-after`` games (100) and one side wins more than
 ``--decisive`` (90%) of them: a lopsided pair needs fewer games to be told apart. The four
-levels also sit at one table (``--four-games``, each deal in all four rotations). The anchor
+levels also sit at one table (``--four-games``, each deal in all four rotations of one of the six
+orders round the table, so each level sits right after each other equally often). The anchor
 section replays the published comparison (a trained player against a greedy ILP player, no
 jokers): each level against ``medium``, which is that greedy player (the solver's most-tiles move
 every turn), with ``jokers: 0``.
@@ -208,17 +209,33 @@ def pair_line(match: Match, results: Sequence[dict[str, Any]], reason: str | Non
     )
 
 
+def shares_after(match: Match, results: Sequence[dict[str, Any]]) -> dict[int, dict[int, tuple[int, int]]]:
+    """For each contestant, by the contestant sitting right before it: (wins, games)."""
+    n = len(match.kinds)
+    counts = {c: {b: [0, 0] for b in range(n) if b != c} for c in range(n)}
+    for r in results:
+        seats = r["seats"]
+        for seat, contestant in enumerate(seats):
+            cell = counts[contestant][seats[(seat - 1) % n]]
+            cell[0] += r["winner"] == contestant
+            cell[1] += 1
+    return {c: {b: (w, g) for b, (w, g) in row.items()} for c, row in counts.items()}
+
+
 def four_lines(match: Match, results: Sequence[dict[str, Any]]) -> list[str]:
-    """The four-level table's rows: each level's wins, with its interval, and move times."""
+    """The four-level table's rows: each level's wins, with its interval, move times, and its
+    share by the level sitting right before it."""
     summary = summarize(results, match.kinds)
     games = summary["games"]
+    after = shares_after(match, results)
     rows = []
-    for name in summary["players"]:
+    for c, name in enumerate(summary["players"]):
         wins = summary["wins"][name]
+        by_before = ", ".join(f"{summary['players'][b]} {_pct(w / g) if g else '-'}" for b, (w, g) in after[c].items())
         rows.append(
             f"| {name} | {wins} | **{_pct(wins / games)}** | {_interval(wins, games)} | "
             f"{summary['ms_per_move_p50'][name]:.0f} / {summary['ms_per_move_p95'][name]:.0f}; "
-            f"{summary['cpu_ms_per_move_p95'][name]:.0f} |"
+            f"{summary['cpu_ms_per_move_p95'][name]:.0f} | {by_before} |"
         )
     return rows
 
@@ -265,10 +282,12 @@ def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], com
                 lines += [
                     "",
                     f"{len(match.kinds)} players at one table ({', '.join(match.kinds)}; every deal in "
-                    f"all {len(match.kinds)} rotations), {len(results)} games:",
+                    f"all {len(match.kinds)} rotations of its order round the table, each level after each "
+                    f"other equally often), {len(results)} games:",
                     "",
-                    "| level | wins | share | 95% interval | ms per move (p50 / p95 wall; p95 CPU) |",
-                    "|---|---|---|---|---|",
+                    "| level | wins | share | 95% interval | ms per move (p50 / p95 wall; p95 CPU) "
+                    "| share when right after |",
+                    "|---|---|---|---|---|---|",
                     *four_lines(match, results),
                 ]
     return "\n".join(lines) + "\n"

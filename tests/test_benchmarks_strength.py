@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from benchmarks import strength
-from benchmarks.strength import Budget, Match, matches, read_results
+from benchmarks.strength import Budget, Match, matches, read_results, shares_after
 
 
 def _games(winners: list[int | None]) -> list[dict]:
@@ -35,6 +35,20 @@ def test_a_pair_stops_at_its_budget_or_early_when_one_side_wins_above_the_decisi
     four = Match("standard", ("easy", "medium", "hard", "expert"))
     assert budget.enough(four, _games([0, 0])) is None
     assert budget.enough(four, _games([0, 0, 0])) == "games"  # never decisive, only its count
+
+
+def test_each_levels_share_is_split_by_the_level_right_before_it():
+    three = Match("standard", ("easy", "medium", "hard"))
+    results = [
+        {"seats": [0, 1, 2], "winner": 2},  # hard after medium wins
+        {"seats": [0, 2, 1], "winner": 2},  # hard after easy wins
+        {"seats": [1, 0, 2], "winner": 1},  # medium after hard wins
+        {"seats": [2, 1, 0], "winner": None},  # a draw: nobody's win
+    ]
+    after = shares_after(three, results)
+    assert after[2] == {0: (1, 3), 1: (1, 1)}
+    assert after[1] == {0: (0, 1), 2: (1, 3)}
+    assert after[0] == {1: (0, 3), 2: (0, 1)}
 
 
 def test_a_deal_cut_off_by_an_interrupted_run_is_left_out(tmp_path):

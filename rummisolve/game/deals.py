@@ -1,9 +1,16 @@
 """One deal of a tournament, played in every seat rotation: the unit of work a local process or
-a Ray worker runs. Picklable in and out, so it crosses process boundaries."""
+a Ray worker runs. Picklable in and out, so it crosses process boundaries.
+
+With three or more players, who sits before whom matters (the hard AI's guard watches the player
+after it; a weak player feeds the one after it). So each deal has its own order round the table
+(:func:`seating`): over ``(n - 1)!`` deals every order is played, and each contestant sits right
+after each other one equally often."""
 
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 import time
 from collections import Counter
@@ -19,7 +26,7 @@ if TYPE_CHECKING:
     from rummisolve.game.state import PlayerView
     from rummisolve.rules import RuleSet
 
-__all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "turn_line"]
+__all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "seating", "turn_line"]
 
 
 def contestant_names(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -36,6 +43,16 @@ def contestant_names(kinds: Sequence[str]) -> tuple[str, ...]:
 def deal_seed(seed: int, index: int) -> int:
     """The deck seed of deal ``index`` in a tournament seeded ``seed`` (stable across runs and machines)."""
     return random.Random(f"rummisolve-tournament/{seed}/{index}").getrandbits(63)
+
+
+def seating(players: int, deal: int, rotation: int) -> tuple[int, ...]:
+    """Seat -> contestant in ``rotation`` of deal ``deal``: the deal's order round the table
+    (contestant 0, then the others in the ``deal % (players - 1)!``-th of their orders), turned by
+    ``rotation`` seats. With two players this is the plain rotation."""
+    others = range(1, players)
+    k = deal % math.factorial(max(0, players - 1))
+    order = (0, *next(itertools.islice(itertools.permutations(others), k, None)))
+    return tuple(order[(s + rotation) % players] for s in range(players))
 
 
 @dataclass(frozen=True)
@@ -143,7 +160,8 @@ def _game_of(rules: RuleSet) -> tuple[Callable[..., Any], Callable[..., Any], Ca
 
 
 def run_deal(task: DealTask) -> list[dict[str, Any]]:
-    """Play one deal in every rotation; one result dict per game (with its turn log if asked)."""
+    """Play one deal in every rotation of its order round the table (:func:`seating`); one result
+    dict per game (with its turn log if asked)."""
     rules = rules_from_json(task.rules)
     make_player, play_game, line_of = _game_of(rules)
     kinds = task.kinds
@@ -151,7 +169,7 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
     names = contestant_names(kinds)
     results = []
     for rotation in range(n):
-        seats = [(s + rotation) % n for s in range(n)]  # seat -> contestant
+        seats = list(seating(n, task.index, rotation))  # seat -> contestant
         players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c, think=task.think)) for c in seats]
         game_index = task.index * n + rotation
         turns: list[dict[str, Any]] = []

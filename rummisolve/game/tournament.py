@@ -1,7 +1,10 @@
 """Self-play tournaments: mirrored deals, a local process pool (or Ray), and a summary with 95% intervals.
 
 Each deal is played once per rotation of the seats: with players ``A,B`` the same shuffled deck
-is played with A in seat 0 and then with B in seat 0, so the luck of the deal cancels out. Under
+is played with A in seat 0 and then with B in seat 0, so the luck of the deal cancels out. With
+three or more players each deal also has its own order round the table
+(:func:`~rummisolve.game.deals.seating`), so each contestant sits right after each other equally
+often. Under
 the Xpress rules (``rules.dice``) a deal is a game seed: the same split of the dice, the same first
 seat and the same faces for each die's ``k``-th roll in every rotation (:mod:`rummisolve.xpress.seeding`).
 """
