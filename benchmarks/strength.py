@@ -277,13 +277,13 @@ def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], com
         pairs = [item for item in items if len(item[0].kinds) == 2]
         if pairs:
             lines += PAIR_HEADER + [pair_line(*item) for item in pairs if item[1]]
-        for match, results, _ in items:
+        for match, results, reason in items:
             if len(match.kinds) > 2 and results:
                 lines += [
                     "",
                     f"{len(match.kinds)} players at one table ({', '.join(match.kinds)}; every deal in "
                     f"all {len(match.kinds)} rotations of its order round the table, each level after each "
-                    f"other equally often), {len(results)} games:",
+                    f"other equally often), {len(results)} games{'' if reason else ' (unfinished)'}:",
                     "",
                     "| level | wins | share | 95% interval | ms per move (p50 / p95 wall; p95 CPU) "
                     "| share when right after |",

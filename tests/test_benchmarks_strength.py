@@ -88,6 +88,25 @@ def test_the_command_plays_resumes_and_writes_the_table(tmp_path, capsys):
     assert "medium vs easy" in capsys.readouterr().out
 
 
+def test_the_table_of_all_levels_splits_shares_by_the_level_before_and_says_when_unfinished(tmp_path):
+    games, out = tmp_path / "games", tmp_path / "strength.md"
+    base = ["--rules", "standard", "--levels", "easy,medium,hard", "--max-games", "0", "--step", "1"]
+    base += ["--workers", "1", "--games-dir", str(games), "--out", str(out)]
+    assert strength.main([*base, "--four-games", "3"]) == 0
+    played = [json.loads(line) for line in (games / "standard-easy-medium-hard.jsonl").read_text().splitlines()]
+    assert len(played) == 3 and all(g["illegal_moves"] == 0 for g in played)
+    table = out.read_text()
+    assert "3 games:" in table and "(unfinished)" not in table
+    rows = [line for line in table.splitlines() if line.startswith(("| easy |", "| medium |", "| hard |"))]
+    assert len(rows) == 3
+    # one deal, one order round the table (easy, medium, hard): each level always after the same one
+    for row, before, never in zip(rows, ["hard", "easy", "medium"], ["medium -", "hard -", "easy -"]):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert never in cells[5] and f"{before} {cells[2].strip('*')}" in cells[5]
+    assert strength.main([*base, "--four-games", "6", "--report"]) == 0
+    assert "3 games (unfinished):" in out.read_text()
+
+
 def test_a_stored_result_keeps_its_move_times_to_the_millisecond():
     game = {
         "deal": 0,
