@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import json
+from collections.abc import Iterable
 from contextlib import closing
 from typing import Any
 
 from rummisolve.commands._io import UnreadableInput, add_max_line_bytes, input_lines, json_line, number_option
+from rummisolve.commands._notation import (
+    add_position_options,
+    conflicting_input,
+    input_file,
+    notation_position,
+    position_overrides,
+    uses_notation,
+)
+from rummisolve.errors import RummisolveError
 from rummisolve.jsonio import MAX_ALTERNATIVES
 
-HELP = "Find the best move for each position (JSON or JSON Lines) and prove it optimal."
+HELP = "Find the best move for each position (JSON, JSON Lines, or --table/--rack in notation) and prove it optimal."
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "file", nargs="?", default="-", help="JSON position or JSON Lines of positions (default: - for stdin)"
-    )
+    add_position_options(parser, file_help="JSON position or JSON Lines of positions (default: - for stdin)")
     parser.add_argument(
         "--objective",
         choices=("tiles", "value"),
@@ -71,7 +80,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--text", action="store_true", help="print a readable table instead of JSON lines")
     parser.epilog = (
         'Position: {"rules": "standard", "table": [["R1","R2","R3"]], "rack": ["R4","J"], "opened": true, '
-        '"objective": "tiles"}. Prints one result line per position, in order; a bad position gets '
+        '"objective": "tiles"}, or in notation: --table "R1 R2 R3" --rack "R4 J". Prints one result line per position, in order; a bad position gets '
         '{"status": "error", "error": "..."}. Exit status 1 if any position was an error, else 0; '
         "1 with a message on stderr if standard output cannot be written, 141 (quietly) if it is a closed pipe, "
         "130 on Ctrl-C."
@@ -114,8 +123,20 @@ def run(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
+    if conflicting_input(args, "solve"):
+        return 2
+    try:
+        overrides.update(position_overrides(args))
+        documents: Iterable[Any] = (
+            [notation_position(args)]
+            if uses_notation(args)
+            else stream_documents(input_lines(input_file(args), args.max_line_bytes), args.max_line_bytes)
+        )
+    except RummisolveError as err:
+        error = {"status": "error", "error": str(err)}
+        print(_text(error) if args.text else json_line(error), flush=True)
+        return 1
     status = 0
-    documents = stream_documents(input_lines(args.file, args.max_line_bytes), args.max_line_bytes)
     jobs = (_job(document, overrides, reroll) for document in documents)
     try:
         # closing: an early end (Ctrl-C, a failing output) kills the workers before it is reported
@@ -160,6 +181,12 @@ def answer(job: dict[str, Any] | tuple[str, Any]) -> dict[str, Any]:
 
 
 def _text(result: dict) -> str:
+    """A result in words; a result with an ``id`` starts with it (``id 7: optimal: play ...``)."""
+    text = _answer_text(result)
+    return f"id {json.dumps(result['id'])}: {text}" if "id" in result else text
+
+
+def _answer_text(result: dict) -> str:
     if result["status"] == "error":
         return f"error: {result['error']}"
     if result["status"] == "no_move":
