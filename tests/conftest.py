@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -51,3 +52,20 @@ def _crash_handler_kept():
     before = _segv_handler()
     yield
     assert _segv_handler() == before, "a test replaced the SIGSEGV handler: run what did it in a subprocess"
+
+
+SLOW_LIST = Path(__file__).with_name("slow.txt")
+
+
+def slow_tests() -> frozenset[str]:
+    """The test functions listed in tests/slow.txt, as ``path::name``."""
+    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` the tests of tests/slow.txt and every browser test: ``-m "not slow"`` is the quick subset."""
+    slow = slow_tests()
+    for item in items:
+        if item.nodeid.split("[")[0] in slow or "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import statistics
@@ -15,7 +14,7 @@ from benchmarks import run as bench_run
 from benchmarks import scale
 from benchmarks.build import CONTRACT_KEYS, position_of
 from benchmarks.oracle import optima
-from benchmarks.peer import available as peer_available
+from tests.support.optional import optional, require
 
 DATA = Path(bench_run.__file__).resolve().parent
 SETS = ("game", "random", "traps")
@@ -64,9 +63,9 @@ def test_a_sample_of_stored_optima_is_reproduced_by_the_oracle():
 
 def test_runner_smoke(tmp_path):
     argv = ["--sets", "traps,game", "--limit", "3", "--no-progress", "--out", str(tmp_path)]
-    if not peer_available():
+    if not optional("rummikub_solver"):
         argv.append("--no-peer")
-    plotting = importlib.util.find_spec("matplotlib") is not None  # optional (bench extra)
+    plotting = optional("matplotlib")
     if not plotting:
         argv.append("--no-plot")
     assert bench_run.main(argv) == 0  # exit 0: every rummisolve answer optimal and legal
@@ -184,8 +183,8 @@ def test_runner_goes_on_alone_when_the_peer_fails_to_load(monkeypatch, capsys):
     assert "could not be loaded (ImportError: libhighs.so: cannot open)" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not peer_available(), reason="rummikub-solver is not installed")
 def test_peer_process_reports_a_failure_and_keeps_serving():
+    require("rummikub_solver")
     peers = bench_run.PeerProcess()
     try:
         with pytest.raises(RuntimeError, match="KeyError"):
@@ -217,8 +216,8 @@ def test_judge_catches_bad_answers():
     )
 
 
-@pytest.mark.skipif(not peer_available(), reason="rummikub-solver not installed (optional bench dependency)")
 def test_peer_adapter_on_known_failures():
+    require("rummikub_solver")
     from benchmarks.peer import PeerSolver, play_order
     from rummisolve.rules import STANDARD
     from rummisolve.tiles import parse_tiles

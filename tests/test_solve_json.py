@@ -120,8 +120,8 @@ def test_objective_field():
 
 def test_time_limit_field():
     obj = {"rack": ["K10", "B10", "O10"], "opened": False}
-    assert answer({**obj, "time_limit": 5})["status"] == "optimal"
-    assert answer({**obj, "time_limit": 2.5})["played"] == ["K10", "B10", "O10"]
+    assert answer({**obj, "time_limit": 60})["status"] == "optimal"  # a limit far above the solve: proven
+    assert answer({**obj, "time_limit": 30.5})["played"] == ["K10", "B10", "O10"]
     assert answer({**obj, "time_limit": None})["status"] == "optimal"
     tiny = answer({**obj, "time_limit": 1e-9})
     assert tiny["status"] in ("optimal", "feasible", "unknown")  # there is a move: never "no_move"
@@ -250,3 +250,14 @@ def test_an_id_comes_back_on_its_result_and_other_unknown_fields_are_still_refus
         {"id": 5, "position": {"table": [["R1", "R2", "R3"]], "rack": ["R4"]}, "table": [["R1", "R2", "R3", "R4"]]}
     )
     assert verdict == {"id": 5, "legal": True, "reasons": [], "played": ["R4"]}
+
+
+def test_an_unknown_field_is_named_with_every_field_a_solve_takes():
+    error = solve_json({"rack": ["R1"], "colour": "red"})["error"]
+    assert error.startswith("position: unknown field(s) 'colour'")
+    for name in ("objective", "opened", "rack", "rules", "table", "time_limit", "id", "explain", "alternatives"):
+        assert name in error
+    for name in ("alternatives_mode", "hint", "dice", "reroll", "reroll_max_solves", "reroll_time_limit"):
+        assert name in error
+        request = {"rack": ["R1"], name: None}
+        assert "unknown field" not in solve_json(request).get("error", "")  # each one a solve does take

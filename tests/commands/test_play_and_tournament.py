@@ -15,6 +15,7 @@ from rummisolve import verify
 from rummisolve.cli import main
 from rummisolve.game.tournament import contestant_names, plan, summarize, wilson_interval
 from rummisolve.jsonio import position_from_json
+from tests.support.optional import require
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = '{"colours": 3, "numbers": 9, "copies": 1, "jokers": 1, "rack_size": 6, "initial_threshold": 10}'
@@ -163,7 +164,8 @@ def test_summary_helpers():
 
 
 def test_tournament_on_local_ray():
-    # Ray is in the test extra: a local Ray instance runs the same tournament. In a subprocess, never
+    require("ray")  # the "ray" extra; CI installs it
+    # A local Ray instance runs the same tournament. In a subprocess, never
     # in the pytest process: Ray replaces the process's SIGSEGV handler (a later crash then printed no
     # Python stack) and leaves a dozen native threads running after ray.shutdown().
     args = ["tournament", "--players", "medium,easy", "--games", "2", "--rules", SMALL, "--json", "--ray", "local"]

@@ -250,7 +250,7 @@ def test_main_objective_override(monkeypatch, capsys):
 
 
 def test_main_time_limit_option(monkeypatch, capsys):
-    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "5")
+    status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "60")
     assert status == 0 and out[0]["played"] == ["R4"]
     status, out = run_main(monkeypatch, capsys, lines(EXTEND), "--time-limit", "inf")
     assert status == 0 and out[0]["status"] == "optimal"

@@ -10,21 +10,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.support.net import free_port
-
-
-def _unavailable(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run under CI: {reason}", pytrace=False)
-    pytest.skip(reason)
+from tests.support.net import served
+from tests.support.optional import unavailable
 
 
 def chromium_path() -> str | None:
@@ -39,10 +30,12 @@ def browser():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("Playwright is not installed (pip install '.[test]')")
+        unavailable("browser test: Playwright is not installed (pip install '.[test]')")
     path = chromium_path()
     if path is None:
-        _unavailable("no Chromium found: set RUMMISOLVE_CHROMIUM or install chromium (apt-get install chromium)")
+        unavailable(
+            "browser test: no Chromium found (install Debian's: apt-get install chromium; or set RUMMISOLVE_CHROMIUM)"
+        )
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
         yield chromium
@@ -51,30 +44,5 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, browser):
-    port = free_port()
-    folder = tmp_path_factory.mktemp("webapp")
-    log = (folder / "server.log").open("w")
-    root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(folder / "games.sqlite3")]
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the server did not start:\n{(folder / 'server.log').read_text()}")
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-    text = (folder / "server.log").read_text()
-    assert "Traceback" not in text, text
+    with served(tmp_path_factory.mktemp("webapp")) as base:
+        yield base
