@@ -26,7 +26,7 @@ from rummisolve.explain import Explanation, Step, explain, explain_solution
 from rummisolve.melds import MELD_REASONS, Meld, MeldKind, meld_problem
 from rummisolve.position import Position
 from rummisolve.referee import REASONS, Reason, Verdict, verify
-from rummisolve.rules import PRESETS, STANDARD, TWIST, XP, XPRESS, RuleSet
+from rummisolve.rules import OFFICIAL, PRESETS, STANDARD, TWIST, XP, XPRESS, RuleSet
 from rummisolve.solution import AlternativesMode, Objective, Solution, Status
 from rummisolve.tiles import (
     COLOUR_CHANGE_JOKER,
@@ -43,7 +43,7 @@ from rummisolve.tiles import (
 if TYPE_CHECKING:  # pragma: no cover
     from rummisolve.batch import solve_many
     from rummisolve.hints import hint
-    from rummisolve.service import explain_json, render_json, solve_json, verify_json
+    from rummisolve.service import check_json, explain_json, render_json, solve_json, verify_json
     from rummisolve.solver import TableSolver, solve, solve_racks
     from rummisolve.xpress import XpressGame, best_reroll
     from rummisolve.xpress.dice import XPRESS_DICE
@@ -62,6 +62,7 @@ __all__ = [
     "format_tiles",
     "RuleSet",
     "STANDARD",
+    "OFFICIAL",
     "XP",
     "TWIST",
     "XPRESS",
@@ -95,6 +96,7 @@ __all__ = [
     "hint",
     "solve_many",
     "render_json",
+    "check_json",
     "RummisolveError",
     "TileNotationError",
     "TileRangeError",
@@ -119,6 +121,7 @@ _LAZY = {
     "hint": "rummisolve.hints",
     "solve_many": "rummisolve.batch",
     "render_json": "rummisolve.service",
+    "check_json": "rummisolve.service",
     "XPRESS_DICE": "rummisolve.xpress.dice",
     "best_reroll": "rummisolve.xpress",
     "XpressGame": "rummisolve.xpress",

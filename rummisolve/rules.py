@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -15,6 +16,7 @@ from rummisolve.tiles import COLOUR_CHANGE_JOKER, DOUBLE_JOKER, JOKER, MIRROR_JO
 __all__ = [
     "RuleSet",
     "STANDARD",
+    "OFFICIAL",
     "XP",
     "TWIST",
     "XPRESS",
@@ -172,7 +174,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """A named preset: ``"standard"``, ``"xp"``, ``"twist"`` or ``"xpress"``."""
+        """A named preset: ``"standard"``, ``"official"``, ``"xp"``, ``"twist"`` or ``"xpress"``."""
         try:
             return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
         except (KeyError, TypeError):
@@ -212,6 +214,30 @@ class RuleSet:
     def colour_list(self) -> tuple[Colour, ...]:
         """The colours in play, in canonical order."""
         return tuple(Colour)[: self.colours]
+
+    @cached_property
+    def colour_letters(self) -> frozenset[str]:
+        """The letters a tile's colour may be written with under these rules (``Y`` for orange too)."""
+        letters = {colour.letter for colour in self.colour_list}
+        return frozenset(letters | {"Y"} if Colour.ORANGE in self.colour_list else letters)
+
+    def colours_in_words(self) -> str:
+        """``the colours are K black, B blue, O orange, R red`` (those in play)."""
+        return "the colours are " + ", ".join(f"{c.letter} {c.name.lower()}" for c in self.colour_list)
+
+    def unknown_code(self, code: str) -> str:
+        """Why ``code`` (which :meth:`Tile.parse` refused) is no tile, in words that name what these
+        rules have: ``no colour X (the colours are K black, ...)``, else how a tile is written."""
+        match = re.fullmatch(r"\s*([A-Za-z])0*[0-9]+\s*", code)
+        if match and match.group(1).upper() not in self.colour_letters:
+            return f"no colour {match.group(1).upper()} ({self.colours_in_words()})"
+        return self.tiles_in_words()
+
+    def tiles_in_words(self) -> str:
+        """How a tile is written under these rules, for messages: the colours, numbers and jokers in play."""
+        jokers = [str(tile) for tile in self.joker_counts if self.joker_counts[tile]]
+        joker_text = f", or {' '.join(jokers)} for a joker" if jokers else ""
+        return f"a tile is a colour letter and a number from 1 to {self.numbers}{joker_text}; {self.colours_in_words()}"
 
     @cached_property
     def tile_kinds(self) -> tuple[Tile, ...]:
@@ -284,7 +310,7 @@ class RuleSet:
             assert colour is not None  # a numbered tile
             if colour.index >= self.colours:
                 raise TileRangeError(
-                    f"tile {str(tile)!r}: colour {colour.name.lower()} is not in play with {self.colours} colours"
+                    f"tile {str(tile)!r}: colour {colour.name.lower()} is not in play ({self.colours_in_words()})"
                 )
             raise TileRangeError(f"tile {str(tile)!r}: numbers run from 1 to {self.numbers}")
         return tile
@@ -331,7 +357,11 @@ def _checked_init(self: RuleSet, *args: Any, **options: Any) -> None:
 setattr(RuleSet, "__init__", _checked_init)  # noqa: B010
 
 STANDARD = RuleSet()
-"""The official rules: 4 colours, 1..13, 2 copies, 2 jokers, 30-point opening."""
+"""The defaults: 4 colours, 1..13, 2 copies, 2 jokers, 30-point opening; table jokers move freely
+(``joker_retrieval="free"``), the one way they differ from the official rules (:data:`OFFICIAL`)."""
+OFFICIAL = RuleSet(joker_retrieval="strict")
+"""The official game: the defaults, but a table joker is taken only by replacing it from the rack
+(``joker_retrieval="strict"``; docs/rules.md, "Jokers on the table")."""
 XP = RuleSet(copies=3, jokers=4, max_players=6)
 """The XP edition for up to 6 players: 3 copies, 4 jokers (160 tiles)."""
 
@@ -343,4 +373,4 @@ XPRESS = RuleSet(jokers=4, rack_size=9, initial_threshold=0, max_players=2, dice
 """The Xpress dice edition (RULES 5.3): 18 dice of 108 faces (the standard numbers twice, 4 jokers),
 9 a player, 2 players, minimum meld 3, no opening threshold."""
 
-PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "xp": XP, "twist": TWIST, "xpress": XPRESS}
+PRESETS: dict[str, RuleSet] = {"standard": STANDARD, "official": OFFICIAL, "xp": XP, "twist": TWIST, "xpress": XPRESS}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rummisolve.melds import Meld, StandsFor
 from rummisolve.position import Position
-from rummisolve.tiles import Tile
+from rummisolve.tiles import Tile, format_tiles
 
 __all__ = ["Solution", "Objective", "Status", "AlternativesMode", "OBJECTIVES", "STATUSES", "ALTERNATIVES_MODES"]
 
@@ -120,6 +120,17 @@ class Solution:
         return self.table[len(self.kept) :] if self else ()
 
     @property
+    def initial_meld_value(self) -> int | None:
+        """What this move's initial meld counts towards the opening threshold, for a player who has
+        not opened (the official opening: ``open_then_manipulate`` off): the new melds' numbers, each
+        joker counting the number it stands for. ``value`` counts a joker its rack penalty instead
+        (``K10 B10 J`` sheds 50 points and opens with 30). ``None`` for an opened player, without a
+        move, and under ``open_then_manipulate`` (where the opening is some of the new melds)."""
+        if not self or self.position.opened or self.position.rules.open_then_manipulate:
+            return None
+        return sum(meld.value for meld in self.new_melds)
+
+    @property
     def jokers(self) -> tuple[tuple[int, int, StandsFor], ...]:
         """``(meld index, slot, what it stands for)`` for every joker on the new table: for ``J`` a
         tile; for the Twist jokers as :attr:`~rummisolve.melds.Meld.stands_for` (``JD`` two tiles,
@@ -141,10 +152,14 @@ class Solution:
             return "no move (proven): draw a tile"
         if self.status is Status.UNKNOWN:
             return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
+        penalty = self.position.rules.joker_penalty
+        jokers = f" (a joker counts {penalty})" if any(t.is_any_joker for t in self.played) else ""
         lines = [
-            f"{self.status}: play {len(self.played)} tile(s) worth {self.value}: {' '.join(map(str, self.played))}",
-            "table:",
+            f"{self.status}: play {len(self.played)} tile(s) worth {self.value}{jokers}: {format_tiles(self.played)}"
         ]
+        if self.initial_meld_value is not None:
+            lines.append(f"initial meld: worth {self.initial_meld_value} (a joker counts the number it stands for)")
+        lines.append("table:")
         for i, meld in enumerate(self.table):
             mark = " " if i < len(self.kept) else "*"
             lines.append(f" {mark} {meld}")

@@ -214,3 +214,38 @@ def test_rack_value():
     assert STANDARD.rack_value(parse_tiles("R1 B13 J")) == 44
     assert STANDARD.rack_value(()) == 0
     assert RuleSet(joker_penalty=50).rack_value(parse_tiles("J J K2")) == 102
+
+
+def test_the_official_preset_is_the_defaults_with_strict_jokers():
+    official = RuleSet.preset("official")
+    assert official == STANDARD.replace(joker_retrieval="strict") and official.name == "official"
+    assert {k for k, v in official.to_dict().items() if v != STANDARD.to_dict()[k]} == {"joker_retrieval"}
+    assert STANDARD.joker_retrieval == "free" and STANDARD.name == "standard"
+    assert rummisolve.OFFICIAL is official and RuleSet.from_dict({"preset": "official"}) == official
+    from rummisolve.service import solve_json
+
+    # A joker on the table may move freely under the defaults, not in the official game.
+    position = {"table": [["R4", "R5", "R6", "J"]], "rack": ["K9", "K10"]}
+    assert solve_json(position)["played"] == ["K9", "K10"]
+    official_answer = solve_json({**position, "rules": "official"})
+    assert official_answer["status"] == "no_move" and official_answer["rules"] == "official"
+
+
+def test_the_docs_say_which_preset_is_the_official_game():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "The defaults are the official Rummikub rules." not in text
+    assert "The\nofficial game is preset `official`" in text or "The official game is preset `official`" in text
+
+
+def test_a_tile_of_another_colour_names_the_colours_in_play():
+    with pytest.raises(
+        TileRangeError, match=r"colour green is not in play \(the colours are K black, B blue, O orange, R red\)"
+    ):
+        STANDARD.check_tile(Tile.parse("G5"))
+    assert STANDARD.unknown_code("X3") == "no colour X (the colours are K black, B blue, O orange, R red)"
+    assert "green" in RuleSet(colours=5).unknown_code("X3") and "Y" in STANDARD.colour_letters
+    assert STANDARD.unknown_code("R").startswith(
+        "a tile is a colour letter and a number from 1 to 13, or J for a joker"
+    )

@@ -350,3 +350,21 @@ def test_property_solver_answers_round_trip(position, objective):
         jokers = "special jokers" if meld.special_joker_count else "jokers" if meld.joker_count else "no joker"
         event(f"a new {meld.kind.value} with {jokers}")
     _assert_round_trips(solution)
+
+
+def test_an_initial_meld_says_what_it_is_worth_beside_the_points_it_sheds():
+    # Issue 50: "worth 50" for K10 B10 J counted the joker's 30-point penalty; as an opening it counts 10.
+    position = Position.from_notation([], "K10 B10 J R2", opened=False)
+    solution = solve(position)
+    assert (solution.value, solution.initial_meld_value) == (50, 30)
+    assert "worth 50 (a joker counts 30)" in str(solution)
+    assert "initial meld: worth 30 (a joker counts the number it stands for)" in str(solution)
+    result = solution_to_json(solution)
+    assert result["initial_meld_value"] == 30
+    assert solution_from_json(result, position) == solution
+    with pytest.raises(JsonInputError, match="initial_meld_value: expected 30 for this move, got 50"):
+        solution_from_json({**result, "initial_meld_value": 50}, position)
+    opened = solve(Position.from_notation([], "K10 B10 J R2"))
+    assert opened.initial_meld_value is None and "initial_meld_value" not in solution_to_json(opened)
+    loose = solve(Position.from_notation([], "K10 B10 J R2", opened=False, rules=RuleSet(open_then_manipulate=True)))
+    assert loose.initial_meld_value is None  # the opening is some of the new melds: not said

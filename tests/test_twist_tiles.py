@@ -92,7 +92,7 @@ def test_other_presets_are_unchanged():
         assert not any(t.is_special_joker for t in rules.full_set())
         assert "JD" not in rules.tiles_by_code
     assert (STANDARD.total_tiles, XP.total_tiles) == (106, 160)
-    assert set(PRESETS) == {"standard", "xp", "twist", "xpress"}
+    assert set(PRESETS) == {"standard", "official", "xp", "twist", "xpress"}
 
 
 def test_one_kind_alone():

@@ -35,7 +35,7 @@ def add_position_options(parser: argparse.ArgumentParser, *, file_help: str) -> 
     group.add_argument(
         "--rules",
         metavar="RULES",
-        help="a preset (standard, xp, twist, xpress) or a JSON object of options"
+        help="a preset (standard, official, xp, twist, xpress) or a JSON object of options"
         " (with a FILE: overrides each position's)",
     )
     opened = group.add_mutually_exclusive_group()

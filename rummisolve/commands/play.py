@@ -36,7 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watch", action="store_true", help="only AIs play; show every turn")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
     parser.add_argument(
-        "--rules", default="standard", help="rules preset (standard, xp, twist) or a JSON object of options"
+        "--rules",
+        default="standard",
+        help="rules preset (standard, official, xp, twist, xpress) or a JSON object of options",
     )
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument(

@@ -195,15 +195,29 @@ def _answer_text(result: dict) -> str:
         return "unknown: the time limit ran out before any move was found (not a proof that there is none)"
     if "hint" in result:
         return f"hint: {result['hint']['text']}"
-    lines = _move_text(f"{result['status']}: play", result)
+    rules = result.get("rules", "standard")
+    lines = _move_text(f"{result['status']}: play", result, rules)
     for number, move in enumerate(result.get("alternatives", ()), start=1):
-        lines += _move_text(f"alternative {number}: play", move)
+        lines += _move_text(f"alternative {number}: play", move, rules)
     return "\n".join(lines)
 
 
-def _move_text(head: str, move: dict) -> list[str]:
+def _points(move: dict, rules: Any) -> str:
+    """The points a move sheds, saying what a joker counts, and its initial meld's value (a joker
+    there counts the number it stands for): ``50 points, a joker counting 30; initial meld worth 30``."""
+    text = f"{move['value']} points"
+    if any(code.upper().startswith("J") for code in move["played"]):
+        from rummisolve.jsonio import rules_from_json
+
+        text += f", a joker counting {rules_from_json(rules).joker_penalty}"
+    if "initial_meld_value" in move:
+        text += f"; initial meld worth {move['initial_meld_value']}"
+    return text
+
+
+def _move_text(head: str, move: dict, rules: Any) -> list[str]:
     """A move's lines: what it plays, its table, and its steps when explained."""
-    lines = [f"{head} {' '.join(move['played'])} ({move['value']} points)"]
+    lines = [f"{head} {' '.join(move['played'])} ({_points(move, rules)})"]
     lines += ["  " + " ".join(meld) for meld in move["table"]]
     if "steps" in move:
         from rummisolve.explain import numbered

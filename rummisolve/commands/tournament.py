@@ -25,7 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="games to play (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (every deal derives from it)")
     parser.add_argument(
-        "--rules", default="standard", help="rules preset (standard, xp, twist, xpress) or a JSON object of options"
+        "--rules",
+        default="standard",
+        help="rules preset (standard, official, xp, twist, xpress) or a JSON object of options",
     )
     parser.add_argument(
         "--think", type=THINK, default=None, metavar="SECONDS", help="the expert's budget per move (default 0.5)"

@@ -111,14 +111,22 @@ def _check_official(
             )
     threshold = position.rules.initial_threshold
     if new_melds:
-        value = sum(placed.value for i in new_melds if (placed := table[i].meld) is not None)
+        valid = [placed for i in new_melds if (placed := table[i].meld) is not None]
+        value = sum(meld.value for meld in valid)
         if value < threshold:
             reasons.append(
-                Reason(
-                    "opening_below_threshold",
-                    f"the initial meld is worth {value} points, less than the {threshold} required",
-                )
+                Reason("opening_below_threshold", _below_threshold(value, len(valid), len(new_melds), threshold))
             )
+
+
+def _below_threshold(value: int, valid: int, new: int, threshold: int) -> str:
+    """Why an initial meld falls short: it is no meld at all, or what its valid melds are worth."""
+    if not valid:
+        return (
+            f"the initial meld is not valid: {'its meld is not' if new == 1 else 'none of its melds is'} a valid meld"
+        )
+    note = " (its melds that are not valid count nothing)" if valid < new else ""
+    return f"the initial meld is worth {value} points{note}, less than the {threshold} required"
 
 
 def _check_then_manipulate(
@@ -143,11 +151,11 @@ def _check_then_manipulate(
         )
     if played_counts and (best or 0) < threshold:
         detail = (
-            f"the played rack tiles can form an initial meld worth at most {best} points"
+            f"the played rack tiles can form an initial meld worth at most {best} points, less than the {threshold} required"
             if best is not None
-            else "the played rack tiles form no valid meld, so the initial meld is worth 0 points"
+            else "the initial meld is not valid: the played rack tiles form no valid meld"
         )
-        reasons.append(Reason("opening_below_threshold", f"{detail}, less than the {threshold} required"))
+        reasons.append(Reason("opening_below_threshold", detail))
 
 
 def _best_opening(table: list[NewMeld], played_counts: dict[Key, int], threshold: int, budget: Budget) -> int | None:

@@ -55,7 +55,7 @@ def test_solve_in_notation_answers_as_the_same_position_in_json(monkeypatch, cap
 def test_solve_in_notation_as_text(monkeypatch, capsys):
     status, out, _ = run(monkeypatch, capsys, "solve", "--table", "R1 R2 R3 | K7 B7 O7", "--rack", "R4 J", "--text")
     assert status == 0
-    assert out == "optimal: play R4 J (34 points)\n  K7 B7 O7\n  R1 R2 R3 R4 J\n"
+    assert out == "optimal: play R4 J (34 points, a joker counting 30)\n  K7 B7 O7\n  R1 R2 R3 R4 J\n"
 
 
 @pytest.mark.parametrize(

@@ -956,3 +956,20 @@ def test_strict_freed_jokers_share_the_played_rack_tiles_exactly():
     # Only one meld's worth of rack tiles besides the replacements: illegal.
     verdict = verify(p, ["K3 J K5", "K4 K5 K6 J", "B3 B4 B5"])
     assert not verdict.legal and "joker_retrieval" in {r.code for r in verdict.reasons}
+
+
+def test_an_initial_meld_of_no_valid_meld_is_said_to_be_not_valid():
+    # Issue 50: a single tile played as an opening was "worth 0 points"; it is no meld at all.
+    def message(new_table, **options):
+        verdict = verify(pos([], "R4 R5 R6 K9", opened=False, **options), new_table)
+        return next(r.message for r in verdict.reasons if r.code == "opening_below_threshold")
+
+    assert message(["R4"]) == "the initial meld is not valid: its meld is not a valid meld"
+    assert message(["R4", "K9"]) == "the initial meld is not valid: none of its melds is a valid meld"
+    assert message(["R4 R5 R6", "K9"]) == (
+        "the initial meld is worth 15 points (its melds that are not valid count nothing), less than the 30 required"
+    )
+    assert message(["R4 R5 R6"]) == "the initial meld is worth 15 points, less than the 30 required"
+    assert message(["R4"], open_then_manipulate=True) == (
+        "the initial meld is not valid: the played rack tiles form no valid meld"
+    )
