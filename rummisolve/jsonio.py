@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from rummisolve.errors import InvalidMeldError, JsonInputError, RuleSetError, RummisolveError
+from rummisolve.errors import InvalidMeldError, JsonInputError, RuleSetError, RummisolveError, TileNotationError
 from rummisolve.json_documents import OverlongLine, read_documents, stream_documents
 from rummisolve.melds import Meld, StandsFor
 from rummisolve.position import Position
@@ -49,6 +49,18 @@ __all__ = [
 ]
 
 _POSITION_KEYS = {"rules", "table", "rack", "opened", "objective", "time_limit"}
+SOLVE_REQUEST_KEYS = (
+    "id",
+    "explain",
+    "alternatives",
+    "alternatives_mode",
+    "hint",
+    "dice",
+    "reroll",
+    "reroll_max_solves",
+    "reroll_time_limit",
+)
+"""The fields a solve request may carry beside its position's (:func:`rummisolve.service.solve_json`)."""
 
 
 def json_type_name(value: Any) -> str:
@@ -94,8 +106,11 @@ def _rules_to_json(rules: RuleSet) -> str | tuple[tuple[str, Any], ...]:
     return tuple((k, v) for k, v in rules.to_dict().items() if v != default[k])
 
 
-def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[Tile, ...]:
-    """An array of tile codes; with ``rules``, each tile must exist under them."""
+def tiles_from_json(
+    obj: Any, path: str, rules: RuleSet | None = None, *, words: RuleSet | None = None
+) -> tuple[Tile, ...]:
+    """An array of tile codes; with ``rules``, each tile must exist under them. A code that is no tile
+    at all is named in the words of ``rules`` (else of ``words``): the colours they have."""
     if not isinstance(obj, list):
         raise JsonInputError(f"{path}: expected an array of tile codes, got {json_type_name(obj)}")
     known = rules.tiles_by_code if rules is not None else {}
@@ -103,15 +118,21 @@ def tiles_from_json(obj: Any, path: str, rules: RuleSet | None = None) -> tuple[
     for i, code in enumerate(obj):
         tile = known.get(code) if type(code) is str else None
         # None: not a canonical code of a tile these rules have
-        tiles.append(tile if tile is not None else _tile_from_json(code, f"{path}[{i}]", rules))
+        tiles.append(tile if tile is not None else _tile_from_json(code, f"{path}[{i}]", rules, rules or words))
     return tuple(tiles)
 
 
-def _tile_from_json(code: Any, path: str, rules: RuleSet | None) -> Tile:
+def _tile_from_json(code: Any, path: str, rules: RuleSet | None, words: RuleSet | None) -> Tile:
     if not isinstance(code, str):
         raise JsonInputError(f"{path}: expected a tile code string, got {json_type_name(code)}")
     try:
         tile = Tile.parse(code)
+    except TileNotationError as err:
+        if words is None:
+            raise with_path(path, err) from None
+        # say what these rules have, not every colour there is
+        raise with_path(path, TileNotationError(f"unknown tile code {code!r}: {words.unknown_code(code)}")) from None
+    try:
         if rules is not None:
             rules.check_tile(tile)
     except RummisolveError as err:
@@ -119,11 +140,13 @@ def _tile_from_json(code: Any, path: str, rules: RuleSet | None) -> Tile:
     return tile
 
 
-def table_from_json(obj: Any, path: str = "table", rules: RuleSet | None = None) -> tuple[tuple[Tile, ...], ...]:
+def table_from_json(
+    obj: Any, path: str = "table", rules: RuleSet | None = None, *, words: RuleSet | None = None
+) -> tuple[tuple[Tile, ...], ...]:
     """An array of melds, each an array of tile codes (not yet checked to be valid melds)."""
     if not isinstance(obj, list):
         raise JsonInputError(f"{path}: expected an array of melds, got {json_type_name(obj)}")
-    return tuple(tiles_from_json(meld, f"{path}[{i}]", rules) for i, meld in enumerate(obj))
+    return tuple(tiles_from_json(meld, f"{path}[{i}]", rules, words=words) for i, meld in enumerate(obj))
 
 
 def melds_from_json(obj: Any, path: str, rules: RuleSet) -> tuple[Meld, ...]:
@@ -176,7 +199,8 @@ def position_from_json(obj: Any, path: str = "position") -> Position:
     if unknown:
         known = ", ".join(sorted(_POSITION_KEYS))
         raise JsonInputError(
-            f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; a solve also takes id and explain)"
+            f"{path}: unknown field(s) {', '.join(map(repr, unknown))} (a position has {known}; "
+            f"a solve also takes {', '.join(SOLVE_REQUEST_KEYS)})"
         )
     rules = rules_from_json(obj.get("rules", "standard"), f"{path}.rules")
     table = table_from_json(obj.get("table", []), f"{path}.table", rules)
@@ -249,7 +273,8 @@ def joker_to_json(meld: Meld, index: int, slot: int) -> dict[str, Any]:
 
 def solution_to_json(solution: Solution, *, timings: bool = True, position: bool = False) -> dict[str, Any]:
     """The result object of the JSON contract, with extra fields (``kept``, ``jokers``,
-    ``rack_after``, ``rules``, and ``timings`` unless ``timings`` is false). ``rules`` are the
+    ``rack_after``, ``rules``, ``initial_meld_value`` for a player who has not opened (see
+    :attr:`~rummisolve.solution.Solution.initial_meld_value`), and ``timings`` unless ``timings`` is false). ``rules`` are the
     position's, so that a result alone decodes (and renders) under the rules it was solved under;
     ``rack_after`` is the rack less the tiles played, sorted. With ``position``, also the
     ``position`` solved (:func:`position_to_json`), so that the result alone decodes back into the
@@ -268,6 +293,8 @@ def solution_to_json(solution: Solution, *, timings: bool = True, position: bool
         "rack_after": [str(t) for t in solution.rack_after],
         "rules": rules_to_json(solution.position.rules),
     }
+    if solution.initial_meld_value is not None:
+        result["initial_meld_value"] = solution.initial_meld_value
     if position:
         result["position"] = position_to_json(solution.position)
     if timings:
@@ -322,7 +349,13 @@ def solution_from_json(obj: Any, position: Position | None = None, *, path: str 
     moves = tuple(
         solution_from_json(alt, position, path=at(f"alternatives[{i}]")) for i, alt in enumerate(alternatives)
     )
-    return Solution(Status(status), played, melds, obj["value"], objective, position, kept, timings, moves)
+    solution = Solution(Status(status), played, melds, obj["value"], objective, position, kept, timings, moves)
+    opening = obj.get("initial_meld_value")
+    if "initial_meld_value" in obj and (type(opening) is not int or opening != solution.initial_meld_value):
+        raise JsonInputError(
+            f"{at('initial_meld_value')}: expected {json.dumps(solution.initial_meld_value)} for this move, got {opening!r}"
+        )
+    return solution
 
 
 def _field_path(path: str, name: str) -> str:
@@ -403,7 +436,7 @@ def _stands_from_json(obj: Any, joker: Tile, path: str, rules: RuleSet) -> Stand
     """What a joker entry says ``joker`` stands for: ``J`` a tile code, ``JD`` two, ``JC`` a number, ``JM`` null."""
     code = str(joker)
     if code == "J":
-        return _tile_from_json(obj, path, rules)
+        return _tile_from_json(obj, path, rules, rules)
     if code == "JD":
         if not isinstance(obj, list) or len(obj) != 2:
             raise JsonInputError(f"{path}: expected the double joker's two tile codes, got {json_type_name(obj)}")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rummisolve.errors import IllegalTurnError, JsonInputError, OptionError, RuleSetError, RummisolveError
 from rummisolve.explain import explain
 from rummisolve.jsonio import (
+    SOLVE_REQUEST_KEYS,
     alternatives_from_json,
     alternatives_mode_from_json,
     error_message,
@@ -47,7 +48,7 @@ from rummisolve.tiles import Tile
 if TYPE_CHECKING:
     from rummisolve.solver import StopSignal
 
-__all__ = ["solve_json", "verify_json", "explain_json", "render_json", "SolveRequest"]
+__all__ = ["solve_json", "verify_json", "explain_json", "render_json", "check_json", "SolveRequest"]
 
 
 def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
@@ -80,17 +81,7 @@ def solve_json(obj: Any, *, stop: StopSignal | None = None) -> dict[str, Any]:
     return answer
 
 
-_REQUEST_KEYS = (
-    "id",
-    "hint",
-    "explain",
-    "alternatives",
-    "alternatives_mode",
-    "dice",
-    "reroll",
-    "reroll_max_solves",
-    "reroll_time_limit",
-)
+_REQUEST_KEYS = SOLVE_REQUEST_KEYS
 """The fields of a solve request that are not the position's (``objective`` and ``time_limit`` are)."""
 
 
@@ -259,7 +250,24 @@ def _turn_from_json(obj: Any) -> tuple[Position, tuple[tuple[Tile, ...], ...]]:
         raise JsonInputError(
             f"unknown field(s) {', '.join(map(repr, unknown))} (expected 'position', 'table' and optionally 'id')"
         )
-    return position_from_json(obj["position"], "position"), table_from_json(obj["table"], "table")
+    position = position_from_json(obj["position"], "position")
+    return position, table_from_json(obj["table"], "table", words=position.rules)
+
+
+def check_json(obj: Any) -> dict[str, Any]:
+    """Every problem of a position object, in a player's words: ``{"problems": [{"part", "meld",
+    "slot", "text"}, ...]}``: every problem of its table, rack and rules
+    (:func:`rummisolve.position_problems.position_problems`), else the first of its other fields
+    that :func:`solve_json` would refuse; empty when it would take the position. Never raises."""
+    from rummisolve.position_problems import Problem, position_problems, problems_to_json
+
+    problems = position_problems(obj)
+    if not problems:  # the other fields (objective, opened, time_limit, dice, unknown ones) as /solve reads them
+        try:
+            SolveRequest.from_json(obj)
+        except (RummisolveError, RecursionError) as err:
+            problems = [Problem("position", error_message(err))]
+    return problems_to_json(problems)
 
 
 def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:

@@ -20,7 +20,7 @@ MAX_SCRIPT_LINES = 400
 LAYERS = {
     "core": ("errors", "tiles", "rules", "twist_melds", "melds", "position", "solution"),
     "referee": ("referee",),
-    "codec": ("jsonio", "json_documents", "solver_limits"),
+    "codec": ("jsonio", "json_documents", "solver_limits", "position_problems"),
     "engines": ("solver", "render", "game", "batch", "explain", "hints", "xpress"),
     "service": ("service",),
     "apps": ("cli", "commands", "server", "__main__"),

@@ -273,6 +273,21 @@ class ErrorBody(BaseModel):
     error: str
 
 
+class PositionProblem(BaseModel):
+    """One problem of a position, in a player's words (melds and tiles numbered from 1 in ``text``)."""
+
+    part: str = Field(description='"rules", "table", "rack" or "position" (the tile counts, the object itself).')
+    meld: int | None = Field(description="The table meld concerned, from 0; null for none.")
+    slot: int | None = Field(description="The tile concerned within its meld or the rack, from 0; null for none.")
+    text: str
+
+
+class CheckResult(BaseModel):
+    """Every problem of a position (empty when /solve will take it)."""
+
+    problems: list[PositionProblem]
+
+
 class Limits(BaseModel):
     """The server's limits (``rummisolve serve --help``); the solve counts are per worker process."""
 
@@ -363,6 +378,13 @@ VERIFY_EXAMPLES = {
             "position": {"rules": "twist", "table": [["R2", "JD", "R5"]], "rack": ["JC", "B8", "B9", "R6"]},
             "table": [["R2", "JD", "R5", "R6", "JC", "B8", "B9"]],
         },
+    },
+}
+
+CHECK_EXAMPLES = {
+    "problems": {
+        "summary": "A rack with a tile that is none and a meld of two",
+        "value": {"table": [["R1", "R2", "R3"], ["K7", "B7"]], "rack": ["R14", "X3", "R5"]},
     },
 }
 

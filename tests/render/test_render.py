@@ -600,7 +600,7 @@ def test_render_command_rules_option():
     assert done.returncode == 0, done.stderr
     assert done.stdout == render_json(result, rules=EIGHT)
     for args, message in [
-        ((), "table[0][0]: tile 'G1': colour green is not in play with 4 colours"),
+        ((), "table[0][0]: tile 'G1': colour green is not in play (the colours are K black, B blue, O orange, R red)"),
         (("--rules", '{"colours": 9}'), "--rules: rule option 'colours' must be between 1 and 8, not 9"),
         (("--rules", "{nope"), "--rules: not valid JSON"),
         (("--rules", "huge"), "--rules: unknown rules preset 'huge'"),

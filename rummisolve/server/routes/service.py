@@ -1,4 +1,4 @@
-"""The solver's routes: ``POST /solve``, ``/verify``, ``/explain``, ``/render`` and ``GET /health``.
+"""The solver's routes: ``POST /solve``, ``/verify``, ``/explain``, ``/render``, ``/check`` and ``GET /health``.
 
 Each answers exactly what the CLI prints for the same input. Solves run in a lane's solver
 threads (:mod:`rummisolve.server.lanes`), never on the event loop; verify, explain and render in
@@ -156,6 +156,25 @@ async def render(request: Request, state: SharedState) -> Response:
     return Response(svg, media_type="image/svg+xml")
 
 
+@router.post(
+    "/check",
+    summary="Every problem of a position, in a player's words",
+    description="What the analysis board lists as you type: each tile that is no tile under the rules, each "
+    "table meld that is not valid, each tile the set has fewer copies of, with melds and tiles numbered from "
+    "1 (the board's numbering) and the colours of the rules in use. Always 200 for a JSON body; `problems` is "
+    "empty when /solve takes the position's table, rack and rules. Identical to `rummisolve.check_json`.",
+    responses={
+        200: {"model": schemas.CheckResult, "description": "The problems (none: the position is fine)."},
+        400: {"model": schemas.ErrorBody, "description": "A body that is not JSON."},
+        413: {"model": schemas.ErrorBody, "description": "Body over the size limit."},
+    },
+    openapi_extra=request_body(None, schemas.CHECK_EXAMPLES),
+)
+async def check(request: Request, state: SharedState) -> Response:
+    body = await read_json(request, state.settings.max_body_bytes)
+    return JSONResponse(await _quick(state, _check_json, body))
+
+
 async def _quick(state: ServerState, fn: Callable[[Any], Any], arg: Any) -> Any:
     return await asyncio.get_running_loop().run_in_executor(state.quick, fn, arg)
 
@@ -178,3 +197,9 @@ def _render_json(body: Any) -> str:
     from rummisolve.service import render_json
 
     return render_json(body)
+
+
+def _check_json(body: Any) -> dict[str, Any]:
+    from rummisolve.service import check_json
+
+    return check_json(body)

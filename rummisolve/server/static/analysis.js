@@ -2,10 +2,11 @@
 import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
 import { diceFields, fitDice, renderDicePicker, renderReroll } from "./analysis-dice.js";
 import { exportLinks } from "./analysis-export.js";
+import { colourWords, isBadTile, knownCodes, meldProblem, positionProblems, showProblems } from "./analysis-check.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, count, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 
-const state = { table: [], rack: [], dice: [], target: "rack", tiles: null, result: null, shown: null, step: -1, playing: false };
+const state = { table: [], rack: [], dice: [], target: "rack", tiles: null, problems: [], result: null, shown: null, step: -1, playing: false };
 let meta;
 let rulesForm;
 
@@ -23,26 +24,21 @@ function position() {
 }
 
 let checks = 0;
-const SOLVE_ONLY = ["id", "explain", "alternatives", "alternatives_mode", "hint", "dice", "reroll"]; // fields of a solve request, not of its position
 
-/** Check the position as Solve would (the server decodes it the same way) and show what is wrong at
- * once, or nothing; while it is wrong, the result panel is hidden. */
+/** Check the position as Solve would and list every problem at once (none: nothing shown); bad
+ * tiles and melds are drawn as bad, and while there are problems the result panel is hidden. */
 async function checkPosition(given = position()) {
   const mine = ++checks;
-  const body = Object.fromEntries(Object.entries(given).filter(([key]) => !SOLVE_ONLY.includes(key)));
-  let problem = "";
-  try {
-    const response = await fetch("/render", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    if (!response.ok) problem = (await response.json()).error || `HTTP ${response.status}`;
-  } catch (err) {
-    problem = `cannot check the position: ${err.message}`;
-  }
-  if (mine === checks) showPositionError(problem);
+  const problems = await positionProblems(given);
+  if (mine !== checks) return;
+  state.problems = problems;
+  showPositionError(problems);
+  renderEditor();
 }
 
-function showPositionError(problem) {
-  showMessage($("position-error"), problem, "bad");
-  $("result-panel").classList.toggle("hidden", Boolean(problem));
+function showPositionError(problems) {
+  showProblems($("position-error"), problems);
+  $("result-panel").classList.toggle("hidden", problems.length > 0);
 }
 
 function used() {
@@ -89,6 +85,7 @@ function addTile(code) {
 }
 
 function renderEditor() {
+  const known = knownCodes(state.tiles);
   const table = $("edit-table");
   table.replaceChildren();
   state.table.forEach((meld, i) => {
@@ -102,8 +99,10 @@ function renderEditor() {
       onclick: (event) => { if (event.target === box || event.target.classList.contains("meld-no")) { state.target = i; changed(false); } },
       onkeydown: (event) => { if ((event.key === "Enter" || event.key === " ") && event.target === box) { event.preventDefault(); state.target = i; changed(false); } },
     }, el("span", { class: "meld-no", text: String(i + 1) }));
+    const problem = meldProblem(i, state.problems);
+    if (problem) { box.classList.add("bad-meld"); box.title = problem.text; box.dataset.bad = "true"; }
     meld.forEach((code, j) => {
-      const tile = tileElement(code, meta, { button: true });
+      const tile = tileElement(code, meta, { button: true, bad: isBadTile(code, i, j, known, state.problems) });
       tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from meld ${i + 1}`);
       tile.addEventListener("click", () => { meld.splice(j, 1); changed(); });
       box.append(tile);
@@ -114,7 +113,7 @@ function renderEditor() {
   const rack = $("edit-rack");
   rack.replaceChildren();
   state.rack.forEach((code, j) => {
-    const tile = tileElement(code, meta, { button: true });
+    const tile = tileElement(code, meta, { button: true, bad: isBadTile(code, null, j, known, state.problems) });
     tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from the rack`);
     tile.addEventListener("click", () => { state.rack.splice(j, 1); state.dice.splice(j, 1); changed(); });
     rack.append(tile);
@@ -130,6 +129,7 @@ function renderEditor() {
 function changed(syncText = true) {
   // Empty melds other than the current target disappear.
   state.table = state.table.filter((m, i) => m.length || i === state.target);
+  state.problems = []; // they named places that may have moved: checked again below while shown
   if (typeof state.target === "number" && state.target >= state.table.length) state.target = "rack";
   renderEditor();
   renderPicker();
@@ -149,12 +149,14 @@ function syncFields() {
 async function rulesChanged() {
   try {
     state.tiles = await loadTileSet(rulesForm.value());
+    $("notation-colours").textContent = colourWords(state.tiles, meta);
     setMessage("");
   } catch (err) {
     state.tiles = null;
     setMessage(err.message, "bad");
   }
   renderPicker();
+  renderEditor(); // the tiles the new rules lack are drawn as bad
   syncFields();
   if ($("position-error").textContent) checkPosition();
 }
@@ -354,7 +356,7 @@ async function main() {
       obj = JSON.parse($("position-json").value);
       loadPosition(obj);
     } catch (err) {
-      showPositionError(`Not a position: ${err.message}`);
+      showPositionError([{ part: "position", meld: null, slot: null, text: `Not a position: ${err.message}` }]);
       return;
     }
     await rulesChanged();

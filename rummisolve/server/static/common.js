@@ -77,8 +77,9 @@ export function tileLabel(code, meta) {
 
 const JOKER_CODES = ["J", "JD", "JC", "JM"]; // the joker and Twist's special jokers
 
-/** A tile element: the number in its colour's ink over its colour's mark (so colour is not the only cue). */
-export function tileElement(code, meta, { button = false, extraClass = "", attrs = {} } = {}) {
+/** A tile element: the number in its colour's ink over its colour's mark (so colour is not the only cue);
+ * ``bad``: a code that is no tile of the rules in use, drawn as "?" over its code. */
+export function tileElement(code, meta, { button = false, extraClass = "", attrs = {}, bad = false } = {}) {
   const parts = tileParts(code);
   const node = el(button ? "button" : "span", {
     class: `tile ${extraClass}`.trim(),
@@ -88,10 +89,11 @@ export function tileElement(code, meta, { button = false, extraClass = "", attrs
     ...(button ? { type: "button" } : {}),
     ...attrs,
   });
-  if (parts.joker && !JOKER_CODES.includes(code)) {
-    node.classList.add("unknown"); // not a tile at all (a typo): shown as such, the error names it
+  if (bad || (parts.joker && !JOKER_CODES.includes(code))) {
+    // not a tile (a typo, or none of the rules in use: X3, R14): shown as such, the error names it
+    node.classList.add("unknown");
     node.setAttribute("aria-label", `not a tile: ${code}`);
-    node.append(el("span", { "aria-hidden": "true", text: "?" }));
+    node.append(el("span", { "aria-hidden": "true", text: "?" }), el("span", { class: "code", "aria-hidden": "true", text: code }));
   } else if (parts.joker) {
     node.classList.add("joker");
     node.style.setProperty("--ink-colour", meta.joker_ink);

@@ -1,0 +1,56 @@
+// The analysis board's check of the position: every problem in a player's words (POST /check, which
+// answers 200 whatever the position, so nothing is logged as a failed request), and which tiles and
+// melds are bad, so the editor draws them as bad.
+import { el } from "./common.js";
+
+/** Every problem of the position (the server's words), or one saying the check itself failed. */
+export async function positionProblems(position) {
+  try {
+    const response = await fetch("/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(position) });
+    const answer = await response.json();
+    if (!response.ok) return [{ part: "position", meld: null, slot: null, text: answer.error || `HTTP ${response.status}` }];
+    return answer.problems;
+  } catch (err) {
+    return [{ part: "position", meld: null, slot: null, text: `cannot check the position: ${err.message}` }];
+  }
+}
+
+/** The codes the rules' tile set has ("Y" is orange's other letter). */
+export function knownCodes(tileSet) {
+  const codes = new Set((tileSet ? tileSet.tiles : []).map((t) => t.code));
+  return { has: (code) => codes.has(code) || codes.has(code.replace(/^Y/, "O")), ready: Boolean(tileSet) };
+}
+
+/** Whether the tile at ``slot`` of ``meld`` (``null``: the rack) is bad: no tile of the rules, or named by a problem. */
+export function isBadTile(code, meld, slot, known, problems) {
+  if (known.ready && !known.has(code)) return true;
+  const part = meld === null ? "rack" : "table";
+  return problems.some((p) => p.part === part && p.slot === slot && (meld === null || p.meld === meld));
+}
+
+/** The problem of table meld ``i`` as a whole (not of one of its tiles), or undefined. */
+export function meldProblem(i, problems) {
+  return problems.find((p) => p.part === "table" && p.meld === i && p.slot === null);
+}
+
+/** Show the problems as a list in ``box`` (empty: nothing shown). */
+export function showProblems(box, problems) {
+  box.replaceChildren();
+  box.className = `message${problems.length ? " bad" : ""}`;
+  if (!problems.length) return;
+  if (problems.length === 1) {
+    box.textContent = problems[0].text;
+    return;
+  }
+  box.append(`${problems.length} problems:`, el("ul", { "data-testid": "problems" },
+    ...problems.map((p) => el("li", { "data-testid": "problem", text: p.text }))));
+}
+
+/** "K black, B blue, O orange, R red; J joker": the colours (and jokers) of the rules in use. */
+export function colourWords(tileSet, meta) {
+  if (!tileSet) return "";
+  const letters = [...new Set(tileSet.tiles.filter((t) => t.colour).map((t) => t.colour))];
+  const colours = letters.map((letter) => `${letter} ${(meta.colours.find((c) => c.letter === letter) || {}).name || ""}`.trim());
+  const jokers = tileSet.tiles.filter((t) => !t.colour).map((t) => t.code);
+  return `Colours: ${colours.join(", ")}${jokers.length ? `; jokers: ${jokers.join(" ")}` : ""}; numbers 1 to ${Math.max(0, ...tileSet.tiles.map((t) => t.number || 0))}.`;
+}
