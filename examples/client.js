@@ -2,16 +2,20 @@
 //
 // Start the service first (pip install 'rummisolve[server]', then `rummisolve serve`), then:
 //
-//     node examples/client.js [http://127.0.0.1:8000]
+//     node examples/client.js [http://127.0.0.1:8000] [PICTURE]
 //
-// It solves a position, checks the answer with the referee, and saves a picture of it as SVG.
+// It solves a position, checks the answer with the referee, and saves a picture of it as SVG in
+// PICTURE (default: rummisolve-move.svg in the system's temporary folder, not the current one).
 // A busy server answers 503 with a Retry-After header: the client waits that long and retries.
 
 "use strict";
 
 const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
 
 const URL_BASE = process.argv[2] || "http://127.0.0.1:8000";
+const PICTURE = process.argv[3] || path.join(os.tmpdir(), "rummisolve-move.svg");
 
 class Unreachable extends Error {}
 
@@ -71,8 +75,8 @@ async function main() {
   // A picture of the move: the new table with the played tiles highlighted.
   const picture = await post("/render", { ...result, position: { table, rack, opened } });
   if (picture.status !== 200 || !picture.contentType.startsWith("image/svg+xml")) throw new Error(picture.body);
-  fs.writeFileSync("move.svg", picture.body);
-  console.log("picture saved to move.svg");
+  fs.writeFileSync(PICTURE, picture.body);
+  console.log(`picture saved to ${PICTURE}`);
 
   // Bad input is answered with a 4xx and a message naming the bad part.
   const bad = await post("/solve", { rack: ["R4", "X9"] });

@@ -2,21 +2,25 @@
 
 Start the service first (``pip install 'rummisolve[server]'``, then ``rummisolve serve``), then::
 
-    python examples/client.py [http://127.0.0.1:8000]
+    python examples/client.py [http://127.0.0.1:8000] [PICTURE]
 
-It solves a position, checks the answer with the referee, and saves a picture of it as SVG.
+It solves a position, checks the answer with the referee, and saves a picture of it as SVG in
+PICTURE (default: rummisolve-move.svg in the system's temporary folder, not the current one).
 A busy server answers 503 with a ``Retry-After`` header: the client waits that long and retries.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 
 URL = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+PICTURE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(tempfile.gettempdir(), "rummisolve-move.svg")
 
 
 class Unreachable(Exception):
@@ -79,9 +83,9 @@ def main() -> None:
     # A picture of the move: the new table with the played tiles highlighted.
     status, svg, content_type = post("/render", result | {"position": board})
     assert status == 200 and content_type.startswith("image/svg+xml")
-    with open("move.svg", "wb") as handle:
+    with open(PICTURE, "wb") as handle:
         handle.write(svg)
-    print("picture saved to move.svg")
+    print(f"picture saved to {PICTURE}")
 
     # Bad input is answered with a 4xx and a message naming the bad part.
     status, body, _ = post("/solve", {"rack": ["R4", "X9"]})

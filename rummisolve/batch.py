@@ -43,7 +43,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, Literal, TypeVar, overload
 
 from rummisolve.errors import OptionError, UnavailableError
 from rummisolve.position import Position
-from rummisolve.solution import Objective, Solution
+from rummisolve.solution import AlternativesMode, Objective, Solution
 
 if TYPE_CHECKING:
     import socket  # imported where it is used, to keep ``import rummisolve`` cheap
@@ -64,23 +64,26 @@ def solve_many(
     *,
     workers: int | None = None,
     alternatives: int = 0,
+    alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
 ) -> list[Solution]:
     """:func:`rummisolve.solve` on every position, in ``workers`` processes (default: one per
-    core); the solutions come back in input order. ``time_limit`` applies to each solve."""
-    from rummisolve.solver_limits import check_objective, check_time_limit
+    core); the solutions come back in input order. ``time_limit`` applies to each solve;
+    ``alternatives`` and ``alternatives_mode`` are :func:`rummisolve.solve`'s."""
+    from rummisolve.solver_limits import check_alternatives_mode, check_objective, check_time_limit
 
     objective = check_objective(objective)
     check_time_limit(time_limit)
+    mode = check_alternatives_mode(alternatives_mode)
     workers = _workers(workers)
-    jobs = ((position, objective, time_limit, alternatives) for position in positions)
+    jobs = ((position, objective, time_limit, alternatives, mode) for position in positions)
     return list(ordered_map(_solve, jobs, workers))
 
 
-def _solve(job: tuple[Position, Objective, float | None, int]) -> Solution:
+def _solve(job: tuple[Position, Objective, float | None, int, AlternativesMode]) -> Solution:
     from rummisolve.solver import solve
 
-    position, objective, time_limit, alternatives = job
-    return solve(position, objective, time_limit, alternatives=alternatives)
+    position, objective, time_limit, alternatives, mode = job
+    return solve(position, objective, time_limit, alternatives=alternatives, alternatives_mode=mode)
 
 
 def _workers(workers: int | None) -> int:

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from benchmarks.positions import random_position
-from rummisolve import STANDARD, solve
+from rummisolve import STANDARD, Position, solve
 from rummisolve.batch import ordered_map, solve_many
 from rummisolve.errors import OptionError
 from rummisolve.jsonio import position_to_json
@@ -35,6 +35,18 @@ def test_solve_many_gives_the_one_by_one_answers_in_input_order():
         assert [(s.status, s.played, s.table, s.kept) for s in many] == [
             (s.status, s.played, s.table, s.kept) for s in alone
         ]
+
+
+def test_solve_many_takes_the_alternatives_mode():
+    positions = [Position.from_notation(["R1 R2 R3"], "R4 R5 K9")]
+    for mode in ("not_contained", "distinct"):
+        (many,) = solve_many(positions, alternatives=2, alternatives_mode=mode, workers=1)
+        alone = solve(positions[0], alternatives=2, alternatives_mode=mode)
+        assert [a.played for a in many.alternatives] == [a.played for a in alone.alternatives]
+    (distinct,) = solve_many(positions, alternatives=2, alternatives_mode="distinct", workers=1)
+    assert len(distinct.alternatives) > 0  # R4 alone: no tile the best move does not play, but other tiles
+    with pytest.raises(OptionError, match="alternatives_mode must be one of"):
+        solve_many(positions, alternatives=1, alternatives_mode="other", workers=1)
 
 
 def test_solve_many_with_one_worker_and_bad_options():

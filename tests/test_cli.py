@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 
@@ -81,3 +82,22 @@ def test_help_shows_percent_signs_once(capsys):
         main(["tournament", "--help"])
     out = capsys.readouterr().out
     assert "95%" in out and "%%" not in out
+
+
+def test_serve_on_a_taken_port_is_one_line_and_no_address():
+    pytest.importorskip("fastapi")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", ":memory:"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1 and done.stdout == ""  # no address printed for a page that is not there
+    assert done.stderr == (
+        f"rummisolve serve: cannot listen on 127.0.0.1:{port}: "
+        "the port is taken (another server runs there? choose another with --port)\n"
+    )

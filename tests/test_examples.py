@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.net import free_port
+from tests.support.net import free_port, served
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STANDALONE = ["best_move.py", "referee.py"]  # client.py and client.js run against a server in test_server.py
@@ -61,3 +62,34 @@ def test_client_without_a_server_prints_one_line(name, tmp_path):
     assert done.stderr == (
         f"cannot reach the rummisolve service at {url}: connection refused (start it with: rummisolve serve)\n"
     )
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    with served(tmp_path_factory.mktemp("service")) as base:
+        yield base
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["client.py", "client.js"])
+def test_a_client_saves_its_picture_where_asked_never_in_the_current_folder(name, service, tmp_path):
+    runtime = sys.executable if name.endswith(".py") else shutil.which("node")
+    if runtime is None:
+        pytest.skip("node is not installed")
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    env = {**os.environ, "TMPDIR": str(elsewhere)}  # where the default picture goes
+    for args, picture in (([], elsewhere / "rummisolve-move.svg"), ([str(tmp_path / "m.svg")], tmp_path / "m.svg")):
+        done = subprocess.run(
+            [runtime, str(EXAMPLES / name), service, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=here,
+            env=env,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"picture saved to {picture}\n" in done.stdout
+        assert picture.read_text().startswith("<svg")
+        assert list(here.iterdir()) == []

@@ -120,9 +120,13 @@ def run(args: argparse.Namespace) -> int:
     except GameDatabaseError as err:
         print(f"rummisolve serve: {err}", file=sys.stderr)
         return 1
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    problem = _cannot_listen(args.host, args.port)
+    if problem:  # before the address is printed: nobody is told to open a page that is not there
+        print(f"rummisolve serve: cannot listen on {host}:{args.port}: {problem}", file=sys.stderr)
+        return 1
     os.environ.update(settings.to_env())  # every worker process reads the same limits
     os.environ[DB_ENV] = db
-    host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"rummisolve: the web app is at http://{host}:{args.port}/ (games saved in {db})", flush=True)
     uvicorn.run(
         "rummisolve.server.app:create_app",
@@ -134,3 +138,27 @@ def run(args: argparse.Namespace) -> int:
         access_log=not args.no_access_log,
     )
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (the port taken, the address not this
+    machine's), or ``None``. Bound as uvicorn binds (``SO_REUSEADDR``), then let go at once."""
+    import errno
+    import socket
+
+    if port == 0:
+        return None  # any free port
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        return f"no such address ({err.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return "the port is taken (another server runs there? choose another with --port)"
+            return err.strerror or str(err)
+    return None

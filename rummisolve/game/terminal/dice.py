@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rummisolve.errors import IllegalMoveError, RummisolveError
 from rummisolve.game.actions import Draw, Play
@@ -27,7 +27,7 @@ from rummisolve.xpress.events import DicePlayEvent, PassEvent, RollEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
 from rummisolve.xpress.runner import play_xpress_turn
-from rummisolve.xpress.state import XpressView
+from rummisolve.xpress.state import XpressView, die_number
 
 __all__ = ["DiceHuman", "DICE_HELP", "ROLL_STANDS", "play_xpress"]
 
@@ -75,7 +75,7 @@ class DiceHuman:
         self._read = input or read_line
         self.after_undo = after_undo
         """Called after an undo (the terminal saves the game)."""
-        self.editor = HumanPlayer(input=self._editing_line, colour=colour, names=game.names)
+        self.editor = HumanPlayer(input=self._editing_line, colour=colour, names=game.names, rack_name="your dice")
 
     def show(self, view: XpressView) -> None:
         names = self.game.names
@@ -117,7 +117,7 @@ class DiceHuman:
             except RummisolveError as err:  # anything else the engine refuses: the game unchanged
                 self.editor.illegal(str(err))
                 continue
-            print(f"you play {' '.join(event.dice or ())}")
+            print(f"you play {dice_faces(game, event.dice or ())}")
             return
 
     def undo(self, seat: int) -> bool:
@@ -302,12 +302,20 @@ def _check_seats(kinds: list[str]) -> None:
 def _ai_turn(game: XpressGame, ai: XpressPlayer, seat: int, colour: bool) -> None:
     name = game.names[seat]
     info = play_xpress_turn(game, ai, name)
-    rolled = "keeps its dice" if info.roll is None or not info.roll.dice else "rolls " + " ".join(info.roll.dice)
+    if info.roll is None or not info.roll.dice:
+        rolled = "keeps its dice"
+    else:
+        rolled = "rolls " + " ".join(f"{die}:{face}" for die, face in zip(info.roll.dice, info.roll.faces))
     if isinstance(info.event, DicePlayEvent):
-        print(f"{name} {rolled}, plays {' '.join(info.event.dice or ())}")
+        print(f"{name} {rolled}, plays {dice_faces(game, info.event.dice or ())}")
         print(table_text(game.state.table, colour))
     else:
         print(f"{name} {rolled}, passes")
+
+
+def dice_faces(game: XpressGame, dice: Sequence[str]) -> str:
+    """Dice by name with the faces they show: ``D1:O7 D2:J``."""
+    return " ".join(f"{die}:{game.state.shown(die_number(die))}" for die in dice)
 
 
 def _final(game: XpressGame, colour: bool) -> None:

@@ -89,8 +89,11 @@ class HumanPlayer:
         colour: bool = False,
         names: tuple[str, ...] = (),
         order: str = "colour",
+        rack_name: str = "your rack",
     ) -> None:
         self._input = input or read_line
+        self.rack_name = rack_name
+        """What the hints call the player's tiles ("your dice" in Xpress)."""
         self._print = output or (lambda text: print(text, flush=True))
         self.colour = colour
         self.names = names
@@ -98,6 +101,10 @@ class HumanPlayer:
         self._seen: tuple | None = None
         self._turn: tuple | None = None
         self._drafts: list[Draft] = []
+
+    def _in_words(self, text: str) -> str:
+        """A hint's text with the player's tiles called by their name ("from your dice" in Xpress)."""
+        return text if self.rack_name == "your rack" else text.replace("your rack", self.rack_name)
 
     def seen(self, table: Sequence[Meld]) -> None:
         """Note that ``table`` was just shown: the next prompt does not show it again (if it is still the table)."""
@@ -308,11 +315,11 @@ class HumanPlayer:
             return Play(tuple(solution.table))
         found = hint_of(solution, level)
         if level < 3:
-            self._print(f"hint: {found.text}")
+            self._print(self._in_words(f"hint: {found.text}"))
             return None
         self._print(f"best: play {meld_text(solution.played, self.colour)}; new table:")
         self._print(marked_table_text(solution.table, view.table, self.colour, view.rules))
-        self._print(str(found.explanation))
+        self._print(self._in_words(str(found.explanation)))
         return None
 
     # -- showing ---------------------------------------------------------------------------------

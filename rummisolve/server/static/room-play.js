@@ -2,7 +2,7 @@
 // view (play-view.js) and draft (play-draft.js); the seat's actions go to the room's protocol. On a
 // shared screen (several seats in this browser) the seat on screen is the one to move, once its
 // player has said they hold the device (room-view.js shows the "pass the device" screen).
-import { $ } from "./common.js";
+import { $, api } from "./common.js";
 import { forgetSeat, follow, getRoom, handSeat, postNextRound, postTurn } from "./room-client.js";
 import { asGame, drawnBy, newest, room, sharedScreen, WATCH } from "./room-state.js";
 import { renderRoom } from "./room-view.js";
@@ -152,11 +152,33 @@ function done(seat, answer) {
   else say(answer.last ? `${describe(answer.last)}.` : "", "good");
 }
 
+/** The referee's verdict on a play of ``seat`` (POST /verify, answered 200 legal or not), its reasons
+ * in a player's words; null when it cannot tell (the room's turn then judges it). A play refused
+ * here is never sent: an illegal play is shown, not logged by the browser as a failed request. */
+async function judged(seat, table) {
+  const view = room.views.get(seat);
+  if (!view || !view.rack) return null;
+  const position = { rules: view.rules, table: view.table, rack: view.rack, opened: view.players[seat].opened };
+  const response = await api("/verify", { position, table });
+  if (!response.ok) return null;
+  const words = (message) => message.replace(/: [a-z_]+: /g, ": ").replace(/table\[(\d+)\]/g, (_, i) => `meld ${Number(i) + 1}`);
+  return { ...response.data, reasons: response.data.reasons.map((r) => ({ ...r, message: words(r.message) })) };
+}
+
 export async function roomEndTurn() {
   if (!yourTurn()) return;
   const request = endTurnRequest();
   if (!request) return;
   const seat = room.shown;
+  if (request.action === "play") {
+    const verdict = await judged(seat, request.body.table);
+    if (verdict && !verdict.legal) {
+      markIllegal(verdict.reasons);
+      showError(`Not allowed: ${verdict.reasons.map((r) => r.message).join("; ")}`);
+      render();
+      return;
+    }
+  }
   const body = request.action === "play" ? request.body : { discard: request.body.tile };
   done(seat, await act(seat, (token, version) => postTurn(room.code, token, { ...body, version })));
 }
