@@ -163,11 +163,7 @@ async def render(request: Request, state: SharedState) -> Response:
     "table meld that is not valid, each tile the set has fewer copies of, with melds and tiles numbered from "
     "1 (the board's numbering) and the colours of the rules in use. Always 200 for a JSON body; `problems` is "
     "empty when /solve takes the position's table, rack and rules. Identical to `rummisolve.check_json`.",
-    responses={
-        200: {"model": schemas.CheckResult, "description": "The problems (none: the position is fine)."},
-        400: {"model": schemas.ErrorBody, "description": "A body that is not JSON."},
-        413: {"model": schemas.ErrorBody, "description": "Body over the size limit."},
-    },
+    responses=_plain_responses(schemas.CheckResult, "The problems (none: the position is fine)."),
     openapi_extra=request_body(None, schemas.CHECK_EXAMPLES),
 )
 async def check(request: Request, state: SharedState) -> Response:
