@@ -29,8 +29,22 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_live_rooms", int, "N", "game rooms whose round is not over; past it, a new room gets 429"),
     ("max_stored_rooms", int, "N", "game rooms saved in the database; past it, a new room gets 429"),
     ("max_connections", int, "N", "WebSocket connections to rooms per worker; past it, closed with 4503"),
-    ("max_room_connections", int, "N", "WebSocket connections to one room; past it, closed with 4429"),
+    ("max_room_spectators", int, "N", "spectators' WebSocket connections to one room; past it, closed with 4429"),
+    ("max_seat_connections", int, "N", "WebSocket connections of one seat; a newer one replaces the oldest (4409)"),
     ("room_idle_seconds", int, "SECONDS", "a room nobody changed or watched for this long is archived"),
+    ("max_client_live_rooms", int, "N", "rooms not over one client keeps; past it, its new room gets 429"),
+    ("max_client_stored_rooms", int, "N", "rooms not archived one client keeps; past it, 429"),
+    ("max_client_live_games", int, "N", "unfinished web app games one client keeps; past it, 429"),
+    ("max_client_stored_games", int, "N", "web app games one client keeps saved; past it, 429"),
+    ("max_client_connections", int, "N", "room WebSockets one client holds per worker; past it, 4429"),
+    ("max_client_jobs", int, "N", "heavy jobs one client has queued or running per worker; past it, 429"),
+    ("rooms_per_window", int, "N", "new rooms per client address in --rate-window-seconds; past it, 429"),
+    ("games_per_window", int, "N", "new games per client address in --rate-window-seconds; past it, 429"),
+    ("code_guesses_per_window", int, "N", "requests naming no room per address in the window; past it, 429"),
+    ("rate_window_seconds", int, "SECONDS", "the window of the rate limits (per worker process)"),
+    ("room_retention_seconds", int, "SECONDS", "rooms over or archived, left alone this long, are deleted"),
+    ("game_retention_seconds", int, "SECONDS", "web app games nobody played this long are deleted, owners too"),
+    ("max_ws_message_bytes", int, "N", "largest WebSocket message a client may send; past it, closed with 1009"),
 )
 """The options that set :class:`Settings`: (setting, type, metavar, help without the default)."""
 
@@ -74,6 +88,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="server log level",
     )
     parser.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    parser.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="take the client's address from X-Forwarded-For sent by a proxy on 127.0.0.1 (default: the "
+        "connection's own address; without a proxy, trusting it would let one client pose as many)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         access_log=not args.no_access_log,
+        proxy_headers=args.trust_proxy,
+        ws_max_size=settings.max_ws_message_bytes,
     )
     return 0
 

@@ -16,8 +16,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 
 from rummisolve.errors import RummisolveError
 from rummisolve.server.sessions import AnySession, session_from_json
@@ -136,9 +137,11 @@ class GameCache:
         self._keep(ident, cached)
         return cached
 
-    def create(self, session: AnySession, owner: str) -> str:
+    def create(self, session: AnySession, owner: str, **limits: Any) -> str:
+        """Save a new game; ``limits``: the client and its caps, as
+        :meth:`~rummisolve.server.store.GameStore.create` takes them."""
         data = session.to_json()
-        ident = self.store.create(data, session.summary(), session.game.finished, owner)
+        ident = self.store.create(data, session.summary(), session.game.finished, owner, **limits)
         self._keep(ident, CachedGame(1, session, json.dumps(data)))
         return ident
 
@@ -174,7 +177,7 @@ class GameCache:
                 self._sessions.popitem(last=False)
 
 
-def token_of(request: Request) -> str | None:
+def token_of(request: HTTPConnection) -> str | None:
     """The token a request carries: ``Authorization: Bearer <token>``, else the cookie."""
     if request.headers.get("authorization") is not None:
         return bearer_token(request.headers.get("authorization"))

@@ -8,7 +8,8 @@ last catch of errors that answers in the contract's shape without dropping the c
 - **Origin** (against cross-site requests made by a page's forms and scripts): a request that
   can change something (any method but GET, HEAD and OPTIONS) and carries an ``Origin`` that is
   not this server's own gets 403. Clients that are not browsers send no ``Origin`` and pass.
-- **Logs**: a WebSocket's URL (a room's carries its seat's token) is logged with the token hidden.
+- **Logs**: a URL's ``token`` (a room's WebSocket carries its seat's there) is logged hidden,
+  however its name is spelt (``?%74oken=``).
 - **Errors**: a bug in a route is logged and answered 500 with ``{"error": ...}`` here, rather
   than by Starlette's outermost handler, which re-raises and so makes the ASGI server close the
   keep-alive connection.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -105,20 +106,32 @@ class HostAndOriginGuard:
         )
 
 
-_TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s\"']+")
+_QUERY_PARAM = re.compile(r"([?&;])([^=&;\s\"'#?]*)=([^&;\s\"'#]*)")
+
+
+def _hide_tokens(text: str) -> str:
+    """``text`` with the value of every query parameter named ``token`` hidden, however its name
+    is written (``?token=``, ``?%74oken=``, ``&Token=``, ``?tok%65n=``, ``?+token=``)."""
+
+    def hide(match: re.Match[str]) -> str:
+        name = unquote_plus(unquote_plus(match.group(2))).strip().lower()
+        return f"{match.group(1)}{match.group(2)}=(hidden)" if "token" in name else match.group(0)
+
+    return _QUERY_PARAM.sub(hide, text)
 
 
 class RedactTokens(logging.Filter):
     """Hide the secret in ``?token=...`` from log lines: the ASGI server logs every WebSocket it
     accepts with its URL, and a room's WebSocket carries its seat's token there (as does a seat's
-    own page, ``/play?room=...&token=...``, in the access log). The token is hidden in the
+    own page, ``/play?room=...&token=...``, in the access log). Every spelling a client may send
+    is hidden (``?%74oken=`` reaches the route as ``token`` too). The token is hidden in the
     record's arguments, which keep their number: the access log's formatter reads them one by one."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and "token=" in record.msg:
-            record.msg = _TOKEN_IN_URL.sub(r"\1(hidden)", record.msg)
-        if isinstance(record.args, tuple) and any(isinstance(a, str) and "token=" in a for a in record.args):
-            record.args = tuple(_TOKEN_IN_URL.sub(r"\1(hidden)", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str) and "=" in record.msg:
+            record.msg = _hide_tokens(record.msg)
+        if isinstance(record.args, tuple) and any(isinstance(a, str) and "=" in a for a in record.args):
+            record.args = tuple(_hide_tokens(a) if isinstance(a, str) else a for a in record.args)
         return True
 
 

@@ -8,13 +8,16 @@ Every refusal is a JSON body in the contract's shape (:func:`error_body`): ``{"s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
-from rummisolve.jsonio import json_type_name
+from rummisolve.errors import GameStateError
+from rummisolve.jsonio import error_message, json_type_name
 from rummisolve.server.settings import Settings
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "clamp_reroll_budget",
     "check_position_size",
     "client_gone",
+    "dealing",
 ]
 
 
@@ -39,6 +43,16 @@ class BadRequest(Exception):
         self.status = status
         self.message = message
         self.headers = headers
+
+
+@contextlib.contextmanager
+def dealing() -> Iterator[None]:
+    """Making a new game or room: the engine's refusal to deal (racks bigger than the set allows,
+    a bad first seat) is bad input of the request (400), not a game's state (409)."""
+    try:
+        yield
+    except GameStateError as err:
+        raise BadRequest(400, error_message(err)) from None
 
 
 def error_body(path: str, message: str) -> dict[str, Any]:

@@ -71,9 +71,10 @@ class RoomCache:
 
     # -- making and reading ---------------------------------------------------------------------
 
-    def create(self, make: Callable[[str], tuple[Room, T]]) -> tuple[CachedRoom, T]:
-        """Save the room ``make(code)`` builds under a fresh code; it and what ``make`` answered.
-        :class:`~rummisolve.server.store.StoreFull` past the limits on rooms."""
+    def create(self, make: Callable[[str], tuple[Room, T]], client: str | None = None) -> tuple[CachedRoom, T]:
+        """Save the room ``make(code)`` builds under a fresh code, made by ``client``; it and what
+        ``make`` answered. :class:`~rummisolve.server.store.StoreFull` past the limits on rooms
+        (the server's, and the client's)."""
         settings = self.settings
         for _ in range(20):
             code = new_code()
@@ -87,6 +88,9 @@ class RoomCache:
                 max_live=settings.max_live_rooms,
                 max_stored=settings.max_stored_rooms,
                 now=now,
+                client=client,
+                max_client_live=settings.max_client_live_rooms,
+                max_client_stored=settings.max_client_stored_rooms,
             ):
                 cached = CachedRoom(1, room)
                 self._keep(code, cached)

@@ -4,6 +4,11 @@
   spectator). After every change the hub builds each watcher's view and hands it over; a watcher
   keeps only the newest view not yet sent (a slow client skips versions, never gets an old one
   after a newer, and holds no queue), and its connection sends it.
+- **Connection caps** (:meth:`RoomHub.watch`): spectators have their own cap per room
+  (``max_room_spectators``); a seat's connection always gets in: past ``max_seat_connections``
+  it replaces that seat's oldest, past a client's or the server's cap it closes a spectator's
+  (that client's own first). Each client (:func:`rummisolve.server.quotas.client_key`) holds at
+  most ``max_client_connections``.
 - **AI seats** play themselves right after the change that hands them the turn: the hub takes
   what the AI sees (holding the room), lets it choose in the heavy solver lane (not holding the
   room, so reads and pushes go on), and applies the choice (holding it again; if the room moved
@@ -11,26 +16,34 @@
 - **The sweeper** wakes every :data:`TICK` seconds: it applies the timeouts whose deadline has
   passed and starts the AI turns that are due (the store's ``due`` column, so after a restart too),
   and pushes the rooms another worker process changed. Every :data:`CHORES` seconds it notes the
-  rooms watched here as seen, and archives those nobody changed or watched for ``room_idle_seconds``.
-
+  rooms watched here as seen, archives those nobody changed or watched for ``room_idle_seconds``,
+  deletes what retention lets go (:meth:`~rummisolve.server.store.GameStore.purge`) and takes
+  over the AI turns leased by a process that died (at start-up too). A failure it meets again and
+  again (a damaged database) is logged once a minute, not at every tick.
+- **A race lost** (another process saved the room first, e.g. both applied one timeout) is a
+  normal outcome: the room is read again and served at once.
 One room is served by one task at a time (:meth:`RoomHub.kick` while one runs makes it run again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import math
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from rummisolve.server.lanes import LaneFull, Lanes
+from rummisolve.server.leases import holder, holder_dead
 from rummisolve.server.requests import BadRequest
 from rummisolve.server.room_cache import CachedRoom, RoomCache
 from rummisolve.server.settings import Settings
+from rummisolve.server.store import StaleGame
 
-__all__ = ["RoomHub", "Watcher", "TICK", "AI_LEASE", "CHORES"]
+__all__ = ["RoomHub", "Watcher", "Closed", "SeatRevoked", "TICK", "AI_LEASE", "CHORES", "LOG_EVERY"]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -47,23 +60,45 @@ CHORES = 60.0
 _RETRY_FAILED = 30.0
 """Seconds before a room whose service failed (a bug, a damaged row) is tried again."""
 
+LOG_EVERY = 60.0
+"""Seconds between two log lines of one failure met again and again (a damaged database)."""
+
+_RACES = 5
+"""Times in a row a room is read again after a race lost before it is left to the next tick."""
+
 T = TypeVar("T")
 
+_opened = itertools.count()
 
-class SeatRevoked(Exception):
+
+class Closed(Exception):
+    """The connection is to be closed: ``status`` (its close code is 4000 + it) and why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class SeatRevoked(Closed):
     """The connection's token is no longer its seat's (the creator handed the seat to an AI)."""
 
 
 class Watcher:
     """One WebSocket connection's seat (``None``: a spectator) and the newest view it has not sent."""
 
-    def __init__(self, seat: int | None, token: str | None = None) -> None:
+    def __init__(self, seat: int | None, token: str | None = None, client: str = "addr:unknown") -> None:
         self.seat = seat
         self.token = token
         """The seat's token (``None``: a spectator); checked again at every push."""
+        self.client = client
+        """Who opened it (:func:`rummisolve.server.quotas.client_key`)."""
+        self.opened = next(_opened)
+        """Its rank among the connections opened (the oldest is replaced first)."""
         self.version = 0
         """The version of the newest view handed over."""
         self.revoked = False
+        self.closing: Closed | None = None
         self._latest: dict[str, Any] | None = None
         self._wake = asyncio.Event()
         self._loop = asyncio.get_running_loop()  # the connection's (an app may serve several loops in tests)
@@ -81,19 +116,29 @@ class Watcher:
     def revoke(self) -> None:
         """The token is no longer the seat's: no view is handed over any more."""
         self.revoked = True
+        self.close(SeatRevoked(403, "this seat was handed to an AI: its token no longer plays it"))
+
+    def close(self, why: Closed) -> None:
+        """Hand over no more views: the connection is closed for ``why``."""
+        self.closing = why
         self._latest = None
-        if asyncio.get_running_loop() is self._loop:
+        try:
+            here = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            here = False
+        if here:
             self._wake.set()
         else:
             self._loop.call_soon_threadsafe(self._wake.set)
 
     async def next(self) -> dict[str, Any]:
-        """The next view to send (waits for one); :class:`SeatRevoked` once the seat is not the token's."""
-        while self._latest is None and not self.revoked:
+        """The next view to send (waits for one); :class:`Closed` once the connection is to close
+        (:class:`SeatRevoked`: the seat is not the token's any more)."""
+        while self._latest is None and self.closing is None:
             self._wake.clear()
             await self._wake.wait()
-        if self.revoked:
-            raise SeatRevoked(f"seat {self.seat} is no longer this token's")
+        if self.closing is not None:
+            raise self.closing
         view, self._latest = self._latest, None
         assert view is not None
         return view
@@ -114,6 +159,8 @@ class RoomHub:
         self._published: dict[str, int] = {}
         self._failed: dict[str, float] = {}
         self._chores_done = -math.inf
+        self._logged: dict[str, float] = {}
+        self._unlogged: dict[str, int] = {}
 
     # -- running work ---------------------------------------------------------------------------
 
@@ -122,8 +169,41 @@ class RoomHub:
         return await asyncio.get_running_loop().run_in_executor(self.pool, work)
 
     def start(self) -> None:
-        """Start the sweeper (the app's lifespan calls it, on the server's event loop)."""
+        """Take over the AI turns of processes that died, and start the sweeper (the app's
+        lifespan calls it, on the server's event loop)."""
+        try:
+            self.take_over_leases(self.cache.clock())
+        except Exception as err:
+            self._log_failure("rooms: taking over dead processes' AI turns failed", err)
         self._spawn(self._sweep())
+
+    def take_over_leases(self, now: float) -> list[str]:
+        """Make due now the AI turns a process that died was thinking (see :mod:`rummisolve.server.leases`)."""
+        resumed = self.cache.store.take_over_leases(now, holder_dead)
+        if resumed:
+            log.info("rooms: %d AI turns of a process that stopped resumed (%s)", len(resumed), ", ".join(resumed))
+        return resumed
+
+    def _log_failure(self, what: str, err: BaseException) -> None:
+        """Log ``what`` failed, once a :data:`LOG_EVERY` for one failure met again and again: a
+        damaged database must not flood the log. A bug's first time comes with its traceback."""
+        key = f"{what}: {type(err).__name__}: {err}"
+        now = time.monotonic()
+        if now - self._logged.get(key, -math.inf) < LOG_EVERY:
+            self._unlogged[key] = self._unlogged.get(key, 0) + 1
+            return
+        again = self._unlogged.pop(key, 0)
+        first = key not in self._logged
+        self._logged[key] = now
+        if len(self._logged) > 1000:
+            self._logged.clear()
+        from rummisolve.server.handlers import REFUSALS  # refusals (the store's) are no bugs
+
+        suffix = f" (and {again} times more in the last {LOG_EVERY:g} s)" if again else ""
+        if first and not isinstance(err, REFUSALS):
+            log.error("%s%s", what, suffix, exc_info=err)
+        else:
+            log.error("%s: %s: %s%s", what, type(err).__name__, err, suffix)
 
     async def stop(self) -> None:
         """Stop the sweeper and the rooms' tasks on this event loop (an AI thinking in a lane is
@@ -145,22 +225,69 @@ class RoomHub:
     def connections(self) -> int:
         return sum(len(w) for w in self.watchers.values())
 
-    def watch(self, code: str, seat: int | None, token: str | None = None) -> Watcher:
-        """A new watcher of room ``code``; :class:`BadRequest` (503, 429) past the caps on connections."""
-        if self.connections() >= self.settings.max_connections:
-            raise BadRequest(
-                503,
-                f"server busy: {self.settings.max_connections} room connections are open (max_connections); "
-                "try again later",
-            )
-        here = self.watchers.setdefault(code, set())
-        if len(here) >= self.settings.max_room_connections:
-            raise BadRequest(
-                429, f"room {code} has {len(here)} connections open (max_room_connections): close one first"
-            )
-        watcher = Watcher(seat, token)
-        here.add(watcher)
+    def watch(self, code: str, seat: int | None, token: str | None = None, client: str = "addr:unknown") -> Watcher:
+        """A new watcher of room ``code`` for ``client``; :class:`BadRequest` (503, 429) past the
+        caps on connections (see the module's docstring: a seat's connection always gets in)."""
+        settings = self.settings
+        every = [w for ws in self.watchers.values() for w in ws]
+        theirs = [w for w in every if w.client == client]
+        if seat is None:
+            spectators = sum(1 for w in self.watchers.get(code, ()) if w.seat is None)
+            if spectators >= settings.max_room_spectators:
+                raise BadRequest(429, f"room {code} has {spectators} spectators (max_room_spectators): try again later")
+            if len(theirs) >= settings.max_client_connections:
+                raise BadRequest(
+                    429,
+                    f"this client has {len(theirs)} room connections open (max_client_connections): close one first",
+                )
+            if len(every) >= settings.max_connections:
+                raise BadRequest(
+                    503, f"server busy: {len(every)} room connections are open (max_connections); try again later"
+                )
+        else:
+            self._make_room_for_seat(code, seat, every, theirs)
+        watcher = Watcher(seat, token, client)
+        self.watchers.setdefault(code, set()).add(watcher)
         return watcher
+
+    def _make_room_for_seat(self, code: str, seat: int, every: list[Watcher], theirs: list[Watcher]) -> None:
+        """Close what a seat's new connection replaces: that seat's oldest past
+        ``max_seat_connections``, spectators past the client's and the server's caps."""
+        settings = self.settings
+        same = sorted((w for w in self.watchers.get(code, ()) if w.seat == seat), key=lambda w: w.opened)
+        gone: list[Watcher] = same[: max(0, len(same) + 1 - settings.max_seat_connections)]
+        for old in gone:
+            self._close(code, old, 409, "replaced by a newer connection of this seat (max_seat_connections)")
+        theirs = [w for w in theirs if w not in gone]
+        if len(theirs) >= settings.max_client_connections:
+            spectator = min((w for w in theirs if w.seat is None), key=lambda w: w.opened, default=None)
+            if spectator is None:
+                raise BadRequest(
+                    429,
+                    f"this client has {len(theirs)} room connections open, its seats' (max_client_connections): "
+                    "close one first",
+                )
+            self._close_anywhere(spectator, 429, "closed for a seat's connection (max_client_connections)")
+            gone.append(spectator)
+        if len(every) - len(gone) >= settings.max_connections:
+            spectator = min(
+                (w for w in every if w.seat is None and w not in gone), key=lambda w: w.opened, default=None
+            )
+            if spectator is None:
+                raise BadRequest(
+                    503, f"server busy: {len(every)} room connections are open (max_connections); try again later"
+                )
+            self._close_anywhere(spectator, 503, "closed for a seat's connection: the server is full (max_connections)")
+
+    def _close(self, code: str, watcher: Watcher, status: int, message: str) -> None:
+        watcher.close(Closed(status, message))
+        self.unwatch(code, watcher)
+
+    def _close_anywhere(self, watcher: Watcher, status: int, message: str) -> None:
+        for code, here in list(self.watchers.items()):
+            if watcher in here:
+                self._close(code, watcher, status, message)
+                return
 
     def unwatch(self, code: str, watcher: Watcher) -> None:
         here = self.watchers.get(code)
@@ -199,20 +326,28 @@ class RoomHub:
         self._spawn(self._serve(code))
 
     async def _serve(self, code: str) -> None:
+        races = 0
         try:
             while True:
                 self._again.discard(code)
-                await self.run(lambda: self.cache.expire(code))
-                await self.publish(code)
-                if await self._ai_turn(code):
-                    continue
+                try:
+                    await self.run(lambda: self.cache.expire(code))
+                    await self.publish(code)
+                    if await self._ai_turn(code):
+                        continue
+                except StaleGame:  # another process saved the room first: read it again, serve it now
+                    self.cache.forget(code)
+                    races += 1
+                    if races <= _RACES:
+                        continue
+                    raise
                 if code not in self._again:
                     break
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as err:
             self._failed[code] = self.cache.clock()
-            log.exception("room %s: its timers or AI turns failed", code)
+            self._log_failure(f"room {code}: its timers or AI turns failed", err)
         finally:
             self._busy.discard(code)
 
@@ -221,7 +356,7 @@ class RoomHub:
 
         def look(cached: CachedRoom, now: float) -> tuple[int, Any] | None:
             due = cached.room.ai_to_move()
-            if due is None or not self.cache.store.lease_room(code, cached.version, now + AI_LEASE):
+            if due is None or not self.cache.store.lease_room(code, cached.version, now + AI_LEASE, holder()):
                 return None
             return cached.version, due
 
@@ -261,11 +396,15 @@ class RoomHub:
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(TICK)
-            try:
-                for code in await self.run(self._look):
-                    self.kick(code)
-            except Exception:
-                log.exception("rooms: the sweeper's look failed")
+            await self.sweep_once()
+
+    async def sweep_once(self) -> None:
+        """One look of the sweeper: serve what is due (a failure is logged, at most once a minute)."""
+        try:
+            for code in await self.run(self._look):
+                self.kick(code)
+        except Exception as err:
+            self._log_failure("rooms: the sweeper's look failed", err)
 
     def _look(self) -> list[str]:
         """The rooms to serve: those due (a timer run out, an AI to move) and those watched here
@@ -280,14 +419,23 @@ class RoomHub:
         return list(dict.fromkeys(due + moved))
 
     def chores(self, now: float) -> None:
-        """Note the rooms watched here as seen, and archive those nobody changed or watched for
-        ``room_idle_seconds``."""
+        """Note the rooms watched here as seen, archive those nobody changed or watched for
+        ``room_idle_seconds``, delete what is past retention (rooms over or archived, games nobody
+        played, owners left with none), and take over the AI turns of processes that died."""
         store = self.cache.store
         store.touch_rooms(list(self.watchers), now)
+        settings = self.settings
+        purged = store.purge(
+            rooms_before=now - settings.room_retention_seconds,
+            games_before=time.time() - settings.game_retention_seconds,
+        )
+        if any(purged.values()):
+            log.info("retention: deleted %(rooms)d rooms, %(games)d games and %(owners)d owners", purged)
+        self.take_over_leases(now)
         for code in store.idle_rooms(now - self.settings.room_idle_seconds):
             if code in self.watchers:
                 continue
             try:
                 self.cache.change(code, lambda cached, t: cached.room.archive(), timers=False)
-            except Exception:
-                log.exception("room %s: archiving it failed", code)
+            except Exception as err:
+                self._log_failure(f"room {code}: archiving it failed", err)

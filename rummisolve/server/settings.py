@@ -30,8 +30,23 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_live_rooms": (1, 1_000_000),
     "max_stored_rooms": (1, 10_000_000),
     "max_connections": (1, 1_000_000),
-    "max_room_connections": (1, 100_000),
+    "max_room_spectators": (0, 100_000),
+    "max_seat_connections": (1, 1_000),
     "room_idle_seconds": (60, 10**9),
+    # Each client's share (issue 47): its owner token, else its address (docs/web.md).
+    "max_client_live_rooms": (1, 1_000_000),
+    "max_client_stored_rooms": (1, 10_000_000),
+    "max_client_live_games": (1, 1_000_000),
+    "max_client_stored_games": (1, 10_000_000),
+    "max_client_connections": (1, 1_000_000),
+    "max_client_jobs": (1, 100_000),
+    "rooms_per_window": (1, 1_000_000),
+    "games_per_window": (1, 1_000_000),
+    "code_guesses_per_window": (1, 1_000_000),
+    "rate_window_seconds": (1, 10**7),
+    "room_retention_seconds": (60, 10**9),
+    "game_retention_seconds": (60, 10**9),
+    "max_ws_message_bytes": (128, 16 * 1024 * 1024),
 }
 """The range of every integer setting."""
 
@@ -83,11 +98,49 @@ class Settings:
     max_connections: int = 1_000
     """WebSocket connections to rooms open at once in a worker process (past it, a new one is
     closed with code 4503: try again later)."""
-    max_room_connections: int = 32
-    """WebSocket connections open at once to one room, seats and spectators (past it: code 4429)."""
+    max_room_spectators: int = 8
+    """Spectators' WebSocket connections (no seat's token) open at once to one room (past it: code
+    4429). Seats' connections never count here: spectators cannot keep a player out."""
+    max_seat_connections: int = 4
+    """WebSocket connections open at once for one seat (its tabs); a newer one closes the oldest
+    (code 4409): a seat's own connection always gets in."""
     room_idle_seconds: int = 7 * 24 * 3600
     """A room that nobody changed or watched (a WebSocket open) for this long is archived: it can be
     seen, no longer played, and counts no more among the live rooms."""
+    max_client_live_rooms: int = 8
+    """Rooms whose round is not over that one client (its owner token, else its address) made and
+    the server keeps (past it, that client's new room gets 429 naming the limit)."""
+    max_client_stored_rooms: int = 100
+    """Rooms one client made that are kept, over or not (archived ones do not count; past it: 429)."""
+    max_client_live_games: int = 10
+    """Games of the web app whose round is still running that one client keeps (past it: 429)."""
+    max_client_stored_games: int = 200
+    """Games of the web app one client keeps saved, finished or not (past it: 429)."""
+    max_client_connections: int = 32
+    """WebSocket connections one client holds open at once in a worker process (past it: code 4429;
+    a seat's connection closes that client's oldest spectator connection instead, if it has one)."""
+    max_client_jobs: int = 4
+    """Heavy jobs (solves, replays) one client has queued or running at once in a worker process
+    (past it: 429 with ``Retry-After``)."""
+    rooms_per_window: int = 30
+    """New rooms one client address may make in any ``rate_window_seconds`` (past it: 429 with
+    ``Retry-After``)."""
+    games_per_window: int = 60
+    """New games one client address may start in any ``rate_window_seconds`` (past it: 429)."""
+    code_guesses_per_window: int = 30
+    """Requests naming a room that does not exist one client address may make in any
+    ``rate_window_seconds`` (past it, every room request of that address gets 429 until the window
+    has moved on): room codes cannot be guessed by trying them."""
+    rate_window_seconds: int = 3600
+    """The window of the rate limits above, in seconds (counted per worker process)."""
+    room_retention_seconds: int = 24 * 3600
+    """A room that is over or archived is deleted once nobody changed it for this long."""
+    game_retention_seconds: int = 30 * 24 * 3600
+    """A game of the web app nobody played for this long (finished or abandoned) is deleted, and its
+    owner with it once the owner has no game left."""
+    max_ws_message_bytes: int = 4096
+    """Largest WebSocket message a client may send a room (clients send nothing the server reads);
+    past it the connection is closed with code 1009."""
     allowed_hosts: str = ""
     """Host names (comma-separated) a request's ``Host`` may name besides ``localhost``, ``127.0.0.1``
     and ``::1``; ``*``: any. ``rummisolve serve`` adds the address it binds and each ``--allowed-host``."""

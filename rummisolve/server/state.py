@@ -1,5 +1,5 @@
 """What the routes share, held in ``app.state.server``: the settings, the solver lanes and pools,
-the game store and its cache, and the game rooms' hub. :func:`server_state` is the routes' dependency that hands it over."""
+the game store and its cache, the game rooms' hub, and each client's quotas. :func:`server_state` is the routes' dependency that hands it over."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.requests import Request
 
 from rummisolve.server.game_cache import GameCache
 from rummisolve.server.lanes import Job, Lanes
+from rummisolve.server.quotas import Quotas
 from rummisolve.server.room_cache import RoomCache
 from rummisolve.server.room_hub import RoomHub
 from rummisolve.server.settings import Settings
@@ -43,6 +44,8 @@ class ServerState:
     lanes: Lanes
     rooms: RoomHub
     """The game rooms: ``rooms.cache`` holds them (its ``clock`` times the turn timers)."""
+    quotas: Quotas = field(default_factory=lambda: Quotas.build(Settings()))
+    """Each client's share: creation rate limits, failed room-code guesses, heavy jobs held."""
     solve: Job = solve_job
     """The job each /solve runs (a test may wrap it, e.g. to hold solves back)."""
     quick: ThreadPoolExecutor = field(
@@ -59,7 +62,15 @@ class ServerState:
         lanes = Lanes(settings)
         pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="rummisolve-games")
         rooms = RoomHub(RoomCache(store, settings), lanes, pool, settings)
-        return cls(settings=settings, store=store, games=games, lanes=lanes, rooms=rooms, game_pool=pool)
+        return cls(
+            settings=settings,
+            store=store,
+            games=games,
+            lanes=lanes,
+            rooms=rooms,
+            game_pool=pool,
+            quotas=Quotas.build(settings),
+        )
 
     def shutdown(self) -> None:
         """Stop the threads (solves running are left to end on their own) and close the store."""

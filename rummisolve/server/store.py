@@ -21,6 +21,16 @@ code, with its status, version and ``due`` (when the server must act on it unask
 timer's deadline, or now for an AI seat's turn), so a restarted server finds what is due with
 one query. They follow the same rules: versioned saves (:class:`StaleGame`), the same refusals,
 and a cap on rooms (:class:`StoreFull`).
+
+Each game and room also names its ``client`` (who made it: :func:`rummisolve.server.quotas.client_key`),
+so a client's share is capped beside the server's (the checks and the write in one transaction:
+a refused request writes nothing, not even its owner). :meth:`GameStore.purge` deletes what is
+over and left alone (rooms over or archived, games nobody played) and the owners left with no
+game. A room's AI turn taken by a process is leased under that process's name
+(:meth:`GameStore.lease_room`), so a new process can take over the turns of one that died
+(:meth:`GameStore.take_over_leases`). The file is watched: once replaced or removed under the
+running server (``mv``), every request is refused (:class:`StoreUnavailable`) rather than
+acknowledged and written to a file nobody will open again.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +95,13 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS rooms_by_due ON rooms (due)",
 )
 
+_CLIENT_SCHEMA = (
+    "CREATE INDEX IF NOT EXISTS games_by_client ON games (client, finished)",
+    "CREATE INDEX IF NOT EXISTS rooms_by_client ON rooms (client, status)",
+    "CREATE TABLE IF NOT EXISTS room_leases (code TEXT PRIMARY KEY, holder TEXT NOT NULL, until REAL NOT NULL)",
+)
+"""Added to files of any age, after their tables have a ``client`` column."""
+
 
 def default_db_path() -> str:
     """``$RUMMISOLVE_DB``, else ``$XDG_DATA_HOME/rummisolve/games.sqlite3`` (``~/.local/share`` by default)."""
@@ -133,6 +150,7 @@ class GameStore:
         self._local = threading.local()
         self._lock = threading.Lock()  # guards _connections (and, in memory, the one connection)
         self._connections: list[sqlite3.Connection] = []
+        self._identity: tuple[int, int] | None = None
         if not self._memory:
             where = Path(path)
             if where.is_dir():
@@ -177,6 +195,12 @@ class GameStore:
                 )
             for statement in _SCHEMA:
                 db.execute(statement)
+            for table in ("games", "rooms"):  # who made each (files from before issue 47 lack it)
+                if "client" not in [row[1] for row in db.execute(f"PRAGMA table_info({table})")]:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN client TEXT")
+            for statement in _CLIENT_SCHEMA:
+                db.execute(statement)
+            self._identity = None if self._memory else _file_identity(self.path)
         except sqlite3.DatabaseError as err:
             self.close()
             raise GameDatabaseError(f"--db {self.path}: not a usable SQLite database ({err})") from None
@@ -184,9 +208,18 @@ class GameStore:
             self.close()
             raise
 
+    def _check_file(self) -> None:
+        """:class:`StoreUnavailable` if the file opened is no longer at its path (replaced or removed)."""
+        if self._identity is not None and _file_identity(self.path) != self._identity:
+            raise StoreUnavailable(
+                f"the database file {self.path} was replaced or removed while the server ran: "
+                "nothing is written to a file that is gone; restart the server to use the file now there"
+            )
+
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
         """This thread's connection; SQLite's refusals become :class:`StoreUnavailable`."""
+        self._check_file()
         try:
             if self._memory:
                 with self._lock:
@@ -216,6 +249,11 @@ class GameStore:
             db.execute("INSERT INTO owners (hash, created) VALUES (?, ?)", (hash_token(token), time.time()))
         return token
 
+    def owners(self) -> int:
+        """How many owners the store keeps."""
+        with self._db() as db:
+            return db.execute("SELECT COUNT(*) FROM owners").fetchone()[0]
+
     def owner_of(self, token: str | None) -> str | None:
         """The owner a token proves (its hash), or ``None`` for a missing or unknown token."""
         if not token:
@@ -236,12 +274,39 @@ class GameStore:
             ).fetchone()
         return {"stored": stored, "live": live}
 
-    def create(self, data: dict[str, Any], summary: dict[str, Any], finished: bool, owner: str) -> str:
-        """Save a new game of ``owner``; its new id. :class:`StoreFull` past a limit."""
+    def create(
+        self,
+        data: dict[str, Any],
+        summary: dict[str, Any],
+        finished: bool,
+        owner: str,
+        *,
+        client: str | None = None,
+        max_client_live: int | None = None,
+        max_client_stored: int | None = None,
+        new_owner: bool = False,
+    ) -> str:
+        """Save a new game of ``owner`` made by ``client``; its new id. :class:`StoreFull` past a
+        limit of the server's or (``max_client_*``) of the client's. ``new_owner``: ``owner`` (a
+        token's hash) is new, saved with the game (and only if the game is)."""
         ident = secrets.token_urlsafe(9)
         now = time.time()
         text, summary_text = json.dumps(data), json.dumps(summary)
         with self._db() as db, _transaction(db):
+            if client is not None:
+                mine, mine_live = db.execute(
+                    "SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games WHERE client = ?", (client,)
+                ).fetchone()
+                if max_client_stored is not None and mine >= max_client_stored:
+                    raise StoreFull(
+                        f"this client keeps {mine} saved games, the most one client may (max_client_stored_games): "
+                        "delete one from the list of saved games first"
+                    )
+                if max_client_live is not None and mine_live >= max_client_live:
+                    raise StoreFull(
+                        f"this client has {mine_live} unfinished games, the most one client may "
+                        "(max_client_live_games): finish or delete one first"
+                    )
             stored, live = db.execute("SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games").fetchone()
             if stored >= self.max_stored:
                 raise StoreFull(
@@ -253,10 +318,12 @@ class GameStore:
                     f"this server runs at most {self.max_live} unfinished games (max_live_games) and has {live}: "
                     "finish or delete one, or start it with a larger --max-live-games"
                 )
+            if new_owner:
+                db.execute("INSERT INTO owners (hash, created) VALUES (?, ?)", (owner, now))
             db.execute(
-                "INSERT INTO games (id, owner, created, updated, finished, version, summary, data) "
-                "VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                (ident, owner, now, now, int(finished), summary_text, text),
+                "INSERT INTO games (id, owner, created, updated, finished, version, summary, data, client) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                (ident, owner, now, now, int(finished), summary_text, text, client),
             )
         return ident
 
@@ -331,10 +398,12 @@ class GameStore:
 
     # -- rooms ------------------------------------------------------------------------------------
 
-    def room_counts(self) -> dict[str, int]:
-        """Rooms stored, and those live (neither over nor archived)."""
+    def room_counts(self, client: str | None = None) -> dict[str, int]:
+        """Rooms kept (not archived), and those live (neither over nor archived): ``client``'s, or
+        (``None``) all."""
+        where, args = ("WHERE client = ?", (client,)) if client is not None else ("", ())
         with self._db() as db:
-            stored, live = db.execute(_ROOM_COUNTS).fetchone()
+            stored, live = db.execute(f"{_ROOM_COUNTS} {where}", args).fetchone()
         return {"stored": stored, "live": live}
 
     def create_room(
@@ -347,11 +416,27 @@ class GameStore:
         max_live: int,
         max_stored: int,
         now: float | None = None,
+        client: str | None = None,
+        max_client_live: int | None = None,
+        max_client_stored: int | None = None,
     ) -> bool:
-        """Save a new room as version 1 (at time ``now``, default the clock's); ``False`` if ``code``
-        is taken. :class:`StoreFull` past a limit."""
+        """Save a new room made by ``client`` as version 1 (at time ``now``, default the clock's);
+        ``False`` if ``code`` is taken. :class:`StoreFull` past a limit of the server's or
+        (``max_client_*``) of the client's; archived rooms count against neither."""
         now = time.time() if now is None else now
         with self._db() as db, _transaction(db):
+            if client is not None:
+                mine, mine_live = db.execute(f"{_ROOM_COUNTS} WHERE client = ?", (client,)).fetchone()
+                if max_client_live is not None and mine_live >= max_client_live:
+                    raise StoreFull(
+                        f"this client has {mine_live} rooms whose round is not over, the most one client may "
+                        "(max_client_live_rooms): play one to its end first"
+                    )
+                if max_client_stored is not None and mine >= max_client_stored:
+                    raise StoreFull(
+                        f"this client has {mine} rooms kept, the most one client may (max_client_stored_rooms): "
+                        "rooms over are deleted after room_retention_seconds"
+                    )
             stored, live = db.execute(_ROOM_COUNTS).fetchone()
             if stored >= max_stored:
                 raise StoreFull(
@@ -366,8 +451,9 @@ class GameStore:
             if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None:
                 return False
             db.execute(
-                "INSERT INTO rooms (code, created, updated, status, version, due, data) VALUES (?, ?, ?, ?, 1, ?, ?)",
-                (code, now, now, status, due, json.dumps(data)),
+                "INSERT INTO rooms (code, created, updated, status, version, due, data, client) "
+                "VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+                (code, now, now, status, due, json.dumps(data), client),
             )
         return True
 
@@ -415,12 +501,35 @@ class GameStore:
             raise DamagedGame(f"room {code!r} is damaged and cannot be loaded (not a saved room)")
         return row[0], data
 
-    def lease_room(self, code: str, version: int, until: float) -> bool:
+    def lease_room(self, code: str, version: int, until: float, holder: str | None = None) -> bool:
         """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
-        turn: the others leave it alone until then); whether the room is still at that version."""
-        with self._db() as db:
+        turn: the others leave it alone until then), under the name of process ``holder``; whether
+        the room is still at that version."""
+        with self._db() as db, _transaction(db):
             cursor = db.execute("UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version))
+            if cursor.rowcount == 1 and holder is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO room_leases (code, holder, until) VALUES (?, ?, ?)", (code, holder, until)
+                )
         return cursor.rowcount == 1
+
+    def take_over_leases(self, now: float, dead: Callable[[str], bool]) -> list[str]:
+        """Make due at ``now`` the rooms whose AI turn a process that is ``dead`` leased (it died
+        thinking); their codes. Leases of turns since taken are forgotten."""
+        with self._db() as db, _transaction(db):
+            rows = db.execute(
+                "SELECT l.code, l.holder, l.until, r.due FROM room_leases l LEFT JOIN rooms r ON r.code = l.code"
+            ).fetchall()
+            resumed, spent = [], []
+            for code, holder, until, due in rows:
+                if due != until:  # the turn was played, or the room is gone
+                    spent.append(code)
+                elif dead(holder):
+                    db.execute("UPDATE rooms SET due = ? WHERE code = ? AND due = ?", (now, code, until))
+                    resumed.append(code)
+            for code in spent + resumed:
+                db.execute("DELETE FROM room_leases WHERE code = ?", (code,))
+        return resumed
 
     def rooms_due(self, now: float, limit: int = 100) -> list[str]:
         """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""
@@ -446,8 +555,43 @@ class GameStore:
             ).fetchall()
         return [row[0] for row in rows]
 
+    # -- retention ----------------------------------------------------------------------------------
 
-_ROOM_COUNTS = "SELECT COUNT(*), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
+    def purge(self, *, rooms_before: float, games_before: float, limit: int = 500) -> dict[str, int]:
+        """Delete (at most ``limit`` of each at a time) the rooms over or archived that nobody
+        changed or watched since ``rooms_before``, the games nobody played since ``games_before`` (finished
+        or abandoned), and the owners made before it who have no game left; how many of each."""
+        with self._db() as db, _transaction(db):
+            rooms = db.execute(
+                "DELETE FROM rooms WHERE code IN (SELECT code FROM rooms WHERE status IN ('over', 'archived') "
+                "AND updated < ? AND COALESCE(seen, 0) < ? LIMIT ?)",
+                (rooms_before, rooms_before, limit),
+            ).rowcount
+            db.execute("DELETE FROM room_leases WHERE code NOT IN (SELECT code FROM rooms)")
+            games = db.execute(
+                "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE updated < ? LIMIT ?)", (games_before, limit)
+            ).rowcount
+            owners = db.execute(
+                "DELETE FROM owners WHERE hash IN (SELECT hash FROM owners WHERE created < ? AND NOT EXISTS "
+                "(SELECT 1 FROM games WHERE games.owner = owners.hash) LIMIT ?)",
+                (games_before, limit),
+            ).rowcount
+        return {"rooms": rooms, "games": games, "owners": owners}
+
+
+_ROOM_COUNTS = (
+    "SELECT COALESCE(SUM(status != 'archived'), 0), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
+)
+"""Rooms kept (archived ones do not count against the caps) and rooms live."""
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), ``None`` if there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 @contextlib.contextmanager

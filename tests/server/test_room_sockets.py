@@ -142,13 +142,13 @@ def test_refusals_close_with_the_status_in_the_code(app):
 
 
 def test_caps_on_connections(tmp_path, clock):
-    app = make_app(tmp_path / "r.sqlite3", clock, max_room_connections=1, max_connections=2)
+    app = make_app(tmp_path / "r.sqlite3", clock, max_room_spectators=1, max_connections=2)
     with TestClient(app) as client:
         one, two = create(client), create(client)
         with client.websocket_connect(f"/rooms/{one['room']}/ws") as ws:
             ws.receive_json()
-            message, closed = refused(client, f"/rooms/{one['room']}/ws?token={one['token']}")
-            assert closed == 4429 and "max_room_connections" in message["error"]
+            message, closed = refused(client, f"/rooms/{one['room']}/ws")  # a second spectator
+            assert closed == 4429 and "max_room_spectators" in message["error"]
             with client.websocket_connect(f"/rooms/{two['room']}/ws") as other:
                 other.receive_json()
                 message, closed = refused(client, f"/rooms/{create(client)['room']}/ws")

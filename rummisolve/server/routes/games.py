@@ -22,12 +22,14 @@ saved first) is refused (409).
 Errors, always ``{"error": message}`` (:mod:`rummisolve.server.handlers`): 400 bad input (an
 unknown field too), 404 no such game, 409 an action that does not fit the game's state (not your
 turn, the round is over) or a stale copy, 415 a body that is not JSON, 429 past the limits on games
-(named in the message), 500 a damaged saved game, 503 the database refused the write (nothing changed).
+(the server's or one client's, named in the message; a new owner is saved only with its game) or
+past ``games_per_window`` new games from one address (with ``Retry-After``), 500 a damaged saved game, 503 the database refused the write (nothing changed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -38,11 +40,12 @@ from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
 from rummisolve.server.dice_session import DiceSession
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
+from rummisolve.server.quotas import client_address, client_key
 from rummisolve.server.replays import saved_replay
-from rummisolve.server.requests import BadRequest, client_gone, json_object, read_json, require_json
+from rummisolve.server.requests import BadRequest, client_gone, dealing, json_object, read_json, require_json
 from rummisolve.server.sessions import AnySession, new_session
 from rummisolve.server.state import ServerState, SharedState
-from rummisolve.server.store import StaleGame
+from rummisolve.server.store import StaleGame, hash_token
 
 __all__ = ["router", "ACTIONS"]
 
@@ -101,22 +104,37 @@ async def list_games(request: Request, state: SharedState) -> Response:
     summary='A new game: {"players": "human,medium", "rules": "standard", "seed": 7 (a practice game)}',
 )
 async def new_game(request: Request, state: SharedState) -> Response:
+    address = client_address(request)
+    state.quotas.games.check(address)
     body = await json_object(request, state.settings.max_body_bytes, ("players", "rules", "seed"), "a new game")
+    settings = state.settings
 
     def work() -> tuple[str, str, dict[str, Any]]:
         rules = rules_from_json(body.get("rules", "standard"), "rules")
-        session = new_session(
-            body.get("players", "human,medium"), rules, body.get("seed"), max_steps=state.settings.max_verify_steps
-        )
+        with dealing():
+            session = new_session(
+                body.get("players", "human,medium"), rules, body.get("seed"), max_steps=settings.max_verify_steps
+            )
         token = token_of(request)
         owner = state.store.owner_of(token)
-        if owner is None or token is None:  # no valid token presented: a new owner (never an unknown token)
-            token = state.store.new_owner()
-            owner = state.store.owner_of(token)
-            assert owner is not None
-        return state.games.create(session, owner), token, session.view()
+        client = client_key(request, owner)
+        fresh = owner is None or token is None
+        if fresh:  # no valid token presented: a new owner (never an unknown token), saved with the game
+            token = secrets.token_urlsafe(32)
+            owner = hash_token(token)
+        assert owner is not None and token is not None
+        ident = state.games.create(
+            session,
+            owner,
+            client=client,
+            max_client_live=settings.max_client_live_games,
+            max_client_stored=settings.max_client_stored_games,
+            new_owner=fresh,
+        )
+        return ident, token, session.view()
 
     ident, token, view = await _in_game_thread(state, work)
+    state.quotas.games.note(address)
     response = JSONResponse({"id": ident, "token": token, "version": 1, "state": view}, status_code=201)
     response.set_cookie(
         TOKEN_COOKIE,
@@ -205,8 +223,10 @@ async def open_replay(request: Request, state: SharedState) -> Response:
     def job(saved: Any, stop: Any) -> dict[str, Any]:
         return saved_replay(saved, max_steps=steps)
 
-    # The heavy lane: replaying and analysing rounds is solver work, bounded like any solve.
-    result = await state.lanes.run(state.lanes.heavy, job, body, gone=lambda: client_gone(request))
+    # The heavy lane: replaying and analysing rounds is solver work, bounded like any solve; one
+    # client holds at most max_client_jobs of the heavy jobs at once.
+    with state.quotas.jobs.hold(client_address(request)):
+        result = await state.lanes.run(state.lanes.heavy, job, body, gone=lambda: client_gone(request))
     if result is None:
         return Response(status_code=499)
     return JSONResponse(result)

@@ -12,6 +12,13 @@
 - ``WS /rooms/{room}/ws?token=...`` (no token: a spectator) sends the view at once and after every
   change; refusals send ``{"error"}`` and close with code 4000 + the HTTP status (4403, 4404, ...).
 
+**Each client's share** (:mod:`rummisolve.server.quotas`): a client address makes at most
+``rooms_per_window`` rooms in ``rate_window_seconds``, and a client holds at most
+``max_client_live_rooms`` live rooms (429 with ``Retry-After`` or naming the cap; nothing is
+written for a refused room). Requests naming a room that does not exist count as code guesses:
+past ``code_guesses_per_window`` of them, every room request of that address gets 429 until the
+window has moved on.
+
 Every change runs holding the room and is saved before it is answered or pushed
 (:mod:`rummisolve.server.room_cache`); the hub (:mod:`rummisolve.server.room_hub`) pushes it and
 plays the AI seats' turns. Errors are ``{"error": message}`` (:mod:`rummisolve.server.handlers`).
@@ -22,20 +29,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from rummisolve.errors import IllegalMoveError
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
-from rummisolve.server.game_cache import bearer_token
+from rummisolve.server.game_cache import bearer_token, token_of
 from rummisolve.server.handlers import REFUSALS, refusal
-from rummisolve.server.requests import BadRequest, json_object
-from rummisolve.server.room_cache import CachedRoom, normal_code
-from rummisolve.server.room_hub import RoomHub, SeatRevoked, Watcher
+from rummisolve.server.quotas import client_address, client_key
+from rummisolve.server.requests import BadRequest, dealing, json_object
+from rummisolve.server.room_cache import CachedRoom, NoSuchRoom, normal_code
+from rummisolve.server.room_hub import Closed, RoomHub, Watcher
 from rummisolve.server.room_views import invite_path, room_view
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import illegal_answer
@@ -76,6 +85,19 @@ def _seat(room: Room, token: str | None) -> int:
     return seat
 
 
+@contextlib.contextmanager
+def _guessing(state: ServerState, conn: HTTPConnection) -> Iterator[None]:
+    """Count a request that names no room as a code guess of its address; 429 (``Retry-After``)
+    while the address is past ``code_guesses_per_window``."""
+    address = client_address(conn)
+    state.quotas.guesses.check(address)
+    try:
+        yield
+    except NoSuchRoom:
+        state.quotas.guesses.note(address)
+        raise
+
+
 def _version(body: dict[str, Any]) -> int:
     if "version" not in body:
         raise BadRequest(400, "missing field 'version' (the room's version your view showed)")
@@ -98,6 +120,8 @@ def _answer(hub: RoomHub, code: str, changed: bool, answer: dict[str, Any], stat
 )
 async def create_room(request: Request, state: SharedState) -> Response:
     fields = ("rules", "seats", "name", "timer", "seat")
+    address = client_address(request)
+    state.quotas.rooms.check(address)
     body = await json_object(request, state.settings.max_body_bytes, fields, "a new room")
     hub = state.rooms
 
@@ -106,24 +130,27 @@ async def create_room(request: Request, state: SharedState) -> Response:
         seats = body.get("seats", ["human", "human"])
 
         def make(code: str) -> tuple[Room, tuple[int, str]]:
-            room, seat, token = Room.new(
-                code,
-                rules,
-                seats,
-                body.get("name"),
-                hub.cache.clock(),
-                timer=body.get("timer"),
-                seat=body.get("seat"),
-                max_steps=state.settings.max_verify_steps,
-            )
+            with dealing():
+                room, seat, token = Room.new(
+                    code,
+                    rules,
+                    seats,
+                    body.get("name"),
+                    hub.cache.clock(),
+                    timer=body.get("timer"),
+                    seat=body.get("seat"),
+                    max_steps=state.settings.max_verify_steps,
+                )
             return room, (seat, token)
 
-        cached, (seat, token) = hub.cache.create(make)
+        client = client_key(request, state.store.owner_of(token_of(request)))
+        cached, (seat, token) = hub.cache.create(make, client)
         code = cached.room.code
         view = room_view(cached.room, seat, cached.version, hub.cache.clock())
         return {"room": code, "seat": seat, "token": token, "invite": invite_path(code), "view": view}
 
     answer = await hub.run(work)
+    state.quotas.rooms.note(address)
     return _answer(hub, answer["room"], True, answer, 201)
 
 
@@ -132,7 +159,11 @@ async def create_room(request: Request, state: SharedState) -> Response:
     summary='Take the next free human seat of a room ({"name": "Bo"}, or a free one: {"seat": 2}); 409 if none is',
 )
 async def join_room(code: str, request: Request, state: SharedState) -> Response:
-    code = normal_code(code)
+    with _guessing(state, request):
+        return await _join(normal_code(code), request, state)
+
+
+async def _join(code: str, request: Request, state: ServerState) -> Response:
     body = await json_object(request, state.settings.max_body_bytes, ("name", "seat"), "joining a room")
     hub = state.rooms
 
@@ -151,7 +182,11 @@ async def join_room(code: str, request: Request, state: SharedState) -> Response
 
 @router.get("/rooms/{code}", summary="A room as a seat sees it (Authorization: Bearer <token>), or a spectator")
 async def get_room(code: str, request: Request, state: SharedState) -> Response:
-    code = normal_code(code)
+    with _guessing(state, request):
+        return await _get(normal_code(code), request, state)
+
+
+async def _get(code: str, request: Request, state: ServerState) -> Response:
     token = _token(request)
     hub = state.rooms
 
@@ -168,7 +203,11 @@ async def get_room(code: str, request: Request, state: SharedState) -> Response:
     summary='A seat\'s turn: {"table": [[...]], "version": n} (a play: the whole new table) or {"draw": true, "version": n}',
 )
 async def take_turn(code: str, request: Request, state: SharedState) -> Response:
-    code = normal_code(code)
+    with _guessing(state, request):
+        return await _turn(normal_code(code), request, state)
+
+
+async def _turn(code: str, request: Request, state: ServerState) -> Response:
     token = _token(request)
     body = await json_object(request, state.settings.max_body_bytes, _TURN_FIELDS, "a turn")
     seen = _version(body)
@@ -227,10 +266,11 @@ def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
 
 @router.post("/rooms/{code}/next-round", summary='Deal the next round once this one is over ({"version": n})')
 async def next_round(code: str, request: Request, state: SharedState) -> Response:
-    code = normal_code(code)
-    token = _token(request)
-    body = await json_object(request, state.settings.max_body_bytes, ("version",), "the next round")
-    return await _seat_action(state, code, token, _version(body), lambda room, seat, now: room.next_round(now))
+    with _guessing(state, request):
+        code = normal_code(code)
+        token = _token(request)
+        body = await json_object(request, state.settings.max_body_bytes, ("version",), "the next round")
+        return await _seat_action(state, code, token, _version(body), lambda room, seat, now: room.next_round(now))
 
 
 async def _seat_action(
@@ -259,13 +299,14 @@ async def _seat_action(
     summary='The creator hands a human seat to an AI ({"kind": "hard", "version": n}): its player left, or nobody came',
 )
 async def hand_seat(code: str, seat: int, request: Request, state: SharedState) -> Response:
-    code = normal_code(code)
-    token = _token(request)
-    body = await json_object(request, state.settings.max_body_bytes, ("kind", "version"), "handing a seat to an AI")
-    kind = body.get("kind")
-    return await _seat_action(
-        state, code, token, _version(body), lambda room, by, now: room.hand_to_ai(by, seat, kind, now)
-    )
+    with _guessing(state, request):
+        code = normal_code(code)
+        token = _token(request)
+        body = await json_object(request, state.settings.max_body_bytes, ("kind", "version"), "handing a seat to an AI")
+        kind = body.get("kind")
+        return await _seat_action(
+            state, code, token, _version(body), lambda room, by, now: room.hand_to_ai(by, seat, kind, now)
+        )
 
 
 # -- WebSocket ----------------------------------------------------------------------------------
@@ -282,12 +323,13 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     try:
         if unknown:
             raise BadRequest(400, f"unknown query parameter(s) {', '.join(map(repr, unknown))} (it takes token)")
-        code = normal_code(code)
-        seat, changed = await hub.run(lambda: _seat_of(hub, code, token))
+        with _guessing(state, websocket):
+            code = normal_code(code)
+            seat, changed, client = await hub.run(lambda: _seat_of(hub, code, token, websocket))
         if changed:
             hub.kick(code)
         # Watch first, then look: a change made meanwhile is pushed, never missed.
-        watcher = hub.watch(code, seat, token if seat is not None else None)
+        watcher = hub.watch(code, seat, token if seat is not None else None, client)
     except BadRequest as err:
         await _refuse(websocket, err.status, err.message)
         return
@@ -301,7 +343,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         return
     try:
         watcher.offer((await hub.run(lambda: hub.cache.views(code, [seat])))[seat])
-        await _pump(websocket, watcher)
+        await _pump(websocket, watcher, state.settings.max_ws_message_bytes)
     except Exception as err:  # the room could not be read: the connection's error
         status, message, _ = refusal(websocket, err) if isinstance(err, REFUSALS) else (500, "internal error", None)
         await _refuse(websocket, status, message)
@@ -309,14 +351,15 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         hub.unwatch(code, watcher)
 
 
-def _seat_of(hub: RoomHub, code: str, token: str | None) -> tuple[int | None, bool]:
-    """The seat ``token`` is in room ``code`` (``None``: a spectator), and whether a timeout due
-    was applied first."""
+def _seat_of(hub: RoomHub, code: str, token: str | None, conn: HTTPConnection) -> tuple[int | None, bool, str]:
+    """The seat ``token`` is in room ``code`` (``None``: a spectator), whether a timeout due
+    was applied first, and who the client is."""
 
     def look(cached: CachedRoom, now: float) -> int | None:
         return None if token is None else _seat(cached.room, token)
 
-    return hub.cache.change(code, look)
+    seat, changed = hub.cache.change(code, look)
+    return seat, changed, client_key(conn, hub.cache.store.owner_of(token_of(conn)))
 
 
 async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
@@ -325,21 +368,27 @@ async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
         await websocket.close(code=4000 + status, reason=message[:120])
 
 
-async def _pump(websocket: WebSocket, watcher: Watcher) -> None:
-    """Send the watcher's views until the client goes (what it sends is read and ignored)."""
+async def _pump(websocket: WebSocket, watcher: Watcher, limit: int) -> None:
+    """Send the watcher's views until the client goes (what it sends is read and ignored; a
+    message over ``limit`` bytes closes the connection with code 1009)."""
 
     async def send() -> None:
         try:
             while True:
                 await websocket.send_json(await watcher.next())
-        except SeatRevoked:
-            await _refuse(websocket, 403, "this seat was handed to an AI: its token no longer plays it")
+        except Closed as closed:  # the seat handed to an AI, replaced by a newer connection, ...
+            await _refuse(websocket, closed.status, closed.message)
 
     async def receive() -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("bytes") or message.get("text") or ""
+                if len(data) > limit:  # the ASGI server's own limit (serve sets it) comes first
+                    with contextlib.suppress(Exception):
+                        await websocket.close(code=1009, reason=f"message too big (max_ws_message_bytes: {limit})")
                     return
 
     sender, receiver = asyncio.ensure_future(send()), asyncio.ensure_future(receive())

@@ -9,6 +9,7 @@ decoded by :mod:`rummisolve.jsonio`, so no input can crash a route.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from rummisolve import __version__
 from rummisolve.server import schemas
 from rummisolve.server.openapi import request_body
+from rummisolve.server.quotas import client_address
 from rummisolve.server.requests import (
     check_position_size,
     clamp_reroll_budget,
@@ -93,7 +95,10 @@ async def solve(request: Request, state: SharedState) -> Response:
         body = clamp_reroll_budget({**body, "time_limit": time_limit}, settings)
     # Anything else is refused by solve_json with the same message the CLI prints.
     lane = state.lanes.lane_for(tiles, body)
-    result = await state.lanes.run(lane, state.solve, body, gone=lambda: client_gone(request))
+    # One client holds at most max_client_jobs heavy solves at once (queued or running).
+    held = state.quotas.jobs.hold(client_address(request)) if lane is state.lanes.heavy else contextlib.nullcontext()
+    with held:
+        result = await state.lanes.run(lane, state.solve, body, gone=lambda: client_gone(request))
     if result is None:  # the client has gone: nobody reads this (499: nginx's "client closed request")
         return Response(status_code=499)
     status = 400 if result.get("status") == "error" else 200
