@@ -73,10 +73,11 @@ class ServerState:
         )
 
     def shutdown(self) -> None:
-        """Stop the threads (solves running are left to end on their own) and close the store."""
+        """Stop the threads (solves running are left to end on their own) and close the store
+        once no game thread uses it (closing a connection in use may crash SQLite)."""
         self.lanes.shutdown()
         self.quick.shutdown(wait=False, cancel_futures=True)
-        self.game_pool.shutdown(wait=False, cancel_futures=True)
+        self.game_pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
 

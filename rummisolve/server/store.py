@@ -43,11 +43,13 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from rummisolve.errors import GameDatabaseError
+from rummisolve.server.store_upkeep import Upkeep, file_identity
+from rummisolve.server.store_upkeep import transaction as _transaction
 
 __all__ = [
     "GameStore",
@@ -137,7 +139,7 @@ RoomRow = tuple[int, dict[str, Any]]
 """A stored room: its version and its data."""
 
 
-class GameStore:
+class GameStore(Upkeep):
     """Saved games in SQLite, safe to share between threads: each thread has its own connection
     (``:memory:``: one shared connection behind a lock, for tests and throw-away servers)."""
 
@@ -200,7 +202,7 @@ class GameStore:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN client TEXT")
             for statement in _CLIENT_SCHEMA:
                 db.execute(statement)
-            self._identity = None if self._memory else _file_identity(self.path)
+            self._identity = None if self._memory else file_identity(self.path)
         except sqlite3.DatabaseError as err:
             self.close()
             raise GameDatabaseError(f"--db {self.path}: not a usable SQLite database ({err})") from None
@@ -210,7 +212,7 @@ class GameStore:
 
     def _check_file(self) -> None:
         """:class:`StoreUnavailable` if the file opened is no longer at its path (replaced or removed)."""
-        if self._identity is not None and _file_identity(self.path) != self._identity:
+        if self._identity is not None and file_identity(self.path) != self._identity:
             raise StoreUnavailable(
                 f"the database file {self.path} was replaced or removed while the server ran: "
                 "nothing is written to a file that is gone; restart the server to use the file now there"
@@ -513,24 +515,6 @@ class GameStore:
                 )
         return cursor.rowcount == 1
 
-    def take_over_leases(self, now: float, dead: Callable[[str], bool]) -> list[str]:
-        """Make due at ``now`` the rooms whose AI turn a process that is ``dead`` leased (it died
-        thinking); their codes. Leases of turns since taken are forgotten."""
-        with self._db() as db, _transaction(db):
-            rows = db.execute(
-                "SELECT l.code, l.holder, l.until, r.due FROM room_leases l LEFT JOIN rooms r ON r.code = l.code"
-            ).fetchall()
-            resumed, spent = [], []
-            for code, holder, until, due in rows:
-                if due != until:  # the turn was played, or the room is gone
-                    spent.append(code)
-                elif dead(holder):
-                    db.execute("UPDATE rooms SET due = ? WHERE code = ? AND due = ?", (now, code, until))
-                    resumed.append(code)
-            for code in spent + resumed:
-                db.execute("DELETE FROM room_leases WHERE code = ?", (code,))
-        return resumed
-
     def rooms_due(self, now: float, limit: int = 100) -> list[str]:
         """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""
         with self._db() as db:
@@ -555,53 +539,8 @@ class GameStore:
             ).fetchall()
         return [row[0] for row in rows]
 
-    # -- retention ----------------------------------------------------------------------------------
-
-    def purge(self, *, rooms_before: float, games_before: float, limit: int = 500) -> dict[str, int]:
-        """Delete (at most ``limit`` of each at a time) the rooms over or archived that nobody
-        changed or watched since ``rooms_before``, the games nobody played since ``games_before`` (finished
-        or abandoned), and the owners made before it who have no game left; how many of each."""
-        with self._db() as db, _transaction(db):
-            rooms = db.execute(
-                "DELETE FROM rooms WHERE code IN (SELECT code FROM rooms WHERE status IN ('over', 'archived') "
-                "AND updated < ? AND COALESCE(seen, 0) < ? LIMIT ?)",
-                (rooms_before, rooms_before, limit),
-            ).rowcount
-            db.execute("DELETE FROM room_leases WHERE code NOT IN (SELECT code FROM rooms)")
-            games = db.execute(
-                "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE updated < ? LIMIT ?)", (games_before, limit)
-            ).rowcount
-            owners = db.execute(
-                "DELETE FROM owners WHERE hash IN (SELECT hash FROM owners WHERE created < ? AND NOT EXISTS "
-                "(SELECT 1 FROM games WHERE games.owner = owners.hash) LIMIT ?)",
-                (games_before, limit),
-            ).rowcount
-        return {"rooms": rooms, "games": games, "owners": owners}
-
 
 _ROOM_COUNTS = (
     "SELECT COALESCE(SUM(status != 'archived'), 0), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
 )
 """Rooms kept (archived ones do not count against the caps) and rooms live."""
-
-
-def _file_identity(path: str) -> tuple[int, int] | None:
-    """The file at ``path`` (device, inode), ``None`` if there is none."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
-
-
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``: a check and the write it allows, atomic across processes."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")

@@ -1,0 +1,89 @@
+"""The store's upkeep, mixed into :class:`rummisolve.server.store.GameStore`: retention (what is
+over and left alone is deleted, owners with no game left too), the AI turns leased by a process
+that died taken over, and the helpers the store shares (a transaction, a file's identity)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+
+__all__ = ["Upkeep", "transaction", "file_identity"]
+
+
+class Upkeep:
+    """Retention and leases over the store's connection (``_db``)."""
+
+    _db: Callable[[], AbstractContextManager[sqlite3.Connection]]
+
+    def take_over_leases(self, now: float, dead: Callable[[str], bool]) -> list[str]:
+        """Make due at ``now`` the rooms whose AI turn a process that is ``dead`` leased (it died
+        thinking); their codes. Leases of turns since taken are forgotten. (Read first: the write
+        lock is taken only when there is something to change.)"""
+        with self._db() as db:
+            if db.execute(f"SELECT COUNT(*) FROM ({_LEASES})").fetchone()[0] == 0:
+                return []
+            with transaction(db):
+                resumed, spent = [], []
+                for code, holder, until, due in db.execute(_LEASES).fetchall():
+                    if due != until:  # the turn was played, or the room is gone
+                        spent.append(code)
+                    elif dead(holder):
+                        db.execute("UPDATE rooms SET due = ? WHERE code = ? AND due = ?", (now, code, until))
+                        resumed.append(code)
+                for code in spent + resumed:
+                    db.execute("DELETE FROM room_leases WHERE code = ?", (code,))
+        return resumed
+
+    def purge(self, *, rooms_before: float, games_before: float, limit: int = 500) -> dict[str, int]:
+        """Delete (at most ``limit`` of each at a time) the rooms over or archived that nobody
+        changed or watched since ``rooms_before``, the games nobody played since ``games_before``
+        (finished or abandoned), and the owners made before it who have no game left; how many of
+        each. (Read first: the write lock is taken only when there is something to delete.)"""
+        args = {"rooms_before": rooms_before, "games_before": games_before, "limit": limit}
+        with self._db() as db:
+            if not any(db.execute(f"SELECT EXISTS ({query})", args).fetchone()[0] for query in _PAST.values()):
+                return dict.fromkeys(_PAST, 0)
+            with transaction(db):
+                gone = {}
+                for name, query in _PAST.items():
+                    key = {"rooms": "code", "games": "id", "owners": "hash"}[name]
+                    gone[name] = db.execute(f"DELETE FROM {name} WHERE {key} IN ({query})", args).rowcount
+                db.execute("DELETE FROM room_leases WHERE code NOT IN (SELECT code FROM rooms)")
+        return gone
+
+
+_LEASES = "SELECT l.code, l.holder, l.until, r.due FROM room_leases l LEFT JOIN rooms r ON r.code = l.code"
+
+_PAST = {
+    "rooms": "SELECT code FROM rooms WHERE status IN ('over', 'archived') AND updated < :rooms_before "
+    "AND COALESCE(seen, 0) < :rooms_before LIMIT :limit",
+    "games": "SELECT id FROM games WHERE updated < :games_before LIMIT :limit",
+    "owners": "SELECT hash FROM owners WHERE created < :games_before AND NOT EXISTS "
+    "(SELECT 1 FROM games WHERE games.owner = owners.hash) LIMIT :limit",
+}
+"""What retention deletes, each its table's keys (games before owners: an owner goes with its last game)."""
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), ``None`` if there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``: a check and the write it allows, atomic across processes."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
