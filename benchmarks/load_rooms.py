@@ -100,6 +100,8 @@ COALESCE_WINDOW = 0.5
 many seconds of another seat's receipt of it; else as lost (the server had it alone that long)."""
 TARGET_PUSH_P99_MS = 200.0
 TARGET_MEMORY_MB = 300.0
+TARGET_ABUSE_MEMORY_RATIO = 1.5
+"""With --abuse: the server's RSS at the end over its RSS once the rooms are set up (issue 47)."""
 """Megabytes (10**6 bytes; the figures are in MiB)."""
 SAMPLES = 5
 """Examples kept of each kind of problem."""
@@ -111,9 +113,11 @@ SAMPLES = 5
 class Http:
     """One client's keep-alive HTTP/1.1 connection to the server (JSON in, JSON out)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
         self.host = host
         self.port = port
+        self.local = local
+        """The client's own address (a loopback one of its own: the server counts each client's share)."""
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._used = 0.0
@@ -132,7 +136,8 @@ class Http:
         stale = time.monotonic() - self._used > KEEP_ALIVE
         if self._writer is None or stale or self._reader is None or self._reader.at_eof():
             await self.close()
-            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+            local = None if self.local is None else (self.local, 0)
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port, local_addr=local)
         reader, writer = self._reader, self._writer
         try:
             writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
@@ -347,6 +352,8 @@ class RoomClient:
     moves: list[Move] = field(default_factory=list)
     threshold: int = 30
     min_length: int = 3
+    address: str | None = None
+    """The loopback address its players connect from (each room's players are a client of their own)."""
 
     @property
     def ai_seat(self) -> int | None:
@@ -359,8 +366,12 @@ class RoomClient:
 class Load:
     """The scripted clients of every room, and what they saw."""
 
-    def __init__(self, host: str, port: int, plans: list[list[str]], think: float, seed: int) -> None:
+    def __init__(
+        self, host: str, port: int, plans: list[list[str]], think: float, seed: int, spread: bool = False
+    ) -> None:
         self.host = host
+        self.spread = spread
+        """Each room's players from a loopback address of their own (else all from 127.0.0.1)."""
         self.port = port
         self.plans = plans
         self.think = think
@@ -375,22 +386,22 @@ class Load:
     async def setup(self) -> None:
         limit = asyncio.Semaphore(8)
 
-        async def one(kinds: list[str]) -> None:
+        async def one(i: int, kinds: list[str]) -> None:
             async with limit:
-                await self._make_room(kinds)
+                await self._make_room(kinds, client_address(i) if self.spread else None)
 
-        await asyncio.gather(*(one(kinds) for kinds in self.plans))
+        await asyncio.gather(*(one(i, kinds) for i, kinds in enumerate(self.plans)))
 
-    async def _make_room(self, kinds: list[str]) -> None:
+    async def _make_room(self, kinds: list[str], address: str | None) -> None:
         from rummisolve.jsonio import rules_from_json
 
-        http = Http(self.host, self.port)
+        http = Http(self.host, self.port, address)
         try:
             status, made = await http.call("POST", "/rooms", {"rules": "standard", "seats": kinds, "name": "seat 0"})
             if status != 201:
                 raise RuntimeError(f"POST /rooms: {status} {made}")
             rules = rules_from_json(made["view"]["rules"], "rules")
-            room = RoomClient(made["room"], kinds, made["seat"], threshold=rules.initial_threshold)
+            room = RoomClient(made["room"], kinds, made["seat"], threshold=rules.initial_threshold, address=address)
             room.min_length = rules.min_meld_length
             self.rooms.append(room)  # before its sockets open: closed at the end whatever happens
             await self._connect(room, made["seat"], made["token"])
@@ -407,7 +418,8 @@ class Load:
 
         client = SeatClient(room, seat, token)
         url = f"ws://{self.host}:{self.port}/rooms/{room.code}/ws?token={token}"
-        client.socket = await connect(url, open_timeout=10, close_timeout=2, max_size=4 * 2**20)
+        local = None if room.address is None else (room.address, 0)
+        client.socket = await connect(url, open_timeout=10, close_timeout=2, max_size=4 * 2**20, local_addr=local)
         room.seats[seat] = client
         client.reader = asyncio.ensure_future(self._read(client))
 
@@ -458,7 +470,7 @@ class Load:
             self.lags.append(time.perf_counter() - t0 - 0.05)
 
     async def _player(self, client: SeatClient, stop_at: float, rng: random.Random) -> None:
-        http = Http(self.host, self.port)
+        http = Http(self.host, self.port, client.room.address)
         acted = 0
         try:
             while time.perf_counter() < stop_at and self.stats.moves < MAX_MOVES:
@@ -789,8 +801,14 @@ def start_server(db: Path, log: Path, extra: list[str]) -> tuple[subprocess.Pope
     raise SystemExit("server did not come up within 120 s")
 
 
-def serve_options(plans: list[list[str]]) -> list[str]:
-    """Caps raised where the run needs more than the defaults allow."""
+def client_address(i: int) -> str:
+    """Room ``i``'s players' loopback address: 127.0.1.1, 127.0.1.2, ... (Linux routes all of 127/8 here)."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
+def serve_options(plans: list[list[str]], spread: bool) -> list[str]:
+    """Caps raised where the run needs more than the defaults allow (without ``spread``, every
+    room's players are one client: its share must hold them all)."""
     from rummisolve.server.settings import Settings
 
     sockets = sum(p.count("human") for p in plans)
@@ -798,8 +816,14 @@ def serve_options(plans: list[list[str]]) -> list[str]:
         "max_live_rooms": len(plans),
         "max_stored_rooms": 2 * len(plans),  # a round over and dealt again stays one room
         "max_connections": sockets,
-        "max_room_connections": max(map(len, plans)),
     }
+    if not spread:
+        needs |= {
+            "max_client_live_rooms": len(plans),
+            "max_client_stored_rooms": 2 * len(plans),
+            "max_client_connections": sockets,
+            "rooms_per_window": len(plans),
+        }
     return [f"--{k.replace('_', '-')}={v}" for k, v in needs.items() if v > getattr(Settings, k)]
 
 
@@ -811,8 +835,9 @@ def _server_log_problems(log: Path) -> list[str]:
 # -- main ----------------------------------------------------------------------------------------
 
 
-async def _run(load: Load, duration: float, pid: int) -> dict[str, Any]:
+async def _run(load: Load, duration: float, pid: int, attack: Any = None) -> dict[str, Any]:
     t0 = time.perf_counter()
+    attacker = None
     try:
         await asyncio.wait_for(load.setup(), SETUP_TIMEOUT)
         setup_s = time.perf_counter() - t0
@@ -822,7 +847,16 @@ async def _run(load: Load, duration: float, pid: int) -> dict[str, Any]:
             f"playing for {duration:g} s",
             flush=True,
         )
+        if attack is not None:
+            attacker = attack([room.code for room in load.rooms])
+            attacking = asyncio.ensure_future(attacker.run())
         played_s = await load.play(duration)
+        if attacker is not None:
+            try:
+                await asyncio.wait_for(attacking, SETUP_TIMEOUT)
+            except TimeoutError:
+                load.stats.error(f"the attacker did not finish within {SETUP_TIMEOUT:g} s of the end")
+            await attacker.close()
         ended = await load.drain()
         end = time.perf_counter()
         end_kib = sum(_status_kib(p, "VmRSS") for p in _descendants(pid))
@@ -833,6 +867,8 @@ async def _run(load: Load, duration: float, pid: int) -> dict[str, Any]:
     out["played_s"] = round(played_s, 1)
     out["memory_kib"] = {"after_setup": after_setup_kib, "end": end_kib}
     out.update(ended)
+    if attacker is not None:
+        out["abuse"] = attacker.report()
     return out
 
 
@@ -852,6 +888,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the clients' randomness (the server deals its own)")
     parser.add_argument(
         "--out", default=None, help="JSON file or directory (default benchmarks/results/load_rooms.json)"
+    )
+    parser.add_argument(
+        "--abuse",
+        action="store_true",
+        help="an attacker client (127.0.0.2) beside the players: rooms, games, code guesses, spectator "
+        "sockets and big messages, each loop bounded (benchmarks/abuse.py)",
+    )
+    parser.add_argument(
+        "--abuse-scale", type=float, default=1.0, help="the attacker's budget times this (default 1; the smoke: 0.1)"
     )
     args = parser.parse_args(argv)
     if not 1 <= args.rooms <= MAX_ROOMS:
@@ -879,7 +924,23 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = random.Random(args.seed)
     plans = room_plans(args.rooms, args.ai_rooms, rng, levels)
-    options = serve_options(plans)
+    spread = sys.platform.startswith("linux")  # elsewhere only 127.0.0.1 answers without aliases
+    if args.abuse and not spread:
+        parser.error("--abuse needs Linux (the attacker and the rooms' players use loopback addresses of their own)")
+    options = serve_options(plans, spread)
+    attack = None
+    if args.abuse:
+        from benchmarks.abuse import Attacker, Budget
+
+        full = Budget()
+        budget = Budget(
+            **{k: max(1, round(v * args.abuse_scale)) for k, v in full.__dict__.items() if k != "big_bytes"},
+            big_bytes=full.big_bytes,
+        )
+
+        def attack(codes: list[str]) -> Attacker:
+            return Attacker("127.0.0.1", port, codes, budget, seed=args.seed)
+
     with tempfile.TemporaryDirectory(prefix="load_rooms-") as tmp:
         log = Path(tmp) / "server.log"
         proc, url, port = start_server(Path(tmp) / "rooms.sqlite3", log, options)
@@ -890,9 +951,9 @@ def main(argv: list[str] | None = None) -> int:
         load_before = os.getloadavg()
         cpu_before = cpu_seconds(proc.pid)
         client_before = os.times()
-        load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32))
+        load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32), spread)
         try:
-            measured = asyncio.run(_run(load, args.duration, proc.pid))
+            measured = asyncio.run(_run(load, args.duration, proc.pid, attack))
             server_cpu = cpu_seconds(proc.pid) - cpu_before
             alive = proc.poll() is None
         finally:
@@ -972,6 +1033,14 @@ def main(argv: list[str] | None = None) -> int:
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "load_average_1min": {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)},
     }
+    if "abuse" in report:
+        # Idle: the server with the players' rooms made and their sockets open, before any move and
+        # before the attacker; after: at the end, the attacker gone (its sockets closed).
+        ratio = round(memory["end"] / max(1, memory["after_setup"]), 2)
+        report["abuse"]["memory_end_over_idle"] = ratio
+        report["targets"][f"memory_after_within_{TARGET_ABUSE_MEMORY_RATIO:g}x_idle"] = (
+            ratio <= TARGET_ABUSE_MEMORY_RATIO
+        )
     text = json.dumps(report, indent=2)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(text + "\n")
@@ -1008,6 +1077,13 @@ def _summary(report: dict[str, Any]) -> str:
         f"clients' {report['client_cpu_s']} s; client loop lag p99 {report['client_loop_lag_ms']['p99']} ms",
         "targets: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in report["targets"].items()),
     ]
+    if "abuse" in report:
+        abuse = report["abuse"]
+        lines.insert(
+            -1,
+            f"attacker ({abuse['address']}): answers {abuse['answers']}, sockets {abuse['sockets']}, "
+            f"{abuse['refusals']} refusals, {abuse['errors']} errors; server RSS end/idle {abuse['memory_end_over_idle']}",
+        )
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ import json
 import re
 import statistics
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -445,6 +446,36 @@ def test_load_rooms_smoke(tmp_path, capsys):
     assert pairs["n"] >= report["moves"]["human"] and pairs["max"] > 0
     assert report["server_memory_mib"]["peak_rss"] >= report["server_memory_mib"]["start_rss"] > 0
     assert "push latency" in capsys.readouterr().out
+
+
+def test_load_rooms_abuse_smoke(tmp_path):
+    # Issue 47: an attacker on its own loopback address beside three rooms' players, with a tenth-
+    # scale budget: each of its loops meets its limit (429s, 4429s, 1009s) and the players' events
+    # stay whole. No timing is asserted (the push p99 and memory targets are in the JSON).
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("websockets")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("--abuse needs Linux's loopback addresses")
+    from benchmarks import load_rooms
+    from rummisolve.server.settings import Settings
+
+    out = tmp_path / "abuse.json"
+    args = ["--rooms", "3", "--ai-rooms", "1", "--duration", "3", "--think", "0.1", "--abuse", "--abuse-scale", "0.3"]
+    assert load_rooms.main([*args, "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["invariants_hold"] and report["errors"] == 0
+    abuse, limits = report["abuse"], Settings()
+    assert abuse["errors"] == 0
+    assert abuse["answers"]["rooms"] == {"201": limits.max_client_live_rooms, "429": 18 - limits.max_client_live_rooms}
+    assert abuse["answers"]["games"] == {"201": limits.max_client_live_games, "429": 24 - limits.max_client_live_games}
+    assert abuse["answers"]["guesses"] == {
+        "404": limits.code_guesses_per_window,
+        "429": 36 - limits.code_guesses_per_window,
+    }
+    spectators = abuse["sockets"]["spectators"]
+    assert spectators["accepted"] == 3 * limits.max_room_spectators and spectators["refused 4429"] == 60 - 24
+    assert abuse["sockets"]["big_messages"] == {"closed 1009": 4}
+    assert abuse["memory_end_over_idle"] > 0
 
 
 def test_load_rooms_counts_what_the_protocol_forbids():

@@ -357,3 +357,15 @@ def test_one_client_holds_at_most_max_client_jobs_heavy_jobs(live, blocking):
         first.join(60)
     assert [r.status_code for r in held] == [200]
     assert httpx.post(live + "/solve", json=SMALL, timeout=60).status_code == 200  # released
+
+
+def test_a_forged_forwarded_for_header_gives_no_new_share(tmp_path):
+    """``rummisolve serve`` takes the connection's own address (a proxy's header only with --trust-proxy)."""
+    from tests.support.net import served
+
+    with served(tmp_path) as base:
+        answers = [
+            httpx.post(base + "/rooms", json={}, headers={"x-forwarded-for": f"10.9.0.{i}"}, timeout=30).status_code
+            for i in range(Settings().max_client_live_rooms + 2)
+        ]
+    assert answers.count(201) == Settings().max_client_live_rooms and answers[-1] == 429
