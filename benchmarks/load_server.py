@@ -29,8 +29,21 @@ ones). Before issue 33 they took the light lane and starved it; now they take th
 
     python benchmarks/load_server.py --clients 6 --heavy-clients 16 --alternatives-clients 4 --duration 40
 
-The server's memory is reported idle (before the load), at its peak, and after the load (once
-/health shows no solve running or queued, or ``--settle`` seconds have passed).
+With ``--abuse``, an attacker runs beside the normal clients (issue 47), bounded in count and time:
+``--abuse-uploaders`` threads each upload a crafted saved game to ``POST /replays`` (an 8-colour,
+30-number, 4-copy set, 200-tile racks, every turn a draw: its analysis runs for minutes) and leave
+after ``--abuse-leave-after`` seconds, again and again; ``--abuse-solvers`` threads send small but
+expensive solves (106 tiles, unopened, under an 8-colour, 40-number, 4-copy set with
+``open_then_manipulate`` and strict joker retrieval; a 60 s time limit the server clamps to its
+cap), expecting 200, 503 or 504. The report adds the light /solve p99, how far any answered
+request outlived its deadline (its answer time minus ``X-Rummisolve-Waited`` and
+``X-Rummisolve-Deadline``), and the workers' counts (killed at the deadline, cancelled).
+
+    python benchmarks/load_server.py --clients 6 --abuse --duration 40
+
+The server's memory is reported idle (before the load, once its worker processes are up), at its
+peak, and after the load (once /health shows no solve running or queued, or ``--settle`` seconds
+have passed).
 
 An error is any light response that is not 200 with a result of status optimal/feasible/no_move,
 any heavy response other than those expected, any transport failure, and any answer that differs
@@ -42,6 +55,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import math
 import os
 import platform
 import random
@@ -261,11 +275,13 @@ def run_load(
     duration: float,
     heavy: HeavyLoad | None = None,
     alternatives: AlternativesLoad | None = None,
+    abuse: AbuseLoad | None = None,
 ) -> dict[str, Any]:
     payloads = [json.dumps(b).encode() for b in bodies]
     first_answer: dict[int, Any] = {}
     lock = threading.Lock()
     latencies: list[list[float]] = [[] for _ in range(clients)]
+    overruns = [-math.inf] * clients
     errors: list[str] = []
     statuses: dict[str, int] = {}
     count = [0]
@@ -292,6 +308,7 @@ def run_load(
                 response = conn.getresponse()
                 raw = response.read()
                 latencies[index].append(time.perf_counter() - t0)
+                overruns[index] = max(overruns[index], overrun(response, time.perf_counter() - t0))
                 problem = _judge(response.status, raw, which, first_answer, lock, statuses)
             except (OSError, http.client.HTTPException) as err:
                 problem = f"transport: {type(err).__name__}: {err}"
@@ -303,7 +320,7 @@ def run_load(
         conn.close()
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    others = [load for load in (heavy, alternatives) if load is not None]
+    others = [load for load in (heavy, alternatives, abuse) if load is not None]
     for load in others:
         threads += load.threads(url, stop_at, count, lock)
     for t in threads:
@@ -330,6 +347,7 @@ def run_load(
         "errors": len(errors),
         "error_samples": errors[:5],
         "statuses": dict(sorted(statuses.items())),
+        "past_deadline_max_s": _seconds(max(overruns, default=-math.inf)),
     }
     if heavy is not None:
         figures["heavy"] = heavy.figures()
@@ -337,7 +355,23 @@ def run_load(
     if alternatives is not None:
         figures["alternatives"] = alternatives.figures()
         figures["errors"] += figures["alternatives"]["errors"]
+    if abuse is not None:
+        figures["attacker"] = abuse.figures()
+        figures["errors"] += figures["attacker"]["errors"]
     return figures
+
+
+def overrun(response: http.client.HTTPResponse, seconds: float) -> float:
+    """How far past its deadline an answer came: ``seconds`` minus the seconds it waited for a
+    worker and its deadline (negative: in time); -inf for an answer without a deadline."""
+    deadline = response.getheader("X-Rummisolve-Deadline")
+    if deadline is None:
+        return -math.inf
+    return seconds - float(response.getheader("X-Rummisolve-Waited") or 0) - float(deadline)
+
+
+def _seconds(value: float) -> float | None:
+    return None if value == -math.inf else round(value, 3)
 
 
 class HeavyLoad:
@@ -486,6 +520,167 @@ class AlternativesLoad(HeavyLoad):
         }
 
 
+ABUSE_RULES = {
+    "colours": 8,
+    "numbers": 40,
+    "copies": 4,
+    "jokers": 4,
+    "open_then_manipulate": True,
+    "joker_retrieval": "strict",
+}
+"""Issue 47's small-but-expensive rule set."""
+
+
+def crafted_replay(copies: int = 4) -> dict[str, Any]:
+    """A saved game nobody would play: an 8-colour, 30-number set, 200-tile racks, every turn a draw."""
+    from rummisolve.game import Game
+    from rummisolve.rules import RuleSet
+
+    game = Game(2, RuleSet(colours=8, numbers=30, copies=copies, jokers=4, rack_size=200), 1)
+    while not game.finished:
+        game.draw()
+    return game.to_json()
+
+
+def expensive_positions(seed: int, count: int) -> list[dict[str, Any]]:
+    """106-tile positions under :data:`ABUSE_RULES`, unopened, with a long time limit."""
+    from rummisolve.jsonio import position_to_json
+    from rummisolve.rules import RuleSet
+
+    rules = RuleSet(**ABUSE_RULES)
+    rng = random.Random(seed)
+    bodies = []
+    for _ in range(count):
+        tiles = list(rules.full_set())
+        rng.shuffle(tiles)
+        body = position_to_json(_position(rules, tiles[:106]))
+        bodies.append({**body, "opened": False, "time_limit": 60})
+    return bodies
+
+
+def _position(rules: Any, tiles: list[Any]) -> Any:
+    from rummisolve.position import Position
+
+    return Position((), tuple(tiles), False, rules)
+
+
+class AbuseLoad:
+    """The attacker (issue 47): ``uploaders`` threads upload :func:`crafted_replay` and leave after
+    ``leave_after`` seconds, again and again; ``solvers`` threads send :func:`expensive_positions`
+    (expect 200, 503 when the lane is full, then a back-off, or 504 at the deadline)."""
+
+    def __init__(self, uploaders: int, solvers: int, leave_after: float, backoff: float, seed: int) -> None:
+        self.replay = json.dumps(crafted_replay()).encode()
+        self.solves = [json.dumps(b).encode() for b in expensive_positions(seed, 4)]
+        self.uploaders = uploaders
+        self.solvers = solvers
+        self.leave_after = leave_after
+        self.backoff = backoff
+        self.outcomes: dict[str, int] = {}
+        self.uploads_left = 0
+        self.overrun = -math.inf
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+
+    def threads(self, url: str, stop_at: float, count: list[int], count_lock: threading.Lock) -> list[threading.Thread]:
+        parts = urlsplit(url)
+
+        def take() -> bool:
+            with count_lock:
+                if count[0] >= MAX_REQUESTS or time.perf_counter() >= stop_at or self._stopping.is_set():
+                    return False
+                count[0] += 1
+                return True
+
+        def uploader() -> None:
+            while take():
+                conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=300)
+                try:
+                    conn.request("POST", "/replays", body=self.replay, headers={"content-type": "application/json"})
+                    conn.sock.settimeout(self.leave_after)
+                    response = conn.getresponse()  # answered within leave_after: the attack failed to hold it
+                    response.read()
+                    self._count(f"replay answered {response.status}")
+                except TimeoutError:
+                    with self._lock:
+                        self.uploads_left += 1  # the attacker leaves: the server should stop the analysis
+                except (OSError, http.client.HTTPException) as err:
+                    self._error(f"replay transport: {type(err).__name__}: {err}")
+                finally:
+                    conn.close()
+
+        def solver(index: int) -> None:
+            sent = 0
+            while take():
+                sent += 1
+                conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=300)
+                t0 = time.perf_counter()
+                try:
+                    payload = self.solves[(index + sent) % len(self.solves)]
+                    conn.request("POST", "/solve", body=payload, headers={"content-type": "application/json"})
+                    response = conn.getresponse()
+                    raw = response.read()
+                except (OSError, http.client.HTTPException) as err:
+                    self._error(f"expensive solve transport: {type(err).__name__}: {err}")
+                    continue
+                finally:
+                    conn.close()
+                with self._lock:
+                    self.overrun = max(self.overrun, overrun(response, time.perf_counter() - t0))
+                body = json.loads(raw) if raw.startswith(b"{") else {}
+                if response.status == 200 and body.get("status") in ("optimal", "feasible", "unknown", "no_move"):
+                    self._count(f"solve 200 {body['status']}")
+                elif response.status == 503 and "max_queued_solves" in body.get("error", ""):
+                    self._count("solve 503 busy")
+                    self._stopping.wait(min(self.backoff, float(response.getheader("Retry-After") or 1)))
+                elif response.status == 504 and "job_grace_seconds" in body.get("error", ""):
+                    self._count("solve 504 deadline")
+                else:
+                    self._error(f"expensive solve HTTP {response.status}: {raw[:200]!r}")
+
+        return [threading.Thread(target=uploader) for _ in range(self.uploaders)] + [
+            threading.Thread(target=solver, args=(i,)) for i in range(self.solvers)
+        ]
+
+    def _count(self, outcome: str) -> None:
+        with self._lock:
+            self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+    def _error(self, problem: str) -> None:
+        with self._lock:
+            self.errors.append(problem)
+
+    def abandon_at(self, stop_at: float) -> None:
+        time.sleep(max(0.0, stop_at - time.perf_counter()))
+        self._stopping.set()
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "uploaders": self.uploaders,
+            "solvers": self.solvers,
+            "replay_bytes": len(self.replay),
+            "uploads_left_after_s": self.leave_after,
+            "uploads_left": self.uploads_left,
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "past_deadline_max_s": _seconds(self.overrun),
+            "errors": len(self.errors),
+            "error_samples": self.errors[:5],
+        }
+
+
+def wait_for_workers(url: str, limit: float) -> None:
+    """Until /health shows every worker process of every lane up (at most ``limit`` seconds)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        status, raw = request(url, "GET", "/health", None)
+        solves = json.loads(raw).get("solves", {}) if status == 200 else {}
+        lanes = [solves.get(name) for name in ("light", "heavy", "game")]
+        if all(isinstance(lane, dict) and len(lane.get("pids", ())) == lane.get("workers") for lane in lanes):
+            return
+        time.sleep(0.1)
+
+
 def _judge(status: int, raw: bytes, which: int, first: dict[int, Any], lock: threading.Lock, statuses) -> str | None:
     if status != 200:
         return f"HTTP {status}: {raw[:200]!r}"
@@ -535,6 +730,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help=f"clients sending small positions with alternatives: {ALTERNATIVES} and a long time limit (default 0)",
     )
+    parser.add_argument("--abuse", action="store_true", help="an attacker beside the clients (issue 47; see above)")
+    parser.add_argument("--abuse-uploaders", type=int, default=4, help="attacker threads uploading replays (default 4)")
+    parser.add_argument(
+        "--abuse-solvers", type=int, default=8, help="attacker threads sending expensive small solves (default 8)"
+    )
+    parser.add_argument(
+        "--abuse-leave-after", type=float, default=3.0, help="seconds an attacker's upload waits before it leaves"
+    )
     parser.add_argument(
         "--settle", type=float, default=30.0, help="seconds to wait for an idle server before the after-load RSS"
     )
@@ -556,6 +759,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--heavy-clients must be between 0 and {MAX_CLIENTS}")
     if not 0 <= args.alternatives_clients <= MAX_CLIENTS:
         parser.error(f"--alternatives-clients must be between 0 and {MAX_CLIENTS}")
+    for name in ("abuse_uploaders", "abuse_solvers"):
+        if not 0 <= getattr(args, name) <= MAX_CLIENTS:
+            parser.error(f"--{name.replace('_', '-')} must be between 0 and {MAX_CLIENTS}")
+    if not 0 < args.abuse_leave_after <= MAX_DURATION:
+        parser.error(f"--abuse-leave-after must be in (0, {MAX_DURATION:g}] seconds")
     if not 0 <= args.settle <= MAX_DURATION:
         parser.error(f"--settle must be in [0, {MAX_DURATION:g}] seconds")
     if not 0 < args.duration <= MAX_DURATION:
@@ -592,6 +800,17 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
 
+    abuse = None
+    if args.abuse:
+        abuse = AbuseLoad(
+            args.abuse_uploaders, args.abuse_solvers, args.abuse_leave_after, args.heavy_backoff, args.seed
+        )
+        print(
+            f"the attacker: {args.abuse_uploaders} uploaders of a {len(abuse.replay) // 1024} KB crafted replay "
+            f"(leaving after {args.abuse_leave_after:g} s), {args.abuse_solvers} senders of expensive 106-tile solves",
+            flush=True,
+        )
+
     proc = None
     sampler = None
     after_kib = None
@@ -600,6 +819,7 @@ def main(argv: list[str] | None = None) -> int:
         url = args.url
     else:
         proc, url = start_server(args.workers, args.max_time_limit, args.serve_option)
+        wait_for_workers(url, 120)
         sampler = MemorySampler(proc.pid)
         sampler.sample()
         idle_kib = sampler.peak_rss_kib
@@ -608,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu_before = cpu_seconds(proc.pid) if proc is not None else 0.0
     cpu_used = None
     try:
-        figures = run_load(url, bodies, args.clients, args.duration, heavy, alternatives)
+        figures = run_load(url, bodies, args.clients, args.duration, heavy, alternatives, abuse)
         time.sleep(0.5)  # let the server count the abandoned heavy requests
         status, raw = request(url, "GET", "/health", None)
         if status == 200:
@@ -618,6 +838,9 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             settled_s = wait_until_idle(url, args.settle)
             after_kib = sum(_status_kib(p, "VmRSS") for p in _descendants(proc.pid))
+            status, raw = request(url, "GET", "/health", None)
+            if status == 200:  # once idle: every job the clients left counted
+                figures["server_solves_settled"] = json.loads(raw)["solves"]
     finally:
         try:
             if proc is not None:
@@ -636,6 +859,7 @@ def main(argv: list[str] | None = None) -> int:
         clients=args.clients,
         heavy_clients=args.heavy_clients,
         alternatives_clients=args.alternatives_clients,
+        abuse=args.abuse,
         duration_s=args.duration,
         workers=args.workers,
         positions=len(bodies),

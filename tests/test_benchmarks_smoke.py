@@ -417,6 +417,30 @@ def test_load_server_smoke_with_alternatives_clients(tmp_path, capsys):
     assert "alternatives" in capsys.readouterr().out
 
 
+def test_load_server_smoke_with_the_attacker(tmp_path, capsys):
+    # A live server for 4 s beside the attacker of issue 47 (one uploader of the crafted replay that
+    # leaves after 1 s, one sender of expensive small solves): every request is answered as expected
+    # (no error), every upload the attacker left is stopped by the server (a queued one dropped, a
+    # running one's worker killed), and the figures are reported. No timing is asserted.
+    pytest.importorskip("uvicorn")
+    from benchmarks import load_server
+
+    out = tmp_path / "abuse.json"
+    args = ["--clients", "1", "--abuse", "--abuse-uploaders", "1", "--abuse-solvers", "1", "--abuse-leave-after", "1"]
+    args += ["--duration", "4", "--games", "1", "--per-game", "5", "--settle", "60"]
+    assert load_server.main([*args, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    attacker = report["attacker"]
+    assert report["errors"] == 0 and report["requests"] > 0 and report["abuse"] is True
+    assert attacker["uploads_left"] >= 1 and sum(attacker["outcomes"].values()) >= 1
+    solves = report["server_solves_settled"]
+    assert solves["running"] == 0 and solves["cancelled"] + solves["stopped"] >= attacker["uploads_left"]
+    assert report["past_deadline_max_s"] is not None
+    memory = report["server_memory_mib"]
+    assert memory["idle_rss"] > 0 and memory["after_rss"] > 0
+    assert "the attacker" in capsys.readouterr().out
+
+
 def test_reroll_benchmark_smoke(capsys):
     from benchmarks import reroll
 

@@ -8,17 +8,15 @@ browsers' attacks (:mod:`rummisolve.server.guards`: a ``Host`` not on the allow-
 state-changing request from another site's page), and the one error handler
 (:mod:`rummisolve.server.handlers`). Requests are read by hand (size-limited, streamed) and
 decoded by :mod:`rummisolve.jsonio`, so the service answers exactly what the CLI prints, and no
-input can crash it: every bad request gets a 4xx with a JSON body naming the problem. Solves run
-in solver threads, never on the event loop (CP-SAT releases the GIL while it searches), each
-capped at ``Settings.max_time_limit`` seconds, in one of two bounded lanes
-(:mod:`rummisolve.server.lanes`). Every error, a bug's 500 too, is a JSON body in the contract's
+input can crash it: every bad request gets a 4xx with a JSON body naming the problem. Solves,
+replays, AI turns and hints run in worker processes, never in the server's own, each under a hard
+deadline, in bounded lanes (:mod:`rummisolve.server.lanes`). Every error, a bug's 500 too, is a JSON body in the contract's
 shape, and none closes the client's keep-alive connection. The docs pages load their scripts
 from this server (the ``fastapi-offline`` package ships them), not from a CDN.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -47,11 +45,10 @@ such as `R7`, `B13`, `K1`, `O5` and `J` (joker); a table is a list of melds in p
 Bad input gets a 4xx with a JSON body naming the bad part (`{"status": "error", "error": ...}`
 from /solve, `{"error": ...}` elsewhere); bodies over the size limit, and positions over the limits
 on tiles in play or melds, get 413. A `Host` not on the server's allow-list gets 400, and a
-state-changing request from another site's page (its `Origin`) 403. A server whose solver threads and queue are all taken answers
-503 with a `Retry-After` header (seconds). Limits and load: `GET /health`.
+state-changing request from another site's page (its `Origin`) 403. A server whose worker processes and queue are all
+taken answers 503 with a `Retry-After` header (seconds); a job cut at its hard deadline, 504. Limits and load:
+`GET /health`.
 """
-
-_WARM_UP = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9"], "opened": True}
 
 
 def create_app(
@@ -67,10 +64,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Load OR-Tools and build the model caches before answering /health, so the first
-        # client does not pay for them.
-        warm_up = dict(_WARM_UP, time_limit=settings.max_time_limit)
-        await asyncio.get_running_loop().run_in_executor(state.quick, state.solve, warm_up, None)
+        # The worker processes load OR-Tools and build the model caches before their first job.
+        state.lanes.start()
         state.rooms.start()
         yield
         await state.rooms.stop()

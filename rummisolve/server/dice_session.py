@@ -29,9 +29,9 @@ from rummisolve.game.reasons import for_people
 from rummisolve.game.transitions import Referee
 from rummisolve.jsonio import hint_to_json, table_to_json
 from rummisolve.rules import XPRESS, RuleSet
-from rummisolve.server.session_base import HINT_TIME_LIMIT, SessionBase, check_hint_level, kinds_list, placed_tiles
+from rummisolve.server.session_base import SessionBase, check_hint_level, kinds_list, placed_tiles
 from rummisolve.tiles import Tile
-from rummisolve.xpress.actions import XpressPlayer
+from rummisolve.xpress.actions import Pass, Roll, XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent, XpressEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.match import match_game_seed
@@ -121,7 +121,6 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
         """Before the roll: the best re-roll (:func:`~rummisolve.xpress.best_reroll`, by dice played),
         ``reroll`` its ranking. After it: the best play for the faces shown, at ``level`` 1 to 3."""
         from rummisolve.hints import hint_of
-        from rummisolve.solver import solve
         from rummisolve.xpress.reroll import best_reroll
         from rummisolve.xpress.reroll_json import advice_to_json
 
@@ -129,7 +128,10 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
         self._require_human()
         view = self.game.view(self.human)
         if not view.rolled:
-            advice = best_reroll(view.position, view.free_dice, "tiles", seed=view.turn)
+            if self.workers is not None:
+                advice = self.workers.reroll_hint(view.position, view.free_dice, view.turn)
+            else:
+                advice = best_reroll(view.position, view.free_dice, "tiles", seed=view.turn)
             names = [view.dice[i] for i in advice.best.dice]
             reroll = advice_to_json(advice)
             reroll["names"] = names
@@ -138,7 +140,7 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
                 option["outcomes"] = ranked.outcomes
             reroll["outcomes"] = advice.best.outcomes
             return {"level": level, "kind": "reroll", "text": reroll_text(reroll), "dice": names, "reroll": reroll}
-        solution = solve(view.position, time_limit=HINT_TIME_LIMIT)
+        solution = self._solve(view.position)
         out = hint_to_json(hint_of(solution, level))
         count = len(solution.played) if solution else 0
         if not solution:
@@ -168,9 +170,12 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
 
     # -- the AI's turns ---------------------------------------------------------------------------
 
+    def _fallback(self, view: Any) -> Any:
+        return Pass() if view.rolled else Roll(())
+
     def _ai_turn(self, seat: int, before: Any) -> dict[str, Any]:
         # Its roll, then its play or pass.
-        turn = play_xpress_turn(self.game, self._players[seat], self.names[seat])
+        turn = play_xpress_turn(self.game, self._player(seat), self.names[seat])
         answer = self._turn_answer(turn.event, before)
         answer["roll"] = None if turn.roll is None else self._public(turn.roll)
         if turn.illegal is not None:

@@ -3,6 +3,7 @@ answer in the contract's shape (:func:`~rummisolve.server.requests.error_body`) 
 
 - ``BadRequest``: its own status, message and headers;
 - ``LaneFull``: 503, the full lane, with ``Retry-After``;
+- ``JobDeadline``: 504, the job's hard deadline and its setting, with ``Retry-After``;
 - ``NoSuchGame``: 404, no game of yours by that id (another owner's game too: ids are not confirmed);
 - ``StoreFull``: 429, the limit on games it reached;
 - ``StaleGame``: 409, another copy was saved first: reload;
@@ -29,7 +30,7 @@ from starlette.responses import JSONResponse
 from rummisolve.errors import GameStateError, RummisolveError
 from rummisolve.jsonio import error_message
 from rummisolve.server.game_cache import NoSuchGame
-from rummisolve.server.lanes import LaneFull
+from rummisolve.server.lanes import JobDeadline, LaneFull
 from rummisolve.server.requests import BadRequest, error_body
 from rummisolve.server.store import DamagedGame, StaleGame, StoreFull, StoreUnavailable
 
@@ -40,6 +41,7 @@ log = logging.getLogger("rummisolve.server")
 REFUSALS: tuple[type[Exception], ...] = (
     BadRequest,
     LaneFull,
+    JobDeadline,
     NoSuchGame,
     StoreFull,
     StaleGame,
@@ -58,6 +60,8 @@ def refusal(request: HTTPConnection, exc: Exception) -> tuple[int, str, dict[str
         return exc.status, exc.message, exc.headers
     if isinstance(exc, LaneFull):
         return 503, exc.message, {"Retry-After": str(exc.retry_after)}
+    if isinstance(exc, JobDeadline):
+        return 504, exc.message, {"Retry-After": str(exc.retry_after)}
     if isinstance(exc, NoSuchGame):
         return 404, f"no saved game {str(exc)!r} of yours (it may have been deleted, or opened elsewhere)", None
     if isinstance(exc, StoreFull):

@@ -1,238 +1,261 @@
-"""Solver lanes: bounded thread pools for solves, and the solves whose client has gone.
+"""Lanes of worker processes for the server's heavy work, each job under a hard deadline.
 
-A lane is a pool of solver threads with a bounded queue in front of it: past its threads plus
-``max_queued`` solves, :meth:`Lane.submit` refuses (:class:`LaneFull`; the service answers 503).
-The service keeps two lanes, so that a small solve never waits behind big ones: light solves
-(:meth:`Lanes.lane_for`: few tiles in play, no alternatives) have their own threads.
-:meth:`Lanes.run` awaits a solve unless the client disconnects first: then a queued solve is
-cancelled before it starts, and a running one is stopped through its
-:class:`~rummisolve.solver.StopSignal`.
+:class:`Lanes` keeps three pools of worker processes (:class:`~rummisolve.server.workers.WorkerPool`):
+
+- **light**: solves whose expected work (:func:`expected_work`) is at most ``light_max_work``, so a
+  small solve never waits behind big ones;
+- **heavy**: every other solve, and replays (``POST /replays``);
+- **game**: the AI turns and hints of games (``/games``) and rooms.
+
+Every job has a hard deadline on the whole of it (reading the position, building the model,
+searching, decoding, refereeing): a solve's time limit plus ``job_grace_seconds``, a replay's
+``replay_deadline_seconds``, an AI choice's ``ai_turn_deadline_seconds``. A worker that passes it
+is killed and replaced; so is one whose client has gone (a queued job is dropped before it starts).
+The server's own process only reads requests, pushes and keeps the games: it answers while every
+worker is busy.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import math
-import os
-import sys
-import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from rummisolve.server.memory import release_free_memory
+from rummisolve.server import worker_jobs
 from rummisolve.server.settings import Settings
+from rummisolve.server.workers import JobDeadline, PoolFull, WorkerPool
 
-__all__ = ["Lane", "LaneFull", "Lanes"]
+__all__ = ["Lanes", "LaneFull", "PoolFull", "JobDeadline", "expected_work", "reroll_seconds", "SET_SIZE_FREE"]
 
-log = logging.getLogger("rummisolve.server")
+LaneFull = PoolFull
+"""A lane whose workers are all busy and whose queue is full (answered 503 with ``Retry-After``)."""
 
-Job = Callable[[Any, Any], dict[str, Any]]
-"""A solve: ``job(body, stop)`` returns the result object."""
+SET_SIZE_FREE = 160
+"""Tiles a rule set may hold (the XP set's) before its size counts as work: a bigger set has more
+melds to consider, so the model grows with it."""
 
-
-class LaneFull(Exception):
-    """A lane whose threads are all busy and whose queue is full; ``message`` names the limit."""
-
-    def __init__(self, lane: Lane) -> None:
-        self.lane = lane
-        self.retry_after = lane.retry_after
-        self.message = (
-            f"server busy: every solver thread of the {lane.name} lane ({lane.threads}) is taken and its queue "
-            f"is full ({lane.limit} = {lane.max_queued}); retry after {lane.retry_after} s"
-        )
-        super().__init__(self.message)
+_OPTION_COST = {"open_then_manipulate": 2, "strict": 4, "twist": 2}
+"""Multipliers of the costly options (finding: 106 tiles under open_then_manipulate and strict
+joker retrieval on an 8-colour, 40-number set held a light thread for seconds)."""
 
 
-class Lane:
-    """``threads`` solver threads and a queue of at most ``max_queued`` solves waiting for one
-    (``limit``: the setting that says so, for messages)."""
+def expected_work(body: Any, tiles_in_play: int) -> float:
+    """The work a /solve ``body`` of ``tiles_in_play`` tiles is expected to take, in tiles of a
+    standard position: its tiles, times its set's size over :data:`SET_SIZE_FREE` tiles (when
+    larger), times 2 under ``open_then_manipulate`` before the first melds, 4 under strict joker
+    retrieval, 2 with Twist's jokers, times 1 + the alternatives asked for, times 100 for the Xpress
+    re-roll (up to 1,200 solves, most of them small). Parts of the wrong type
+    count nothing (``solve_json`` names them); rules it cannot read are priced as standard."""
+    work = float(tiles_in_play)
+    rules = _rules(body)
+    if rules is not None:
+        set_tiles = rules.total_tiles
+        if set_tiles > SET_SIZE_FREE:
+            work *= set_tiles / SET_SIZE_FREE
+        opened = body.get("opened", True) if isinstance(body, dict) else True
+        if rules.open_then_manipulate and opened is not True:
+            work *= _OPTION_COST["open_then_manipulate"]
+        if rules.joker_retrieval == "strict":
+            work *= _OPTION_COST["strict"]
+        if rules.double_jokers or rules.colour_change_jokers or rules.mirror_jokers:
+            work *= _OPTION_COST["twist"]
+    wanted = body.get("alternatives") if isinstance(body, dict) else None
+    if isinstance(wanted, int | float) and not isinstance(wanted, bool) and wanted > 0 and math.isfinite(wanted):
+        work *= 1 + min(wanted, 1_000)
+    if isinstance(body, dict) and body.get("reroll", False) is not False:
+        work *= _REROLL_COST  # the best re-roll: up to hundreds of solves
+    return work
 
-    def __init__(
-        self,
-        name: str,
-        threads: int,
-        max_queued: int,
-        retry_after: int,
-        limit: str,
-        nice: int = 0,
-        *,
-        when_idle: Callable[[], object] | None = None,
-    ) -> None:
-        self.name = name
-        self.threads = threads
-        self.max_queued = max_queued
-        self.retry_after = retry_after
-        self.limit = limit
-        self._executor = ThreadPoolExecutor(
-            threads, thread_name_prefix=f"rummisolve-{name}", initializer=_lower_priority, initargs=(nice,)
-        )
-        self._lock = threading.Lock()
-        self._running = 0
-        self._queued = 0
-        self._started = 0
-        self._when_idle = when_idle
 
-    def submit(self, job: Job, body: Any, stop: Any) -> Future:
-        """Queue ``job(body, stop)``; :class:`LaneFull` if the threads and the queue are all taken."""
-        with self._lock:
-            if self._running + self._queued >= self.threads + self.max_queued:
-                raise LaneFull(self)
-            self._queued += 1
-        try:
-            future = self._executor.submit(self._run, job, body, stop)
-        except BaseException:
-            with self._lock:
-                self._queued -= 1
-            raise
-        future.add_done_callback(self._settle)
-        return future
+def reroll_seconds(body: Any) -> float:
+    """The seconds a /solve ``body`` (clamped) gives the Xpress re-roll's search after the solve's own (0: none)."""
+    if not isinstance(body, dict) or body.get("reroll", False) is False:
+        return 0.0
+    seconds = body.get("reroll_time_limit")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+        return 0.0
+    return max(0.0, float(seconds))
 
-    def _run(self, job: Job, body: Any, stop: Any) -> dict[str, Any]:
-        with self._lock:
-            self._queued -= 1
-            self._running += 1
-            self._started += 1
-        try:
-            return job(body, stop)
-        finally:
-            with self._lock:
-                self._running -= 1
 
-    def _settle(self, future: Future) -> None:
-        """Runs once ``future`` is done (its answer already on its way): in the solver thread
-        that ran it, or where it was cancelled."""
-        with self._lock:
-            if future.cancelled():  # taken off the queue before a thread started it
-                self._queued -= 1
-            idle = self._running == 0 and self._queued == 0
-        if idle and self._when_idle is not None and not future.cancelled():
-            self._when_idle()
+_REROLL_COST = 100
+"""How many solves' work a re-roll request counts (it makes up to 1,200, most of them small)."""
 
-    def snapshot(self) -> dict[str, int]:
-        with self._lock:
-            return {"running": self._running, "queued": self._queued, "started": self._started}
 
-    def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+def _rules(body: Any) -> Any:
+    from rummisolve.errors import RummisolveError
+    from rummisolve.jsonio import rules_from_json
+
+    raw = body.get("rules") if isinstance(body, dict) else None
+    if raw is None:
+        return None
+    try:
+        return rules_from_json(raw, "position.rules")
+    except (RummisolveError, TypeError, ValueError):
+        return None
 
 
 class Lanes:
-    """The heavy lane and (with ``light_solver_threads``) the light lane, with counts for /health."""
+    """The light, heavy and game lanes (pools of worker processes) and their deadlines."""
 
     def __init__(self, settings: Settings) -> None:
-        self.light_max_tiles = settings.light_max_tiles
-        # A running heavy solve ends within the time cap; a light one within moments.
-        cap = math.ceil(settings.max_time_limit)
-        self.heavy = Lane(
+        self.settings = settings
+        self.light_max_work = settings.light_max_work
+        self.delay = settings.test_job_delay_seconds
+        self.heavy = WorkerPool.shared(
             "heavy",
-            settings.solver_threads,
+            settings.heavy_workers,
             settings.max_queued_solves,
-            cap,
-            "max_queued_solves",
-            settings.heavy_nice,
-            when_idle=release_free_memory,  # after a burst of big models, not after every small solve
+            retry_after=math.ceil(settings.max_time_limit + settings.job_grace_seconds),
+            workers_setting="heavy_workers",
+            queue_setting="max_queued_solves",
+            nice=settings.heavy_nice,
         )
-        self.light = None
-        if settings.light_solver_threads:
-            queue = settings.max_queued_light_solves
-            self.light = Lane("light", settings.light_solver_threads, queue, 1, "max_queued_light_solves")
-        self.refused = 0
-        self.cancelled = 0
-        self.stopped = 0
+        self.light: WorkerPool | None = None
+        if settings.light_workers:
+            self.light = WorkerPool.shared(
+                "light",
+                settings.light_workers,
+                settings.max_queued_light_solves,
+                retry_after=1,
+                workers_setting="light_workers",
+                queue_setting="max_queued_light_solves",
+            )
+        self.game = WorkerPool.shared(
+            "game",
+            settings.game_workers,
+            settings.max_queued_game_jobs,
+            retry_after=2,
+            workers_setting="game_workers",
+            queue_setting="max_queued_game_jobs",
+        )
 
-    def lane_for(self, tiles_in_play: int, body: Any = None) -> Lane:
-        """The lane for a /solve ``body`` of ``tiles_in_play`` tiles: light if it has at most
-        ``light_max_tiles`` tiles in play and asks for no alternatives, else heavy.
+    def pools(self) -> list[WorkerPool]:
+        return [p for p in (self.light, self.heavy, self.game) if p is not None]
 
-        The work a solve takes is set by its size and by how many searches it makes: one, or up to
-        ``alternatives + 1``, each proven (10 alternatives of a position of at most 160 tiles took up
-        to 1 s on one core, 10-100 times one solve), so a request with alternatives would hold a
-        light thread for many light solves' time. The time limit is no measure of it: every request
-        without one gets the cap (a rule on the clamped limit would send them all to the heavy lane,
-        or none), and one search of a light position ends long before any limit. A request whose
-        ``alternatives`` is no positive number is refused at once by ``solve_json`` in either lane
-        (or asks for none): it stays light."""
-        if self.light is None or tiles_in_play > self.light_max_tiles or _asks_for_alternatives(body):
+    def start(self) -> None:
+        """Start every lane's workers (else the first job does)."""
+        for pool in self.pools():
+            pool.start()
+
+    def lane_for(self, tiles_in_play: int, body: Any = None) -> WorkerPool:
+        """The light lane if the solve's :func:`expected_work` is at most ``light_max_work``, else the heavy one."""
+        if self.light is None or expected_work(body, tiles_in_play) > self.light_max_work:
             return self.heavy
         return self.light
 
-    async def run(self, lane: Lane, job: Job, body: Any, gone: Callable[[], Awaitable[None]]) -> dict[str, Any] | None:
-        """``job(body, stop)`` on ``lane`` with a fresh :class:`~rummisolve.solver.StopSignal`, or
-        ``None`` if ``gone()`` (the client disconnecting) completes first.
+    def solve_deadline(self, time_limit: float) -> float:
+        """The hard deadline of a solve (or a hint) searching for ``time_limit`` seconds."""
+        return time_limit + self.settings.job_grace_seconds
 
-        Then the solve is taken off the queue if no thread has started it (counted as cancelled),
-        else its stop signal is set (counted as stopped). :class:`LaneFull` if the lane is full."""
-        from rummisolve.solver import StopSignal  # loaded with the solver (the app warms it up first)
+    async def solve(
+        self, body: Any, tiles: int, time_limit: float, gone: Callable[[], Awaitable[None]]
+    ) -> tuple[Any, dict[str, Any] | None]:
+        """A /solve in its lane: ``(job, result)``, the result ``None`` if the client left first.
+        ``time_limit``: the solve's searches, the re-roll's included (:meth:`search_seconds`)."""
+        lane = self.lane_for(tiles, body)
+        searches = (
+            f"its time_limit {time_limit:g} s" if not reroll_seconds(body) else f"its time limits {time_limit:g} s"
+        )
+        return await lane.run(
+            worker_jobs.solve,
+            (body, self.delay),
+            self.solve_deadline(time_limit),
+            "the solve",
+            f"{searches} + job_grace_seconds {self.settings.job_grace_seconds:g} s",
+            gone,
+        )
 
-        stop = StopSignal()
-        try:
-            future = lane.submit(job, body, stop)
-        except LaneFull:
-            self.refused += 1
-            raise
-        answer = asyncio.wrap_future(future)
-        watcher = asyncio.ensure_future(gone())
-        try:
-            await asyncio.wait((answer, watcher), return_when=asyncio.FIRST_COMPLETED)
-        except asyncio.CancelledError:  # the request task itself was cancelled (server shutting down)
-            self._abandon(future, stop, answer)
-            raise
-        finally:
-            watcher.cancel()
-        if answer.done():
-            return answer.result()
-        self._abandon(future, stop, answer)
-        return None
+    @staticmethod
+    def search_seconds(body: Any, time_limit: float) -> float:
+        """The seconds a /solve may search: its time limit, plus the re-roll's when it asks for one."""
+        return time_limit + reroll_seconds(body)
 
-    def _abandon(self, future: Future, stop: Any, answer: asyncio.Future) -> None:
-        if future.cancel():
-            self.cancelled += 1
-        elif not future.done():
-            stop.set()
-            self.stopped += 1
-        answer.add_done_callback(_log_failure)
+    async def replay(self, saved: Any, gone: Callable[[], Awaitable[None]]) -> tuple[Any, dict[str, Any] | None]:
+        """A ``POST /replays`` in the heavy lane: ``(job, result)``, ``None`` if the client left first."""
+        return await self.heavy.run(
+            worker_jobs.replay,
+            (saved, self.settings.max_verify_steps, self.delay),
+            self.settings.replay_deadline_seconds,
+            "the replay's analysis",
+            "replay_deadline_seconds",
+            gone,
+        )
+
+    def _choose_args(self, player: Any, view: Any) -> tuple[Any, ...]:
+        return (
+            worker_jobs.choose,
+            (player, view, self.delay),
+            self.settings.ai_turn_deadline_seconds,
+            "an AI's turn",
+            "ai_turn_deadline_seconds",
+        )
+
+    def choose(self, player: Any, view: Any) -> tuple[Any, Any, int]:
+        """An AI's choice in a game worker, waited for by a game thread: ``(action, player after, pid)``.
+        :class:`JobDeadline` past ``ai_turn_deadline_seconds``, :class:`LaneFull` if the lane is full."""
+        return self.game.call(*self._choose_args(player, view))
+
+    async def choose_async(self, player: Any, view: Any) -> tuple[Any, Any, int]:
+        """:meth:`choose`, awaited (a room's AI: cancelling the awaiting task cancels the job)."""
+        return (await self.game.run(*self._choose_args(player, view)))[1]
+
+    def solve_position(self, position: Any, time_limit: float) -> tuple[Any, int]:
+        """A hint's solve in a game worker: ``(solution, pid)``; :class:`JobDeadline` past its deadline."""
+        grace = self.settings.job_grace_seconds
+        return self.game.call(
+            worker_jobs.solve_position,
+            (position, time_limit, self.delay),
+            self.solve_deadline(time_limit),
+            "the hint",
+            f"its time limit {time_limit:g} s + job_grace_seconds {grace:g} s",
+        )
+
+    def reroll_hint(self, position: Any, free_dice: Any, seed: int) -> Any:
+        """The Xpress hint before the roll (:func:`~rummisolve.xpress.reroll.best_reroll`) in a game
+        worker, under ``ai_turn_deadline_seconds``."""
+        return self.game.call(
+            worker_jobs.xpress_hint,
+            (position, free_dice, seed, self.delay),
+            self.settings.ai_turn_deadline_seconds,
+            "the re-roll hint",
+            "ai_turn_deadline_seconds",
+        )
 
     def snapshot(self) -> dict[str, Any]:
-        lanes = {"light": {"running": 0, "queued": 0, "started": 0}, "heavy": self.heavy.snapshot()}
-        if self.light is not None:
-            lanes["light"] = self.light.snapshot()
+        """Each lane's workers (busy, queued, killed at the deadline, cancelled...) and the solve
+        counts /health has always shown (``running``, ``queued``, ``started``, ``refused``,
+        ``cancelled``: queued solves dropped, ``stopped``: running ones killed, clients gone)."""
+        idle = {
+            "workers": 0,
+            "busy": 0,
+            "queued": 0,
+            "started": 0,
+            "done": 0,
+            "refused": 0,
+            "cancelled": 0,
+            "killed_deadline": 0,
+            "killed_cancelled": 0,
+            "died": 0,
+            "pids": [],
+            "last_pid": None,
+        }
+        lanes = {
+            "light": self.light.snapshot() if self.light is not None else idle,
+            "heavy": self.heavy.snapshot(),
+            "game": self.game.snapshot(),
+        }
+        solving = (lanes["light"], lanes["heavy"])
         return {
-            "running": sum(lane["running"] for lane in lanes.values()),
-            "queued": sum(lane["queued"] for lane in lanes.values()),
-            "started": sum(lane["started"] for lane in lanes.values()),
-            "refused": self.refused,
-            "cancelled": self.cancelled,
-            "stopped": self.stopped,
-            **lanes,
+            "running": sum(lane["busy"] for lane in solving),
+            "queued": sum(lane["queued"] for lane in solving),
+            "started": sum(lane["started"] for lane in solving),
+            "refused": sum(lane["refused"] for lane in solving),
+            "cancelled": sum(lane["cancelled"] for lane in solving),
+            "stopped": sum(lane["killed_cancelled"] for lane in solving),
+            "killed_deadline": sum(lane["killed_deadline"] for lane in solving),
+            **{name: {**lane, "running": lane["busy"]} for name, lane in lanes.items()},
         }
 
     def shutdown(self) -> None:
-        for lane in (self.heavy, self.light):
-            if lane is not None:
-                lane.shutdown()
-
-
-def _asks_for_alternatives(body: Any) -> bool:
-    """Whether a /solve body asks for at least one alternative (``alternatives`` a positive number)."""
-    wanted = body.get("alternatives") if isinstance(body, dict) else None
-    return isinstance(wanted, int | float) and not isinstance(wanted, bool) and wanted > 0
-
-
-def _lower_priority(increment: int) -> None:
-    """Runs first in each thread of a lane. On Linux every thread has its own nice value: raised,
-    the heavy lane's searches give way to light solves and to the event loop on a busy CPU."""
-    if increment and sys.platform.startswith("linux"):
-        thread = threading.get_native_id()
-        try:
-            os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + increment))
-        except OSError:  # not permitted here: run at the usual priority
-            pass
-
-
-def _log_failure(answer: asyncio.Future) -> None:
-    """An abandoned solve's failure is still a bug to report (nobody else will see it)."""
-    err = None if answer.cancelled() else answer.exception()
-    if err is not None:
-        log.error("internal error in a solve whose client had gone", exc_info=(type(err), err, err.__traceback__))
+        for pool in self.pools():
+            pool.release()

@@ -31,6 +31,7 @@ __all__ = [
     "check_position_size",
     "client_gone",
     "dealing",
+    "deadline_headers",
 ]
 
 
@@ -200,6 +201,16 @@ async def client_gone(request: Request) -> None:
     ``receive`` waits until then and yields ``http.disconnect``."""
     while (await request.receive())["type"] != "http.disconnect":
         await asyncio.sleep(0.1)  # a server that does not wait there is polled, never spun on
+
+
+def deadline_headers(deadline: float, waited: float | None = None, time_limit: float | None = None) -> dict[str, str]:
+    """The headers that say a job's hard deadline (and the time limit its search had, the seconds it waited)."""
+    out = {"X-Rummisolve-Deadline": f"{deadline:g}"}
+    if time_limit is not None:
+        out["X-Rummisolve-Time-Limit"] = repr(time_limit)
+    if waited is not None:
+        out["X-Rummisolve-Waited"] = f"{waited:.3f}"
+    return out
 
 
 def _short(value: float) -> str:

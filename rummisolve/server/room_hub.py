@@ -10,8 +10,8 @@
   (that client's own first). Each client (:func:`rummisolve.server.quotas.client_key`) holds at
   most ``max_client_connections``.
 - **AI seats** play themselves right after the change that hands them the turn: the hub takes
-  what the AI sees (holding the room), lets it choose in the heavy solver lane (not holding the
-  room, so reads and pushes go on), and applies the choice (holding it again; if the room moved
+  what the AI sees (holding the room), lets it choose in a worker process of the game lane (not
+  holding the room, so reads and pushes go on; past ``ai_turn_deadline_seconds`` it draws), and applies the choice (holding it again; if the room moved
   on meanwhile, the AI looks again). Each AI move is a version of its own, pushed at once.
 - **The sweeper** wakes every :data:`TICK` seconds: it applies the timeouts whose deadline has
   passed and starts the AI turns that are due (the store's ``due`` column, so after a restart too),
@@ -36,7 +36,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from rummisolve.server.lanes import LaneFull, Lanes
+from rummisolve.game.actions import Draw
+from rummisolve.server.lanes import JobDeadline, LaneFull, Lanes
 from rummisolve.server.leases import holder, holder_dead
 from rummisolve.server.requests import BadRequest
 from rummisolve.server.room_cache import CachedRoom, RoomCache
@@ -206,8 +207,8 @@ class RoomHub:
             log.error("%s: %s: %s%s", what, type(err).__name__, err, suffix)
 
     async def stop(self) -> None:
-        """Stop the sweeper and the rooms' tasks on this event loop (an AI thinking in a lane is
-        stopped: its task's cancellation sets its stop signal)."""
+        """Stop the sweeper and the rooms' tasks on this event loop (an AI thinking in a worker is
+        stopped: its task's cancellation cancels the job)."""
         loop = asyncio.get_running_loop()
         mine = [task for task in self._tasks if task.get_loop() is loop]
         for task in mine:
@@ -364,32 +365,38 @@ class RoomHub:
         if prepared is None:
             return False
         version, (seat, player, seen) = prepared
-        choice = await self._think(player, seen)
+        choice, after = await self._think(player, seen)
 
         def apply(cached: CachedRoom, now: float) -> None:
             if cached.version == version:  # else the room moved on: look again
-                cached.room.ai_move(seat, choice, seen, now)
+                cached.room.ai_move(seat, choice, seen, now, player=after, think=self._think_here)
 
         await self.run(lambda: self.cache.change(code, apply, timers=False))
         return True
 
-    async def _think(self, player: Any, seen: Any) -> Any:
-        """``player.choose(seen)`` in the heavy lane (waiting while it is full)."""
-
-        def job(body: Any, stop: Any) -> dict[str, Any]:
-            return {"choice": player.choose(seen)}
-
-        async def never() -> None:  # nobody waits on the answer: the task is cancelled at shutdown
-            await asyncio.Event().wait()
-
+    async def _think(self, player: Any, seen: Any) -> tuple[Any, Any]:
+        """``player.choose(seen)`` in a worker process of the game lane (waiting while it is full):
+        the choice and the player after it. Past ``ai_turn_deadline_seconds`` the AI draws."""
         while True:
             try:
-                result = await self.lanes.run(self.lanes.heavy, job, None, gone=never)
+                action, after, _ = await self.lanes.choose_async(player, seen)
             except LaneFull as full:
                 await asyncio.sleep(min(float(full.retry_after), 1.0))
                 continue
-            assert result is not None  # never() never completes
-            return result["choice"]
+            except JobDeadline as late:
+                log.warning("a room's AI: %s", late.message)
+                return Draw(), player
+            return action, after
+
+    def _think_here(self, player: Any, view: Any) -> tuple[Any, Any]:
+        """The rest of an AI's turn (the discard rule's second step), from a game thread: in a
+        worker process too. Past the deadline, or with the lane full, the turn is forfeit."""
+        try:
+            action, after, _ = self.lanes.choose(player, view)
+        except (JobDeadline, LaneFull) as refused:
+            log.warning("a room's AI: %s", refused)
+            return Draw(), player  # refused after a draw: the turn is forfeit
+        return action, after
 
     # -- the sweeper ----------------------------------------------------------------------------
 

@@ -384,12 +384,25 @@ class Room:
             player = self._players[seat] = make_player(kind, seed=self.seed + seat)
         return seat, player, self.game.view(seat)
 
-    def ai_move(self, seat: int, choice: Any, seen: PlayerView, now: float) -> None:
-        """Apply the AI's whole turn, starting with ``choice``, what it chose seeing ``seen``."""
+    def ai_move(
+        self,
+        seat: int,
+        choice: Any,
+        seen: PlayerView,
+        now: float,
+        *,
+        player: Player | None = None,
+        think: Think | None = None,
+    ) -> None:
+        """Apply the AI's whole turn, starting with ``choice``, what it chose seeing ``seen``
+        (``player``: the AI as it was after choosing it). ``think(player, view)`` answers ``(choice,
+        player after)`` for the rest of the turn (the discard rule's second step); else it chooses here."""
         due = self.ai_to_move()
         if due is None or due[0] != seat:
             raise GameStateError(f"it is not seat {seat}'s turn")
-        play_turn(self.game, _Chosen(due[1], seen, choice), self.seats[seat].name)
+        chosen = _Chosen(due[1] if player is None else player, seen, choice, think)
+        play_turn(self.game, chosen, self.seats[seat].name)
+        self._players[seat] = chosen.player
         self._turn_started(now)
 
     def _ended(self, turn: int, now: float) -> None:
@@ -451,6 +464,10 @@ class Room:
         return room
 
 
+Think = Callable[[Player, PlayerView], tuple[Any, Player]]
+"""Where an AI chooses: ``think(player, view)`` answers its choice and the player after choosing."""
+
+
 def _referee(max_steps: int | None) -> Callable[..., Any] | None:
     """The referee with its search bounded by ``max_steps`` (as on ``/verify``); ``None``: the engine's own."""
     if max_steps is None:
@@ -464,14 +481,18 @@ class _Chosen:
     """A player whose first choice is made already (out of the room's lock); the rest of its turn
     (the discard rule's second step) it chooses as usual."""
 
-    def __init__(self, player: Player, seen: PlayerView, choice: Any) -> None:
+    def __init__(self, player: Player, seen: PlayerView, choice: Any, think: Think | None = None) -> None:
         self.player = player
         self.name = player.name
         self.seen: PlayerView | None = seen
         self.choice = choice
+        self.think = think
 
     def choose(self, view: PlayerView) -> Any:
         if self.seen is not None and view == self.seen:
             self.seen = None
             return self.choice
+        if self.think is not None:
+            action, self.player = self.think(self.player, view)
+            return action
         return self.player.choose(view)

@@ -293,14 +293,22 @@ class Limits(BaseModel):
 
     max_body_bytes: int = Field(description="Largest request body accepted (larger: 413).")
     max_time_limit: float = Field(description="Cap on one solve in seconds; time_limit is clamped to it.")
-    solver_threads: int = Field(description="Threads of the heavy lane: every solve that is not light.")
-    light_solver_threads: int = Field(description="Threads kept for light solves (the light lane).")
-    light_max_tiles: int = Field(
-        description="Tiles in play (table and rack) up to which a solve with no alternatives is light."
+    heavy_workers: int = Field(description="Worker processes of the heavy lane: solves that are not light, replays.")
+    light_workers: int = Field(description="Worker processes kept for light solves (the light lane).")
+    game_workers: int = Field(description="Worker processes for the AI turns and hints of games and rooms.")
+    light_max_work: int = Field(
+        description="Expected work (tiles in play, times the set's size and costly options, times 1 + "
+        "alternatives) up to which a solve is light."
     )
-    max_queued_solves: int = Field(description="Solves that may wait for a heavy-lane thread (past it: 503).")
-    max_queued_light_solves: int = Field(description="Solves that may wait for a light-lane thread (past it: 503).")
-    heavy_nice: int = Field(description="How much lower the heavy lane's threads run (nice increment, Linux).")
+    max_queued_solves: int = Field(description="Jobs that may wait for a heavy worker (past it: 503).")
+    max_queued_light_solves: int = Field(description="Solves that may wait for a light worker (past it: 503).")
+    max_queued_game_jobs: int = Field(description="AI turns and hints that may wait for a game worker (past it: 503).")
+    heavy_nice: int = Field(description="How much lower the heavy lane's workers run (nice increment, Linux).")
+    job_grace_seconds: float = Field(
+        description="A solve's or hint's hard deadline is its time limit plus this (past it: 504)."
+    )
+    replay_deadline_seconds: float = Field(description="Hard deadline of one POST /replays (past it: 504).")
+    ai_turn_deadline_seconds: float = Field(description="Hard deadline of one AI choice (past it, the AI draws).")
     max_tiles_in_play: int = Field(
         description="Largest position solved, in tiles on the table and rack (past it: 413)."
     )
@@ -309,22 +317,36 @@ class Limits(BaseModel):
 
 
 class LaneLoad(BaseModel):
-    running: int = Field(description="Solves running now in the lane's threads.")
-    queued: int = Field(description="Solves waiting for one of its threads.")
-    started: int = Field(description="Solves its threads have started since the server started.")
+    """One lane's worker processes: now, and counted since the server started."""
+
+    workers: int = Field(description="Worker processes of the lane.")
+    busy: int = Field(description="Workers running a job now.")
+    running: int = Field(description="The same as busy.")
+    queued: int = Field(description="Jobs waiting for a worker.")
+    started: int = Field(description="Jobs started.")
+    done: int = Field(description="Jobs ended (answered, failed, killed).")
+    refused: int = Field(description="Jobs refused with 503 (the workers and the queue were full).")
+    cancelled: int = Field(description="Queued jobs dropped before they started: the client had gone.")
+    killed_deadline: int = Field(description="Running jobs killed (their worker replaced) at their hard deadline.")
+    killed_cancelled: int = Field(description="Running jobs killed (their worker replaced): the client had gone.")
+    died: int = Field(description="Workers that died during a job (a bug, or the system ran out of memory).")
+    pids: list[int] = Field(description="The process ids of the lane's workers.")
+    last_pid: int | None = Field(description="The process id of the worker that ran the latest job.")
 
 
 class SolveLoad(BaseModel):
-    """Solves in this worker process: now, and counted since it started."""
+    """Jobs of this server process's worker processes: now, and counted since it started."""
 
-    running: int = Field(description="Solves running now.")
-    queued: int = Field(description="Solves waiting for a solver thread.")
-    started: int = Field(description="Solves started.")
-    refused: int = Field(description="Solves refused with 503 (their lane's threads and queue were full).")
-    cancelled: int = Field(description="Queued solves dropped before they started: the client had disconnected.")
-    stopped: int = Field(description="Running solves stopped early: the client had disconnected.")
-    light: LaneLoad = Field(description="The light lane: at most light_max_tiles tiles in play, no alternatives.")
-    heavy: LaneLoad = Field(description="The heavy lane: every other solve.")
+    running: int = Field(description="Solves and replays running now.")
+    queued: int = Field(description="Solves and replays waiting for a worker.")
+    started: int = Field(description="Solves and replays started.")
+    refused: int = Field(description="Solves and replays refused with 503 (their lane's workers and queue were full).")
+    cancelled: int = Field(description="Queued solves and replays dropped before they started: the client had gone.")
+    stopped: int = Field(description="Running solves and replays stopped (worker replaced): the client had gone.")
+    killed_deadline: int = Field(description="Solves and replays stopped (worker replaced) at their hard deadline.")
+    light: LaneLoad = Field(description="The light lane: expected work at most light_max_work.")
+    heavy: LaneLoad = Field(description="The heavy lane: every other solve, and replays.")
+    game: LaneLoad = Field(description="The game lane: AI turns and hints.")
 
 
 class Health(BaseModel):

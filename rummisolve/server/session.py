@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummisolve.errors import OptionError
-from rummisolve.game.actions import Player
+from rummisolve.game.actions import Draw, Player
 from rummisolve.game.engine import Game, bounded_referee
 from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
@@ -47,7 +47,6 @@ from rummisolve.jsonio import hint_to_json, table_to_json
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.server.replays import round_frames
 from rummisolve.server.session_base import (
-    HINT_TIME_LIMIT,
     SessionBase,
     check_hint_level,
     illegal_answer,
@@ -139,11 +138,10 @@ class Session(SessionBase[Game, Player]):
     def hint(self, level: int) -> dict[str, Any]:
         """A hint of ``level`` (1 the tiles, 2 also the melds touched, 3 the whole move) for the human."""
         from rummisolve.hints import hint_of
-        from rummisolve.solver import solve
 
         check_hint_level(level)
         self._require_human()
-        solution = solve(self.game.view(self.human).position, time_limit=HINT_TIME_LIMIT)
+        solution = self._solve(self.game.view(self.human).position)
         return hint_to_json(hint_of(solution, level))
 
     def _turn_began(self, undone: Any) -> bool:
@@ -153,13 +151,16 @@ class Session(SessionBase[Game, Player]):
     # -- the AIs' turns ---------------------------------------------------------------------------
 
     def _ai_turn(self, seat: int, before: Any) -> dict[str, Any]:
-        info = play_turn(self.game, self._players[seat], self.names[seat])
+        info = play_turn(self.game, self._player(seat), self.names[seat])
         answer = self._turn_answer(info.event, before)
         if info.draw is not None:
             answer["draw"] = public_event(info.draw)
         if info.illegal is not None:
             answer["illegal"] = for_people(info.illegal)
         return answer
+
+    def _fallback(self, view: Any) -> Any:
+        return Draw()  # after a draw under the discard rule: refused, so the turn is forfeit
 
     # -- what the human sees ----------------------------------------------------------------------
 

@@ -11,10 +11,11 @@ web app saves the game after each action (:mod:`rummisolve.server.routes.games`)
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, OptionError
 from rummisolve.game.engine import Game, bounded_referee
@@ -35,6 +36,8 @@ __all__ = [
     "check_hint_level",
     "HINT_TIME_LIMIT",
 ]
+
+log = logging.getLogger("rummisolve.server")
 
 HINT_TIME_LIMIT = 5.0
 """Seconds a hint's solve may take (the AIs have no such cap: their moves are the engine's)."""
@@ -87,6 +90,8 @@ class SessionBase(Generic[G, P]):
         self._players = {
             seat: self._make_player(kind, seed + seat) for seat, kind in enumerate(self.kinds) if kind != "human"
         }
+        self.workers: Workers | None = None
+        """Where the AIs choose and hints solve (the server's game lane); ``None``: here."""
 
     # -- what a kind of game sets ---------------------------------------------------------------
 
@@ -127,6 +132,26 @@ class SessionBase(Generic[G, P]):
     def view(self) -> dict[str, Any]:
         """The game as the human sees it."""
         raise NotImplementedError
+
+    def _fallback(self, view: Any) -> Any:
+        """What an AI does whose choice passed its deadline (draw, or pass)."""
+        raise NotImplementedError
+
+    # -- heavy work, in the server's worker processes when it has them ------------------------------
+
+    def _solve(self, position: Any) -> Any:
+        """A hint's solve (:data:`HINT_TIME_LIMIT`), in a worker process if the session has :attr:`workers`."""
+        if self.workers is not None:
+            return self.workers.solve_position(position, HINT_TIME_LIMIT)[0]
+        from rummisolve.solver import solve
+
+        return solve(position, time_limit=HINT_TIME_LIMIT)
+
+    def _player(self, seat: int) -> Any:
+        """``seat``'s AI, choosing in a worker process if the session has :attr:`workers`."""
+        if self.workers is None:
+            return self._players[seat]
+        return _InWorker(self, seat, self.workers)
 
     # -- making one -----------------------------------------------------------------------------
 
@@ -332,6 +357,39 @@ class SessionBase(Generic[G, P]):
 
     def _turn_answer(self, event: Any, before: Any) -> dict[str, Any]:
         return {"event": self._public(event, before), "before": table_to_json(before)}
+
+
+class Workers(Protocol):
+    """The server's game lane, as a session uses it (:class:`~rummisolve.server.lanes.Lanes`)."""
+
+    def choose(self, player: Any, view: Any) -> tuple[Any, Any, int]: ...
+
+    def solve_position(self, position: Any, time_limit: float) -> tuple[Any, int]: ...
+
+    def reroll_hint(self, position: Any, free_dice: Any, seed: int) -> Any: ...
+
+
+class _InWorker:
+    """A session's AI that chooses in a worker process: the player goes there with the view and
+    comes back as it is after choosing (a plan kept for the rest of the turn). A choice past its
+    deadline is the session's fallback (a draw or a pass); the referee judges whatever it is."""
+
+    def __init__(self, session: SessionBase[Any, Any], seat: int, workers: Workers) -> None:
+        self.session = session
+        self.seat = seat
+        self.workers = workers
+        self.name = getattr(session._players[seat], "name", "AI")
+
+    def choose(self, view: Any) -> Any:
+        from rummisolve.server.workers import JobDeadline
+
+        try:
+            action, player, _ = self.workers.choose(self.session._players[self.seat], view)
+        except JobDeadline as late:
+            log.warning("%s: %s", self.name, late.message)
+            return self.session._fallback(view)
+        self.session._players[self.seat] = player
+        return action
 
 
 def seat_names(kinds: Sequence[str]) -> tuple[str, ...]:

@@ -16,11 +16,13 @@ ENV_PREFIX = "RUMMISOLVE_"
 
 INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_body_bytes": (1024, 64 * 1024 * 1024),
-    "solver_threads": (1, 256),
-    "light_solver_threads": (0, 256),
-    "light_max_tiles": (0, 1_000_000),
+    "heavy_workers": (1, 256),
+    "light_workers": (0, 256),
+    "game_workers": (1, 256),
+    "light_max_work": (0, 10**9),
     "max_queued_solves": (0, 100_000),
     "max_queued_light_solves": (0, 100_000),
+    "max_queued_game_jobs": (0, 100_000),
     "heavy_nice": (0, 19),
     "max_tiles_in_play": (1, 1_000_000),
     "max_melds": (1, 1_000_000),
@@ -50,6 +52,8 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
 }
 """The range of every integer setting."""
 
+_DEADLINES = ("job_grace_seconds", "replay_deadline_seconds", "ai_turn_deadline_seconds")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -61,22 +65,41 @@ class Settings:
     """Server-side cap on one solve, in seconds; a request's ``time_limit`` is clamped to it."""
     absurd_time_limit: float = 86_400.0
     """A ``time_limit`` above this is rejected as absurd (400) rather than clamped."""
-    solver_threads: int = 4
-    """Threads solving positions of more than ``light_max_tiles`` tiles (the heavy lane)."""
-    light_solver_threads: int = 2
-    """Threads kept for positions of at most ``light_max_tiles`` tiles in play (the light lane),
-    so that a small solve never waits behind big ones; 0: every solve takes the heavy lane."""
-    light_max_tiles: int = 160
-    """Tiles in play (table + rack) up to which a position is light: the whole XP set (standard: 106)."""
+    heavy_workers: int = 2
+    """Worker processes of the heavy lane: solves whose expected work is over ``light_max_work``,
+    and replays (``POST /replays``). Each runs one job at a time under its deadline."""
+    light_workers: int = 1
+    """Worker processes kept for light solves (expected work at most ``light_max_work``), so that
+    a small solve never waits behind big ones; 0: every solve takes the heavy lane."""
+    game_workers: int = 1
+    """Worker processes for the AI turns and hints of games (``/games``) and rooms."""
+    light_max_work: int = 160
+    """Expected work up to which a solve is light: its tiles in play, times the rule set's size
+    past the XP set's 160 tiles, times 2 for ``open_then_manipulate`` (unopened), 4 for strict
+    joker retrieval, 2 for Twist's jokers, times 1 + its alternatives, times 100 for the Xpress
+    re-roll (docs/web.md)."""
     max_queued_solves: int = 8
-    """Solves that may wait for a thread of the heavy lane; past it, 503 with ``Retry-After``.
-    Each may hold its thread for the whole time cap: 8 behind 4 threads wait up to 2 caps."""
+    """Jobs that may wait for a heavy worker; past it, 503 with ``Retry-After``. Each may hold its
+    worker until its deadline: 8 behind 2 workers wait up to 4 deadlines."""
     max_queued_light_solves: int = 64
-    """Solves that may wait for a thread of the light lane; past it, 503. Light solves take
-    milliseconds (benchmarks/RESULTS.md), so 64 behind 2 threads wait well under a second."""
+    """Solves that may wait for a light worker; past it, 503. Light solves take milliseconds
+    (benchmarks/RESULTS.md), so 64 behind one worker wait well under a second."""
+    max_queued_game_jobs: int = 32
+    """AI turns and hints that may wait for a game worker; past it, a hint or a game's AI turn
+    gets 503 (a room's AI waits its turn)."""
     heavy_nice: int = 10
-    """How much lower the heavy lane's threads run (Linux nice increment, 0..19): on a busy CPU,
-    light solves and the event loop go first. 0: the same priority as the rest."""
+    """How much lower the heavy lane's worker processes run (Linux nice increment, 0..19): on a
+    busy CPU, light solves, AI turns and the server's own process go first. 0: the same priority."""
+    job_grace_seconds: float = 5.0
+    """A solve's or a hint's hard deadline is its time limit plus this: the time to read the
+    position, build the model, decode and referee the answer. Past it, its worker is killed (504)."""
+    replay_deadline_seconds: float = 60.0
+    """Hard deadline of one ``POST /replays`` (every round refereed, every turn analysed); past it, 504."""
+    ai_turn_deadline_seconds: float = 30.0
+    """Hard deadline of one AI choice in a game or a room; past it, the AI draws (or passes) instead."""
+    test_job_delay_seconds: float = 0.0
+    """For tests only: seconds every worker job sleeps before its work, as a slow model build would
+    (the deadline counts it). 0 on any real server."""
     max_tiles_in_play: int = 4_000
     """Largest position solved, in tiles on the table and in the rack (past it: 413). Tens of KB of
     JSON; the largest need the most memory while CP-SAT searches (benchmarks/RESULTS.md)."""
@@ -152,10 +175,13 @@ class Settings:
                 raise SettingsError(f"{name} must be an integer, not {value!r}")
             if not low <= value <= high:
                 raise SettingsError(f"{name} must be between {low:,} and {high:,}, not {value:,}")
-        for name in ("max_time_limit", "absurd_time_limit"):
+        for name in ("max_time_limit", "absurd_time_limit", *_DEADLINES):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise SettingsError(f"{name} must be a positive number of seconds, not {value!r}")
+        delay = self.test_job_delay_seconds
+        if isinstance(delay, bool) or not isinstance(delay, int | float) or not math.isfinite(delay) or delay < 0:
+            raise SettingsError(f"test_job_delay_seconds must be 0 or a positive number of seconds, not {delay!r}")
         if not isinstance(self.allowed_hosts, str):
             raise SettingsError(
                 f"allowed_hosts must be a comma-separated string of host names, not {self.allowed_hosts!r}"

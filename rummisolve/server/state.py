@@ -5,33 +5,27 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import Request
 
 from rummisolve.server.game_cache import GameCache
-from rummisolve.server.lanes import Job, Lanes
+from rummisolve.server.lanes import Lanes
 from rummisolve.server.quotas import Quotas
 from rummisolve.server.room_cache import RoomCache
 from rummisolve.server.room_hub import RoomHub
 from rummisolve.server.settings import Settings
 from rummisolve.server.store import GameStore
 
-__all__ = ["ServerState", "SharedState", "server_state", "solve_job"]
+__all__ = ["ServerState", "SharedState", "server_state"]
 
 GAME_THREADS = 4
-"""Threads running game actions (AIs and hints solve; a write may wait on a lock for ``busy_timeout``)."""
+"""Threads running game actions (a write may wait on a lock for ``busy_timeout``; an AI turn or a
+hint waits there for its game worker, :mod:`rummisolve.server.lanes`)."""
 
 QUICK_THREADS = 2
 """Threads for /verify, /explain and /render: quick, so they keep answering while every solver thread is busy."""
-
-
-def solve_job(body: Any, stop: Any) -> dict[str, Any]:
-    """What a /solve request runs in its lane: :func:`rummisolve.service.solve_json`."""
-    from rummisolve.service import solve_json
-
-    return solve_json(body, stop=stop)
 
 
 @dataclass
@@ -46,8 +40,6 @@ class ServerState:
     """The game rooms: ``rooms.cache`` holds them (its ``clock`` times the turn timers)."""
     quotas: Quotas = field(default_factory=lambda: Quotas.build(Settings()))
     """Each client's share: creation rate limits, failed room-code guesses, heavy jobs held."""
-    solve: Job = solve_job
-    """The job each /solve runs (a test may wrap it, e.g. to hold solves back)."""
     quick: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(QUICK_THREADS, thread_name_prefix="rummisolve-quick")
     )
@@ -73,8 +65,8 @@ class ServerState:
         )
 
     def shutdown(self) -> None:
-        """Stop the threads (solves running are left to end on their own) and close the store
-        once no game thread uses it (closing a connection in use may crash SQLite)."""
+        """Stop the threads, let go of the worker processes (they end with the process) and close the
+        store once no game thread uses it (closing a connection in use may crash SQLite)."""
         self.lanes.shutdown()
         self.quick.shutdown(wait=False, cancel_futures=True)
         self.game_pool.shutdown(wait=True, cancel_futures=True)

@@ -23,7 +23,10 @@ Errors, always ``{"error": message}`` (:mod:`rummisolve.server.handlers`): 400 b
 unknown field too), 404 no such game, 409 an action that does not fit the game's state (not your
 turn, the round is over) or a stale copy, 415 a body that is not JSON, 429 past the limits on games
 (the server's or one client's, named in the message; a new owner is saved only with its game) or
-past ``games_per_window`` new games from one address (with ``Retry-After``), 500 a damaged saved game, 503 the database refused the write (nothing changed).
+past ``games_per_window`` new games from one address (with ``Retry-After``), 500 a damaged saved game,
+503 the database refused the write (nothing changed) or the game lane is full, 504 a hint past its
+deadline. Hints and AI turns run in worker processes of the game lane (:mod:`rummisolve.server.lanes`);
+replays in the heavy lane.
 """
 
 from __future__ import annotations
@@ -41,8 +44,15 @@ from rummisolve.server.dice_session import DiceSession
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
 from rummisolve.server.quotas import client_address, client_key
-from rummisolve.server.replays import saved_replay
-from rummisolve.server.requests import BadRequest, client_gone, dealing, json_object, read_json, require_json
+from rummisolve.server.requests import (
+    BadRequest,
+    client_gone,
+    deadline_headers,
+    dealing,
+    json_object,
+    read_json,
+    require_json,
+)
 from rummisolve.server.sessions import AnySession, new_session
 from rummisolve.server.state import ServerState, SharedState
 from rummisolve.server.store import StaleGame, hash_token
@@ -218,18 +228,15 @@ SAVED_GAME_LIMIT = 4_000_000
 async def open_replay(request: Request, state: SharedState) -> Response:
     require_json(request)
     body = await read_json(request, SAVED_GAME_LIMIT)
-    steps = state.settings.max_verify_steps
-
-    def job(saved: Any, stop: Any) -> dict[str, Any]:
-        return saved_replay(saved, max_steps=steps)
-
-    # The heavy lane: replaying and analysing rounds is solver work, bounded like any solve; one
-    # client holds at most max_client_jobs of the heavy jobs at once.
+    # The heavy lane: replaying and analysing rounds is solver work, in a worker process under
+    # replay_deadline_seconds (past it: 504), stopped if the client leaves; one client holds at most
+    # max_client_jobs of the heavy jobs at once.
     with state.quotas.jobs.hold(client_address(request)):
-        result = await state.lanes.run(state.lanes.heavy, job, body, gone=lambda: client_gone(request))
+        job, result = await state.lanes.replay(body, gone=lambda: client_gone(request))
     if result is None:
         return Response(status_code=499)
-    return JSONResponse(result)
+    deadline = state.settings.replay_deadline_seconds
+    return JSONResponse(result, headers=deadline_headers(deadline, job.waited))
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -333,6 +340,7 @@ async def _act(request: Request, state: ServerState, ident: str, name: str) -> R
                     f"this page's copy of the game is out of date (version {seen}; the game is at version "
                     f"{cached.version}): it was played in another tab or window"
                 )
+            cached.session.workers = state.lanes  # AI turns and hints: in the game lane's workers
             try:
                 answer = action(cached.session, body) or {}
             except BaseException:

@@ -1,7 +1,7 @@
 """The solver's routes: ``POST /solve``, ``/verify``, ``/explain``, ``/render``, ``/check`` and ``GET /health``.
 
-Each answers exactly what the CLI prints for the same input. Solves run in a lane's solver
-threads (:mod:`rummisolve.server.lanes`), never on the event loop; verify, explain and render in
+Each answers exactly what the CLI prints for the same input. Solves run in a lane's worker
+processes (:mod:`rummisolve.server.lanes`) under a hard deadline; verify, explain and render in
 the quick pool. Bodies are read by hand (:mod:`rummisolve.server.requests`): size-limited, and
 decoded by :mod:`rummisolve.jsonio`, so no input can crash a route.
 """
@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 
 from rummisolve import __version__
 from rummisolve.server import schemas
+from rummisolve.server.lanes import JobDeadline
 from rummisolve.server.openapi import request_body
 from rummisolve.server.quotas import client_address
 from rummisolve.server.requests import (
@@ -25,6 +26,8 @@ from rummisolve.server.requests import (
     clamp_reroll_budget,
     clamp_time_limit,
     client_gone,
+    deadline_headers,
+    error_body,
     read_json,
 )
 from rummisolve.server.state import ServerState, SharedState
@@ -35,12 +38,15 @@ router = APIRouter()
 
 _SOLVE_DESCRIPTION = (
     "Identical to what `rummisolve solve` prints for the position. The response header "
-    "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap. "
-    "Light solves have solver threads of their own (the light lane), so they never wait behind "
-    "big ones: a solve is light if its position has at most `light_max_tiles` tiles in play (see "
-    "/health) and it asks for no `alternatives` (each alternative is a search of its own, so a "
-    "request with alternatives takes the heavy lane whatever its size). A solve whose client "
-    "disconnects is dropped from the queue, or stopped if it is running."
+    "`X-Rummisolve-Time-Limit` gives the time limit applied after clamping to the server's cap, "
+    "`X-Rummisolve-Deadline` the solve's hard deadline (that time limit + `job_grace_seconds`: "
+    "past it the solve is stopped and answered 504) and `X-Rummisolve-Waited` the seconds it "
+    "waited for a worker. Solves run in worker processes, in two lanes: a solve is light if its "
+    "expected work (tiles in play, times the rule set's size past 160 tiles and its costly "
+    "options, times 1 + its alternatives, times 100 for the Xpress re-roll) is at most `light_max_work` (see "
+    "/health); light solves "
+    "have workers of their own, so they never wait behind big ones. A solve whose client "
+    "disconnects is dropped from the queue, or stopped (its worker replaced) if it is running."
 )
 
 _SOLVE_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -53,9 +59,15 @@ _SOLVE_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
     503: {
         "model": schemas.SolveError,
-        "description": "Busy: every solver thread of the position's lane is taken and its queue is "
+        "description": "Busy: every worker process of the position's lane is taken and its queue is "
         "full (`max_queued_solves`, or `max_queued_light_solves` for light solves). Retry after "
         "the `Retry-After` header's seconds.",
+        "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
+    },
+    504: {
+        "model": schemas.SolveError,
+        "description": "The solve passed its hard deadline (its time limit + `job_grace_seconds`) and was "
+        "stopped; the message names the limit.",
         "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
     },
 }
@@ -94,15 +106,22 @@ async def solve(request: Request, state: SharedState) -> Response:
     if isinstance(body, dict):
         body = clamp_reroll_budget({**body, "time_limit": time_limit}, settings)
     # Anything else is refused by solve_json with the same message the CLI prints.
-    lane = state.lanes.lane_for(tiles, body)
+    heavy = state.lanes.lane_for(tiles, body) is state.lanes.heavy
+    search = state.lanes.search_seconds(body, time_limit)  # the re-roll's search comes after the solve's
+    deadline = state.lanes.solve_deadline(search)
     # One client holds at most max_client_jobs heavy solves at once (queued or running).
-    held = state.quotas.jobs.hold(client_address(request)) if lane is state.lanes.heavy else contextlib.nullcontext()
-    with held:
-        result = await state.lanes.run(lane, state.solve, body, gone=lambda: client_gone(request))
+    held = state.quotas.jobs.hold(client_address(request)) if heavy else contextlib.nullcontext()
+    try:
+        with held:
+            job, result = await state.lanes.solve(body, tiles, search, gone=lambda: client_gone(request))
+    except JobDeadline as cut:
+        headers = {"Retry-After": str(cut.retry_after), **deadline_headers(deadline, cut.job.waited, time_limit)}
+        return JSONResponse(error_body("/solve", cut.message), status_code=504, headers=headers)
     if result is None:  # the client has gone: nobody reads this (499: nginx's "client closed request")
         return Response(status_code=499)
     status = 400 if result.get("status") == "error" else 200
-    return JSONResponse(result, status_code=status, headers={"X-Rummisolve-Time-Limit": repr(time_limit)})
+    headers = deadline_headers(deadline, job.waited, time_limit)
+    return JSONResponse(result, status_code=status, headers=headers)
 
 
 @router.post(
