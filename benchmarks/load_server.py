@@ -35,7 +35,7 @@ With ``--abuse``, an attacker runs beside the normal clients (issue 47), bounded
 after ``--abuse-leave-after`` seconds, again and again; ``--abuse-solvers`` threads send small but
 expensive solves (106 tiles, unopened, under an 8-colour, 40-number, 4-copy set with
 ``open_then_manipulate`` and strict joker retrieval; a 60 s time limit the server clamps to its
-cap), expecting 200, 503 or 504. The report adds the light /solve p99, how far any answered
+cap), expecting 200, 503, 504 or 429 (past the client's share, ``max_client_jobs``). The report adds the light /solve p99, how far any answered
 request outlived its deadline (its answer time minus ``X-Rummisolve-Waited`` and
 ``X-Rummisolve-Deadline``), and the workers' counts (killed at the deadline, cancelled).
 
@@ -633,6 +633,9 @@ class AbuseLoad:
                     self._count(f"solve 200 {body['status']}")
                 elif response.status == 503 and "max_queued_solves" in body.get("error", ""):
                     self._count("solve 503 busy")
+                    self._stopping.wait(min(self.backoff, float(response.getheader("Retry-After") or 1)))
+                elif response.status == 429 and "max_client_jobs" in body.get("error", ""):
+                    self._count("solve 429 the client's share")
                     self._stopping.wait(min(self.backoff, float(response.getheader("Retry-After") or 1)))
                 elif response.status == 504 and "job_grace_seconds" in body.get("error", ""):
                     self._count("solve 504 deadline")

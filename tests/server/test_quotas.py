@@ -6,9 +6,6 @@ loop is bounded; the defaults are the server's own unless a test names a setting
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import threading
-import time
 import warnings
 
 import pytest
@@ -22,12 +19,11 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.quotas import RateLimit  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
-from tests.support.net import free_port  # noqa: E402
 
-from .test_lanes import SMALL, Blocking  # noqa: E402
+from .test_app import Pending, Server, _serve_checked, hard_position, wait_for  # noqa: E402
+from .test_lanes import SMALL  # noqa: E402
 from .test_rooms import Clock, auth, create, join, make_app  # noqa: E402
 
 
@@ -306,57 +302,33 @@ def test_a_seats_new_connection_replaces_its_oldest_and_takes_a_spectators_place
 # -- heavy jobs: a client's share of the heavy lane --------------------------------------------------
 
 
-@pytest.fixture
-def blocking():
-    job = Blocking()
-    yield job
-    job.release.set()
+HEAVY = {**SMALL, "alternatives": 10, "rules": {"joker_retrieval": "strict"}}
+"""A small position whose expected work is heavy (strict retrieval, 10 alternatives)."""
 
 
 @pytest.fixture
-def live(blocking, tmp_path):
-    """The app (heavy lane only, one job a client) under uvicorn on a free loopback port."""
-    settings = dataclasses.replace(Settings(), light_solver_threads=0, solver_threads=2, max_client_jobs=1)
-    app = create_app(settings, db=str(tmp_path / "games.sqlite3"))
-    app.state.server.solve = blocking
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60  # a bound on a hang, not a timing
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{config.port}"
-    finally:
-        blocking.release.set()
-        server.should_exit = True
-        thread.join(30)
+def live(tmp_path):
+    """``rummisolve serve``: two heavy workers, one heavy job a client, a cap long enough that a slow
+    solve runs until its client leaves."""
+    args = ["--heavy-workers", "2", "--max-client-jobs", "1", "--max-time-limit", "60", "--job-grace-seconds", "120"]
+    srv = Server(tmp_path, *args)
+    yield from _serve_checked(srv)
 
 
-def test_one_client_holds_at_most_max_client_jobs_heavy_jobs(live, blocking):
-    held: list = []
-    first = threading.Thread(
-        target=lambda: held.append(httpx.post(live + "/solve", json={**SMALL, "alternatives": 3}, timeout=120))
-    )
-    first.start()
+def test_one_client_holds_at_most_max_client_jobs_heavy_jobs(live):
+    first = Pending(live, dict(hard_position(), time_limit=60))  # held until its client leaves
     try:
-        deadline = time.monotonic() + 30
-        while httpx.get(live + "/health", timeout=10).json()["solves"]["running"] < 1:
-            assert time.monotonic() < deadline, "the first job did not start"
-            time.sleep(0.01)
-        again = httpx.post(live + "/solve", json=SMALL, timeout=30)
+        wait_for(live, lambda c: c["heavy"]["busy"] == 1, "the first job runs")
+        again = live.client.post("/solve", json=HEAVY)
         assert again.status_code == 429 and "max_client_jobs" in again.json()["error"]
         assert again.headers["retry-after"] == "1"
-        # Another address (127.0.0.2 is this machine too) has its own share.
-        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
-            assert other.post(live + "/solve", json=SMALL, timeout=60).status_code == 200
+        # Another address (127.0.0.2 is this machine too) has its own share: the other heavy worker.
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=120) as other:
+            assert other.post(live.url + "/solve", json=HEAVY).status_code == 200
     finally:
-        blocking.release.set()
-        first.join(60)
-    assert [r.status_code for r in held] == [200]
-    assert httpx.post(live + "/solve", json=SMALL, timeout=60).status_code == 200  # released
+        first.close()
+    wait_for(live, lambda c: c["heavy"]["busy"] == 0, "the first job is stopped")
+    assert live.client.post("/solve", json=HEAVY).status_code == 200  # released
 
 
 def test_a_forged_forwarded_for_header_gives_no_new_share(tmp_path):
