@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rummisolve.server import worker_jobs
+from rummisolve.server.requests import BadRequest
 from rummisolve.server.settings import Settings
 from rummisolve.server.workers import JobDeadline, PoolFull, WorkerPool
 
@@ -170,11 +171,18 @@ class Lanes:
         """The seconds a /solve may search: its time limit, plus the re-roll's when it asks for one."""
         return time_limit + reroll_seconds(body)
 
-    async def replay(self, saved: Any, gone: Callable[[], Awaitable[None]]) -> tuple[Any, dict[str, Any] | None]:
-        """A ``POST /replays`` in the heavy lane: ``(job, result)``, ``None`` if the client left first."""
+    async def replay(self, raw: bytes, gone: Callable[[], Awaitable[None]]) -> tuple[Any, dict[str, Any] | None]:
+        """A ``POST /replays`` (its body's bytes, decoded in the worker) in the heavy lane: ``(job,
+        result)``, ``None`` if the client left first; :class:`BadRequest` if the body is no JSON."""
+        try:
+            return await self._replay(raw, gone)
+        except worker_jobs.BadBody as bad:
+            raise BadRequest(bad.status, bad.message) from None
+
+    async def _replay(self, raw: bytes, gone: Callable[[], Awaitable[None]]) -> tuple[Any, dict[str, Any] | None]:
         return await self.heavy.run(
             worker_jobs.replay,
-            (saved, self.settings.max_verify_steps, self.delay),
+            (raw, self.settings.max_verify_steps, self.delay),
             self.settings.replay_deadline_seconds,
             "the replay's analysis",
             "replay_deadline_seconds",

@@ -24,6 +24,8 @@ __all__ = [
     "BadRequest",
     "error_body",
     "read_json",
+    "read_body",
+    "decode_json",
     "require_json",
     "json_object",
     "clamp_time_limit",
@@ -77,6 +79,12 @@ async def read_json(request: Request, limit: int) -> Any:
     The size limit is checked against ``Content-Length`` before reading and again while the
     body streams in (a chunked body has no length), so an oversized body is never held whole.
     """
+    return decode_json(await read_body(request, limit))
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body's bytes, size-limited as :func:`read_json` says (to decode elsewhere:
+    :func:`decode_json`, e.g. in a worker process, for a big body)."""
     declared = request.headers.get("content-length")
     if declared is not None:
         if not declared.strip().isdigit():
@@ -93,10 +101,11 @@ async def read_json(request: Request, limit: int) -> Any:
             chunks.append(chunk)
     except ClientDisconnect:  # nobody will read the answer; this keeps it out of the error log
         raise BadRequest(400, "the client disconnected before sending the whole body") from None
-    return _decode(b"".join(chunks))
+    return b"".join(chunks)
 
 
-def _decode(raw: bytes) -> Any:
+def decode_json(raw: bytes) -> Any:
+    """``raw`` decoded as JSON (UTF-8); :class:`BadRequest` (400) naming what is wrong."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-__all__ = ["warm_up", "after_job", "solve", "replay", "choose", "solve_position", "xpress_hint", "pid"]
+__all__ = ["BadBody", "warm_up", "after_job", "solve", "replay", "choose", "solve_position", "xpress_hint", "pid"]
 
 _WARM_UP = {"table": [["R1", "R2", "R3"]], "rack": ["R4", "K9"], "opened": True, "time_limit": 10.0}
 
@@ -43,11 +43,27 @@ def solve(body: Any, delay: float = 0.0) -> dict[str, Any]:
     return solve_json(body)
 
 
-def replay(saved: Any, max_steps: int, delay: float = 0.0) -> dict[str, Any]:
-    """A ``POST /replays``: :func:`rummisolve.server.replays.saved_replay` (rounds refereed, turns analysed)."""
+class BadBody(Exception):
+    """A body that is no JSON: the HTTP status and the message to answer (pickles whole)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+        self.status = status
+        self.message = message
+
+
+def replay(raw: bytes, max_steps: int, delay: float = 0.0) -> dict[str, Any]:
+    """A ``POST /replays`` from its body's bytes (up to 4 MB: decoded here, not on the server's
+    event loop): :func:`rummisolve.server.replays.saved_replay` (rounds refereed, turns analysed).
+    :class:`BadBody` if the bytes are no JSON."""
     from rummisolve.server.replays import saved_replay
+    from rummisolve.server.requests import BadRequest, decode_json
 
     _pause(delay)
+    try:
+        saved = decode_json(raw)
+    except BadRequest as bad:
+        raise BadBody(bad.status, bad.message) from None
     return saved_replay(saved, max_steps=max_steps)
 
 

@@ -264,3 +264,7 @@ def test_a_bad_saved_game_is_named(api):
         response = api.post("/replays", json=body)
         assert response.status_code == 400 and words in response.json()["error"], response.text
     assert api.post("/replays", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
+    # Decoded in a worker process (not on the server's event loop): the same 400s as any body.
+    for raw, words in ((b'{"format": ', "malformed JSON"), (b"\xff{}", "not UTF-8"), (b" ", "empty request body")):
+        response = api.post("/replays", content=raw, headers={"content-type": "application/json"})
+        assert response.status_code == 400 and words in response.json()["error"], response.text

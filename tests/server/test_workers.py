@@ -102,7 +102,7 @@ def test_a_job_past_its_deadline_is_killed_and_its_worker_replaced(pool):
 
 def test_a_jobs_own_error_comes_back_as_it_is(pool):
     with pytest.raises(JsonInputError, match="saved game: expected a download of the web app"):
-        pool.call(worker_jobs.replay, ({"format": "nothing"}, 100), 60, "a replay", "x")
+        pool.call(worker_jobs.replay, (b'{"format": "nothing"}', 100), 60, "a replay", "x")
     assert pool.call(os.getpid, (), 60, "a job", "x") != os.getpid()  # the same worker goes on
 
 

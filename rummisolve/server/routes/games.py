@@ -50,7 +50,7 @@ from rummisolve.server.requests import (
     deadline_headers,
     dealing,
     json_object,
-    read_json,
+    read_body,
     require_json,
 )
 from rummisolve.server.sessions import AnySession, new_session
@@ -227,12 +227,12 @@ SAVED_GAME_LIMIT = 4_000_000
 )
 async def open_replay(request: Request, state: SharedState) -> Response:
     require_json(request)
-    body = await read_json(request, SAVED_GAME_LIMIT)
-    # The heavy lane: replaying and analysing rounds is solver work, in a worker process under
-    # replay_deadline_seconds (past it: 504), stopped if the client leaves; one client holds at most
-    # max_client_jobs of the heavy jobs at once.
+    # The heavy lane: decoding, replaying and analysing rounds is solver work, in a worker process
+    # under replay_deadline_seconds (past it: 504), stopped if the client leaves; one client holds
+    # at most max_client_jobs of the heavy jobs at once, its uploads included (refused unread).
     with state.quotas.jobs.hold(client_address(request)):
-        job, result = await state.lanes.replay(body, gone=lambda: client_gone(request))
+        raw = await read_body(request, SAVED_GAME_LIMIT)
+        job, result = await state.lanes.replay(raw, gone=lambda: client_gone(request))
     if result is None:
         return Response(status_code=499)
     deadline = state.settings.replay_deadline_seconds
