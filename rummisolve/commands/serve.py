@@ -33,6 +33,7 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("max_stored_games", int, "N", "web app games saved in the database; past it, a new game gets 429"),
     ("max_live_rooms", int, "N", "game rooms whose round is not over; past it, a new room gets 429"),
     ("max_stored_rooms", int, "N", "game rooms saved in the database; past it, a new room gets 429"),
+    ("room_cache_size", int, "N", "game rooms kept in memory per worker (0: as many as --max-live-rooms)"),
     ("max_connections", int, "N", "WebSocket connections to rooms per worker; past it, closed with 4503"),
     ("max_room_spectators", int, "N", "spectators' WebSocket connections to one room; past it, closed with 4429"),
     ("max_seat_connections", int, "N", "WebSocket connections of one seat; a newer one replaces the oldest (4409)"),

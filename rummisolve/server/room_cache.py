@@ -5,11 +5,16 @@ and is committed to the store before anyone is answered or told: each change is 
 If the change fails or the store refuses the write, the copy in memory is dropped, so the room
 stays exactly as saved. A copy is reloaded when the store has a newer version (another worker
 process changed the room). Times come from ``clock`` (wall-clock seconds; tests inject one).
+
+The cache holds ``size`` rooms (the ``room_cache_size`` setting, by default ``max_live_rooms``, so
+every live room stays in memory); a room past it is loaded from its row when asked for, which
+costs the same whatever rounds it has played (:mod:`rummisolve.server.rooms`). A row still in the
+first form is written back in the current one when it is first loaded, at the same version (the
+same room, stored anew: nobody's view goes stale).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -21,14 +26,11 @@ from rummisolve.errors import RummisolveError
 from rummisolve.server.game_cache import LockTable
 from rummisolve.server.requests import BadRequest
 from rummisolve.server.room_views import room_view
-from rummisolve.server.rooms import CODE_LENGTH, CODE_LETTERS, Room, new_code
+from rummisolve.server.rooms import CODE_LENGTH, CODE_LETTERS, ROOM_VERSION, Room, new_code
 from rummisolve.server.settings import Settings
 from rummisolve.server.store import DamagedGame, GameStore, StaleGame
 
-__all__ = ["RoomCache", "CachedRoom", "NoSuchRoom", "ROOM_CACHE_SIZE", "normal_code"]
-
-ROOM_CACHE_SIZE = 64
-"""Rooms kept in memory per worker process; the others are loaded from the store when asked for."""
+__all__ = ["RoomCache", "CachedRoom", "NoSuchRoom", "normal_code"]
 
 T = TypeVar("T")
 
@@ -58,11 +60,12 @@ class RoomCache:
     """Rooms by code over a :class:`~rummisolve.server.store.GameStore` (see the module's docstring)."""
 
     def __init__(
-        self, store: GameStore, settings: Settings, size: int = ROOM_CACHE_SIZE, clock: Callable[[], float] = time.time
+        self, store: GameStore, settings: Settings, size: int | None = None, clock: Callable[[], float] = time.time
     ) -> None:
         self.store = store
         self.settings = settings
-        self.size = size
+        self.size = settings.room_cache_rooms() if size is None else size
+        """Rooms kept in memory (default: the settings' :meth:`~Settings.room_cache_rooms`)."""
         self.clock = clock
         """Wall-clock seconds: the turn timers' deadlines are measured by it."""
         self.locks = LockTable()
@@ -115,6 +118,8 @@ class RoomCache:
             room = Room.from_json(data, max_steps=self.settings.max_verify_steps)
         except (RummisolveError, TypeError, KeyError, IndexError, AttributeError, ValueError) as err:
             raise DamagedGame(f"room {code!r} is damaged and cannot be loaded ({err})") from None
+        if data.get("version") != ROOM_VERSION:  # the first form: stored anew, at the same version
+            self.store.rewrite_room(code, room.to_json(), expected=version)
         cached = CachedRoom(version, room)
         self._keep(code, cached)
         return cached
@@ -158,16 +163,16 @@ class RoomCache:
         If it fails after changing the copy in memory, or the save fails, the copy is dropped: the
         store has the room as it was. (A refusal that changed nothing keeps it: a stranger's bad
         tokens do not make the server replay the room again and again.)"""
-        before = json.dumps(cached.room.to_json())
+        before = cached.room.fingerprint()
         try:
             answer = act(cached, now)
         except BaseException:
-            if json.dumps(cached.room.to_json()) != before:
+            if cached.room.fingerprint() != before:
                 self.forget(code)
             raise
-        data = cached.room.to_json()
-        if json.dumps(data) == before:
+        if cached.room.fingerprint() == before:
             return answer, False
+        data = cached.room.to_json()
         try:
             version = self.store.save_room(
                 code, data, cached.room.status, cached.room.due(now), expected=cached.version, now=now

@@ -4,6 +4,10 @@ A seat's view holds its own rack and nobody else's; a spectator's holds no rack.
 the pool's order, a deck, a seed or a token: the pool is a count, other seats are tile counts,
 and the log shows other seats' draws without their tiles (a seat sees its own). Once a round is
 over every rack is shown, as players lay their tiles down to count them.
+
+A view (and so every push) holds the current round only, and of the finished rounds the newest
+one's result and the totals (``results``): its size does not grow with the rounds played. The
+whole table of results is :func:`room_results` (``GET /rooms/{room}/results``).
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from rummisolve.jsonio import rules_to_json, table_to_json
+from rummisolve.server.room_rounds import round_result
 from rummisolve.server.rooms import Room
-from rummisolve.server.session import match_results, seat_event
+from rummisolve.server.session import seat_event
 
-__all__ = ["room_view", "invite_path"]
+__all__ = ["room_view", "room_results", "invite_path"]
 
 
 def invite_path(code: str) -> str:
@@ -44,7 +49,7 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
         "invite": invite_path(room.code),
         "version": version,
         "status": room.status,
-        "round": len(room.rounds) - 1,
+        "round": room.round,
         "turn": state.current,
         "turn_number": state.turn,
         "creator": room.creator,
@@ -57,7 +62,7 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
         "log": [_logged(seat_event(e, seat, room.names, game.states[i].table)) for i, e in enumerate(game.events)],
         "winner": state.winner,
         "end_reason": state.end_reason,
-        "results": match_results(room.rounds, len(room.seats)),
+        "results": _results(room),
     }
     if room.rules.discard:
         out["discard_pile"] = [str(t) for t in state.discards]
@@ -69,6 +74,22 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
             out["draw_from"] = view.draw_from
             out["drawn"] = None if view.drawn is None else str(view.drawn)
     return out
+
+
+def room_results(room: Room) -> dict[str, Any]:
+    """Every finished round's winner, ending, scores and turns, and each seat's total."""
+    return {"rounds": [r.to_json() for r in room.results()], "totals": list(room.match_totals())}
+
+
+def _results(room: Room) -> dict[str, Any]:
+    """The finished rounds in a view: how many, the newest one's result and each seat's total."""
+    current = round_result(room.game)
+    last = current or (room.past[-1] if room.past else None)
+    return {
+        "count": len(room.past) + (current is not None),
+        "last": None if last is None else last.to_json(),
+        "totals": list(room.match_totals()),
+    }
 
 
 def _timer(room: Room, now: float) -> dict[str, Any]:

@@ -14,14 +14,19 @@ set's ``timer_penalty`` tiles, the table stays as it was). The rounds' games get
 An AI seat's turn is taken in two steps, so the thinking needs no lock on the room:
 :meth:`Room.ai_to_move` gives the seat, its player and what it sees; the player chooses (in the
 server's heavy lane); :meth:`Room.ai_move` applies the choice (``play_turn``: an illegal choice
-makes the AI draw). Rooms save to JSON (:meth:`Room.to_json`), every round as the engine's saved
-game, so every play is re-checked on load; the views (:mod:`rummisolve.server.room_views`) never
-hold what the JSON keeps secret (the decks, the seeds, the token hashes).
+makes the AI draw). Rooms save to JSON (:meth:`Room.to_json`) as they are now: the finished rounds
+compacted to their results, the current round as the engine's save, restored on load without
+judging its plays again (:mod:`rummisolve.server.room_rounds`), so loading a room costs the same
+after 1 round or 500. A room saved in the first form (every round's whole game) is read by
+replaying every round through the referee once, then saved in the new form. The views
+(:mod:`rummisolve.server.room_views`) never hold what the JSON keeps secret (the deck, the seeds,
+the token hashes).
 """
 
 from __future__ import annotations
 
 import hmac
+import json
 import math
 import random
 import secrets
@@ -34,6 +39,7 @@ from rummisolve.game import AI_LEVELS, PLAYER_KINDS, Game, Player, PlayerView, m
 from rummisolve.jsonio import json_type_name, rules_from_json, rules_to_json
 from rummisolve.rules import MAX_TURN_TIMER, RuleSet
 from rummisolve.server.requests import BadRequest
+from rummisolve.server.room_rounds import RoundResult, restore_round, round_result, totals_of
 from rummisolve.server.store import hash_token
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
@@ -42,6 +48,7 @@ __all__ = [
     "Room",
     "Seat",
     "ROOM_FORMAT",
+    "ROOM_VERSION",
     "CODE_LETTERS",
     "CODE_LENGTH",
     "MAX_NAME",
@@ -51,7 +58,9 @@ __all__ = [
 ]
 
 ROOM_FORMAT = "rummisolve-room"
-_ROOM_VERSION = 1
+ROOM_VERSION = 2
+"""2: the room as it is now (``results`` of the finished rounds, ``round``: the current one);
+1: every round's whole game (``rounds``), read by replaying them (see the module's docstring)."""
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """The letters of room codes: no I, L or O, which read like 1 and 0."""
@@ -149,7 +158,8 @@ class Room:
         creator: int,
         timer: float | None,
         seed: int,
-        rounds: list[Game],
+        game: Game,
+        results: Sequence[RoundResult] = (),
         deadline: float | None = None,
         max_steps: int | None = None,
     ) -> None:
@@ -162,7 +172,12 @@ class Room:
         """Seconds per human turn (the room's ``timer``, else the rule set's ``turn_timer``), or ``None``."""
         self.seed = seed
         """Secret: seeds the AI players' randomness."""
-        self.rounds = rounds
+        self.game = game
+        """The round being played (or the last one, once it is over)."""
+        self.past = list(results)
+        """The results of the rounds before :attr:`game` (the earlier rounds themselves are not kept)."""
+        self.totals = totals_of(self.past, len(seats))
+        """Each seat's total over :attr:`past`."""
         self.deadline = deadline
         """When the mover's time runs out (wall-clock seconds), or ``None``."""
         self.max_steps = max_steps
@@ -204,22 +219,12 @@ class Room:
             creator=seat,
             timer=check_timer(timer),
             seed=secrets.randbits(62),
-            rounds=[],
+            game=_deal(len(kinds), rules, 0, max_steps),
             max_steps=max_steps,
         )
-        room.rounds.append(room._deal(0))
         token = room._take(seat, check_name(name, f"player {seat + 1}"))
         room._turn_started(now)
         return room, seat, token
-
-    def _deal(self, r: int) -> Game:
-        return Game(
-            len(self.seats),
-            self.rules.replace(turn_timer=None),  # the room keeps the time (see the module's docstring)
-            random.SystemRandom().randrange(2**63),  # nobody can derive a round's deal
-            first=r % len(self.seats),
-            referee=_referee(self.max_steps),
-        )
 
     def _take(self, seat: int, name: str) -> str:
         token = secrets.token_urlsafe(32)
@@ -230,9 +235,19 @@ class Room:
     # -- reading --------------------------------------------------------------------------------
 
     @property
-    def game(self) -> Game:
-        """The round being played (or the last one, once it is over)."""
-        return self.rounds[-1]
+    def round(self) -> int:
+        """The number of the current round (from 0)."""
+        return len(self.past)
+
+    def results(self) -> list[RoundResult]:
+        """Every finished round's result, the current round's too once it is over."""
+        last = round_result(self.game)
+        return self.past if last is None else [*self.past, last]
+
+    def match_totals(self) -> tuple[int, ...]:
+        """Each seat's total over every finished round (the current one's too once it is over)."""
+        last = round_result(self.game)
+        return self.totals if last is None else tuple(t + s for t, s in zip(self.totals, last.scores, strict=True))
 
     @property
     def names(self) -> list[str]:
@@ -351,7 +366,11 @@ class Room:
         self._require_open()
         if not self.game.finished:
             raise GameStateError("the round is not over yet")
-        self.rounds.append(self._deal(len(self.rounds)))
+        result = round_result(self.game)
+        assert result is not None  # the round is over
+        self.past.append(result)
+        self.totals = tuple(t + s for t, s in zip(self.totals, result.scores, strict=True))
+        self.game = _deal(len(self.seats), self.rules, self.round, self.max_steps)
         self._turn_started(now)
 
     # -- the server's actions -------------------------------------------------------------------
@@ -419,11 +438,12 @@ class Room:
 
     # -- saving ---------------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole room, secrets included (for the store only: never a player's to see)."""
-        return {
+    def to_json(self, *, results: bool = True) -> dict[str, Any]:
+        """The room as it is now, secrets included (for the store only: never a player's to see);
+        without ``results``, the finished rounds' results are left out."""
+        out = {
             "format": ROOM_FORMAT,
-            "version": _ROOM_VERSION,
+            "version": ROOM_VERSION,
             "code": self.code,
             "rules": rules_to_json(self.rules),
             "seats": [s.to_json() for s in self.seats],
@@ -432,23 +452,43 @@ class Room:
             "seed": self.seed,
             "deadline": self.deadline,
             "archived": self.archived,
-            "rounds": [g.to_json() for g in self.rounds],
+            "round": self.game.to_json(),
         }
+        if results:
+            out["results"] = [r.to_json() for r in self.past]
+        return out
+
+    def fingerprint(self) -> str:
+        """The room as it is now, as text, to tell whether an action changed it: :meth:`to_json`
+        with the finished rounds' results counted, not listed (they change only with the round)."""
+        return json.dumps({**self.to_json(results=False), "results": len(self.past)})
 
     @classmethod
     def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Room:
-        """A room saved by :meth:`to_json`; every round replays through the referee."""
+        """A room saved by :meth:`to_json`: its current round restored without judging its plays
+        again; a room saved in the first form (version 1) has every round replayed through the
+        referee (see the module's docstring)."""
         if not isinstance(obj, dict) or obj.get("format") != ROOM_FORMAT:
             raise JsonInputError(f'saved room: expected an object with "format": {ROOM_FORMAT!r}')
+        version = obj.get("version")
+        if version not in (1, ROOM_VERSION):
+            raise JsonInputError(f"saved room.version: expected 1 or {ROOM_VERSION}, got {version!r}")
         rules = rules_from_json(obj.get("rules"), "saved room.rules")
         seats = obj.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise JsonInputError("saved room.seats: expected an array of seats")
         places = [Seat(str(s["kind"]), str(s["name"]), s.get("token")) for s in seats]
-        rounds = obj.get("rounds")
-        if not isinstance(rounds, list) or not rounds:
-            raise JsonInputError("saved room.rounds: expected a non-empty array of saved games")
         referee = _referee(max_steps)
+        if version == 1:
+            game, results = _first_form(obj, referee)
+        else:
+            past = obj.get("results")
+            if not isinstance(past, list):
+                raise JsonInputError("saved room.results: expected an array of the finished rounds' results")
+            results = [RoundResult.from_json(r, len(places), f"saved room.results[{i}]") for i, r in enumerate(past)]
+            game = restore_round(obj.get("round"), referee)
+        if game.players != len(places):
+            raise JsonInputError(f"saved room.round: {game.players} players for {len(places)} seats")
         room = cls(
             str(obj.get("code")),
             rules,
@@ -456,7 +496,8 @@ class Room:
             creator=int(obj["creator"]),
             timer=obj.get("timer"),
             seed=int(obj["seed"]),
-            rounds=[Game.from_json(g, referee=referee) for g in rounds],
+            game=game,
+            results=results,
             deadline=obj.get("deadline"),
             max_steps=max_steps,
         )
@@ -466,6 +507,30 @@ class Room:
 
 Think = Callable[[Player, PlayerView], tuple[Any, Player]]
 """Where an AI chooses: ``think(player, view)`` answers its choice and the player after choosing."""
+
+
+def _first_form(obj: dict[str, Any], referee: Callable[..., Any] | None) -> tuple[Game, list[RoundResult]]:
+    """The current round and the earlier rounds' results of a room saved in the first form (every
+    round's whole game), each round replayed through the referee."""
+    rounds = obj.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise JsonInputError("saved room.rounds: expected a non-empty array of saved games")
+    games = [Game.from_json(g, referee=referee) for g in rounds]
+    results = [round_result(g) for g in games[:-1]]
+    if any(r is None for r in results):
+        raise JsonInputError("saved room.rounds: a round before the last is not over")
+    return games[-1], [r for r in results if r is not None]
+
+
+def _deal(players: int, rules: RuleSet, r: int, max_steps: int | None) -> Game:
+    """Round ``r`` (from 0) of a room: the first seat moves on by one each round."""
+    return Game(
+        players,
+        rules.replace(turn_timer=None),  # the room keeps the time (see the module's docstring)
+        random.SystemRandom().randrange(2**63),  # nobody can derive a round's deal
+        first=r % players,
+        referee=_referee(max_steps),
+    )
 
 
 def _referee(max_steps: int | None) -> Callable[..., Any] | None:

@@ -31,6 +31,7 @@ INTEGER_BOUNDS: dict[str, tuple[int, int]] = {
     "max_stored_games": (1, 10_000_000),
     "max_live_rooms": (1, 1_000_000),
     "max_stored_rooms": (1, 10_000_000),
+    "room_cache_size": (0, 1_000_000),
     "max_connections": (1, 1_000_000),
     "max_room_spectators": (0, 100_000),
     "max_seat_connections": (1, 1_000),
@@ -118,6 +119,9 @@ class Settings:
     """Game rooms whose round is not over that the server keeps (past it, a new room gets 429)."""
     max_stored_rooms: int = 2_000
     """Game rooms saved in the database, over or not (past it, a new room gets 429)."""
+    room_cache_size: int = 0
+    """Game rooms kept in memory per worker process (the others are read from the database when
+    asked for); 0: as many as ``max_live_rooms``, so every live room stays in memory."""
     max_connections: int = 1_000
     """WebSocket connections to rooms open at once in a worker process (past it, a new one is
     closed with code 4503: try again later)."""
@@ -193,6 +197,10 @@ class Settings:
             raise SettingsError(
                 f"max_time_limit ({self.max_time_limit:g} s) exceeds absurd_time_limit ({self.absurd_time_limit:g} s)"
             )
+
+    def room_cache_rooms(self) -> int:
+        """Game rooms kept in memory per worker process: ``room_cache_size``, else ``max_live_rooms``."""
+        return self.room_cache_size or self.max_live_rooms
 
     def host_allow_list(self) -> tuple[str, ...]:
         """The extra allowed host names, lower case."""

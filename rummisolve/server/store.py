@@ -20,7 +20,9 @@ Game rooms (:mod:`rummisolve.server.rooms`) have a table of their own: a row per
 code, with its status, version and ``due`` (when the server must act on it unasked: a turn
 timer's deadline, or now for an AI seat's turn), so a restarted server finds what is due with
 one query. They follow the same rules: versioned saves (:class:`StaleGame`), the same refusals,
-and a cap on rooms (:class:`StoreFull`).
+and a cap on rooms (:class:`StoreFull`). A room's ``data`` is the room as it is now
+(:meth:`rummisolve.server.rooms.Room.to_json`, versioned by its own ``version`` field); a row in an
+older form is rewritten in place when it is first loaded (:meth:`GameStore.rewrite_room`).
 
 Each game and room also names its ``client`` (who made it: :func:`rummisolve.server.quotas.client_key`),
 so a client's share is capped beside the server's (the checks and the write in one transaction:
@@ -483,6 +485,15 @@ class GameStore(Upkeep):
         if row is None:
             return 0
         raise StaleGame(f"room {code!r} was changed by another request (version {row[0]}, not {expected})")
+
+    def rewrite_room(self, code: str, data: dict[str, Any], *, expected: int) -> bool:
+        """Store version ``expected`` of a room in another form (the same room: its version, status,
+        due time and times unchanged); whether the room was still at that version."""
+        with self._db() as db:
+            cursor = db.execute(
+                "UPDATE rooms SET data = ? WHERE code = ? AND version = ?", (json.dumps(data), code, expected)
+            )
+        return cursor.rowcount == 1
 
     def room_version(self, code: str) -> int | None:
         with self._db() as db:

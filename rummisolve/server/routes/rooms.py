@@ -3,7 +3,7 @@
 - ``POST /rooms`` makes a room (201: its code, the creator's seat and secret token, the invite);
   ``POST /rooms/{room}/join`` takes the next free human seat (409 when none is).
 - ``GET /rooms/{room}``: the view of the seat whose token ``Authorization: Bearer`` carries, or
-  without one the spectator's view.
+  without one the spectator's view; ``GET /rooms/{room}/results``: every finished round's result.
 - ``POST /rooms/{room}/turn`` (the seat's token, the ``version`` its view showed): a play (the
   whole new table), a draw, or under the discard rule a discard; 200 with the new view, 400 with
   the referee's reasons for an illegal play, 409 out of turn or a stale version, 401 without a
@@ -45,7 +45,7 @@ from rummisolve.server.quotas import client_address, client_key
 from rummisolve.server.requests import BadRequest, dealing, json_object
 from rummisolve.server.room_cache import CachedRoom, NoSuchRoom, normal_code
 from rummisolve.server.room_hub import Closed, RoomHub, Watcher
-from rummisolve.server.room_views import invite_path, room_view
+from rummisolve.server.room_views import invite_path, room_results, room_view
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import illegal_answer
 from rummisolve.server.state import ServerState, SharedState
@@ -196,6 +196,14 @@ async def _get(code: str, request: Request, state: ServerState) -> Response:
 
     view, changed = await hub.run(lambda: hub.cache.change(code, look))
     return _answer(hub, code, changed, view)
+
+
+@router.get("/rooms/{code}/results", summary="Every finished round's result and the totals (a view has the newest)")
+async def get_results(code: str, state: SharedState) -> Response:
+    code = normal_code(code)
+    hub = state.rooms
+    answer, changed = await hub.run(lambda: hub.cache.change(code, lambda cached, now: room_results(cached.room)))
+    return _answer(hub, code, changed, answer)
 
 
 @router.post(

@@ -62,7 +62,9 @@ export function asGame(view, seat) {
     winner: view.winner,
     end_reason: view.end_reason,
     history: view.log,
-    results: view.results,
+    // A view has the newest finished round's result and the totals (the whole list is
+    // GET /rooms/{room}/results): what the page shows of them, in the play page's shape.
+    results: { rounds: view.results.last ? [view.results.last] : [], totals: view.results.totals },
     last: view.last,
   };
 }
