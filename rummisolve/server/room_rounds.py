@@ -47,16 +47,19 @@ class RoundResult:
         if not isinstance(obj, dict):
             raise JsonInputError(f"{path}: expected a round's result (an object)")
         winner, reason, scores, turns = (obj.get(k) for k in ("winner", "end_reason", "scores", "turns"))
-        whole = lambda n: isinstance(n, int) and not isinstance(n, bool)  # noqa: E731
-        if winner is not None and not (whole(winner) and 0 <= winner < players):
+        if winner is not None and not (_whole(winner) and 0 <= winner < players):
             raise JsonInputError(f"{path}.winner: expected a seat from 0 to {players - 1} or null")
         if reason not in ("out", "blocked"):
             raise JsonInputError(f"{path}.end_reason: expected 'out' or 'blocked'")
-        if not isinstance(scores, list) or len(scores) != players or not all(whole(s) for s in scores):
+        if not isinstance(scores, list) or len(scores) != players or not all(_whole(s) for s in scores):
             raise JsonInputError(f"{path}.scores: expected {players} whole numbers")
-        if not whole(turns) or turns < 0:
+        if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
             raise JsonInputError(f"{path}.turns: expected a whole number of turns")
         return cls(winner, reason, tuple(scores), turns)
+
+
+def _whole(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool)
 
 
 def round_result(game: Game) -> RoundResult | None:

@@ -570,11 +570,22 @@ def test_two_browsers_and_an_ai_play_a_whole_round_from_the_invite_while_a_third
         turn_is(p, over)
         assert p.get_by_test_id("scores").locator("tr").count() == 4  # a header and three players
         assert p.evaluate("window.stayed") is True
+    # The scores table: each seat's score this round and its total, from the view's results.
+    results = view["results"]
+    rows = [
+        [c.inner_text() for c in r.locator("td").all()[:3]] for r in w.get_by_test_id("scores").locator("tr").all()[1:]
+    ]
+    assert rows == [
+        [q["name"], str(s), str(t)]
+        for q, s, t in zip(view["players"], results["last"]["scores"], results["totals"], strict=True)
+    ]
     ann.shoot_step("17-whole-round-over", key=True)
     watcher.shoot_step("17-whole-round-over-spectator", key=True)
     assert w.get_by_test_id("next-round").is_hidden()  # a spectator does not deal
     a.get_by_test_id("next-round").click()
+    totals = ", ".join(f"{q['name']} {t}" for q, t in zip(view["players"], results["totals"], strict=True))
     for p in (a, b, w):
         p.wait_for_function("document.querySelector('#round-info').textContent.includes('Round 2')")
+        assert p.locator("#round-info").inner_text().endswith(f"totals {totals}")  # the totals carry over
     for page in (ann, bo, watcher):
         page.close()
