@@ -7,8 +7,8 @@ Plays one two-seat room (standard rules, no AI) for ``--rounds`` rounds in this 
 - ``stored_bytes``: the room's row (its JSON, as the store writes it);
 - ``cold_load_ms``: the row decoded and the room rebuilt (:meth:`Room.from_json`), as on a cache miss;
 - ``save_ms``: one change's serialisation, as :meth:`RoomCache._commit` does it: the room's
-  fingerprint before and after the change (``Room.fingerprint``; before it, the whole room's JSON
-  text) and the row written;
+  fingerprint before and after the change (``Room.fingerprint``; before issue 47, the whole
+  room's JSON text) and the row written;
 - ``view_ms`` and ``view_bytes``: one seat's view (what a GET answers and a push sends).
 
     python -m benchmarks.room_rounds [--rounds 235] [--moves 20] [--repeat 5] [--seed 1]
@@ -32,7 +32,8 @@ from benchmarks.load_rooms import rack_melds  # noqa: E402
 
 
 def play_room(rounds: int, moves: int, seed: int):  # noqa: ANN201 (the Room type is imported late)
-    """A two-seat room played for ``rounds`` finished rounds, then ``moves`` moves into the next."""
+    """A two-seat room played for ``rounds`` finished rounds, then ``moves`` moves into the next
+    (fewer if it ends sooner)."""
     from rummisolve.rules import STANDARD
     from rummisolve.server.rooms import Room
 
@@ -46,6 +47,8 @@ def play_room(rounds: int, moves: int, seed: int):  # noqa: ANN201 (the Room typ
             now += 1
         room.next_round(now)
     for _ in range(moves):
+        if room.status == "over":  # a round may end sooner
+            break
         _move(room, rng, now)
     return room
 
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     view = room_view(room, 0, 1, 1_000.0)
     figures = {
         "rounds": args.rounds,
-        "moves": args.moves,
+        "moves": len(room.game.events),
         "stored_bytes": len(text),
         "cold_load_ms": timed(lambda: Room.from_json(json.loads(text))),
         "save_ms": timed(lambda: save(room)),

@@ -7,13 +7,18 @@ over every rack is shown, as players lay their tiles down to count them.
 
 A view (and so every push) holds the current round only, and of the finished rounds the newest
 one's result and the totals (``results``): its size does not grow with the rounds played. The
-whole table of results is :func:`room_results` (``GET /rooms/{room}/results``).
+whole table of results is :func:`room_results` (``GET /rooms/{room}/results``). Each event of the
+round is put in words for the log once, as every seat and as its own player sees it
+(:class:`_RoundLog`), so a view costs little more than copying the log, however long the round.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
+from rummisolve.game import Game
 from rummisolve.jsonio import rules_to_json, table_to_json
 from rummisolve.server.room_rounds import round_result
 from rummisolve.server.rooms import Room
@@ -59,7 +64,7 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
         "rules": rules_to_json(room.rules),
         "timer": _timer(room, now),
         "last": _last(room, seat),
-        "log": [_logged(seat_event(e, seat, room.names, game.states[i].table)) for i, e in enumerate(game.events)],
+        "log": _round_log(game).lines(room.names, seat),
         "winner": state.winner,
         "end_reason": state.end_reason,
         "results": _results(room),
@@ -67,12 +72,12 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
     if room.rules.discard:
         out["discard_pile"] = [str(t) for t in state.discards]
     if seat is not None:
-        view = game.view(seat)
+        mover = seat == state.current  # what it drew this turn, the mover's only (as the engine's view)
         out["seat"] = seat
-        out["rack"] = [str(t) for t in view.rack]
+        out["rack"] = [str(t) for t in state.racks[seat]]
         if room.rules.discard:
-            out["draw_from"] = view.draw_from
-            out["drawn"] = None if view.drawn is None else str(view.drawn)
+            out["draw_from"] = state.draw_from if mover else None
+            out["drawn"] = None if state.drawn is None or not mover else str(state.drawn)
     return out
 
 
@@ -112,6 +117,45 @@ def _last(room: Room, seat: int | None) -> dict[str, Any] | None:
     event = seat_event(game.events[-1], seat, room.names, before)
     event["before"] = table_to_json(before)
     return event
+
+
+class _RoundLog:
+    """A round's log lines so far, each as everyone sees it and as its own player does (the names
+    filled in when a view is made: a seat handed to an AI is renamed)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = weakref.ref(game)  # not the game itself: the log is kept only while the round is
+        self.public: list[dict[str, Any]] = []
+        self.own: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+
+    def lines(self, names: list[str], seat: int | None) -> list[dict[str, Any]]:
+        """The log as ``seat`` sees it (``None``: a spectator): every event of the round so far."""
+        game = self.game()
+        assert game is not None  # a view is made of a live round
+        with self.lock:
+            events, states = game.events, game.states
+            for i in range(len(self.public), len(events)):  # the events since the last view, once each
+                before = states[i].table
+                self.public.append(_logged(seat_event(events[i], None, names, before)))
+                self.own.append(_logged(seat_event(events[i], events[i].player, names, before)))
+            return [
+                {**(self.own[i] if line["player"] == seat else line), "name": names[line["player"]]}
+                for i, line in enumerate(self.public[: len(events)])
+            ]
+
+
+_logs: weakref.WeakKeyDictionary[Game, _RoundLog] = weakref.WeakKeyDictionary()
+_logs_lock = threading.Lock()
+
+
+def _round_log(game: Game) -> _RoundLog:
+    """The log lines of round ``game`` (kept while the round is: views of a room are made holding it)."""
+    with _logs_lock:
+        log = _logs.get(game)
+        if log is None:
+            log = _logs[game] = _RoundLog(game)
+        return log
 
 
 def _logged(event: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ the token hashes).
 from __future__ import annotations
 
 import hmac
-import json
 import math
 import random
 import secrets
@@ -438,10 +437,9 @@ class Room:
 
     # -- saving ---------------------------------------------------------------------------------
 
-    def to_json(self, *, results: bool = True) -> dict[str, Any]:
-        """The room as it is now, secrets included (for the store only: never a player's to see);
-        without ``results``, the finished rounds' results are left out."""
-        out = {
+    def to_json(self) -> dict[str, Any]:
+        """The room as it is now, secrets included (for the store only: never a player's to see)."""
+        return {
             "format": ROOM_FORMAT,
             "version": ROOM_VERSION,
             "code": self.code,
@@ -452,16 +450,18 @@ class Room:
             "seed": self.seed,
             "deadline": self.deadline,
             "archived": self.archived,
+            "results": [r.to_json() for r in self.past],
             "round": self.game.to_json(),
         }
-        if results:
-            out["results"] = [r.to_json() for r in self.past]
-        return out
 
-    def fingerprint(self) -> str:
-        """The room as it is now, as text, to tell whether an action changed it: :meth:`to_json`
-        with the finished rounds' results counted, not listed (they change only with the round)."""
-        return json.dumps({**self.to_json(results=False), "results": len(self.past)})
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything :meth:`to_json` saves, in short, to tell whether an action changed the room:
+        the parts that change (the seats, the deadline, archived, the rounds: the current one is
+        the same game until the next is dealt, and a game changes only by adding events), beside
+        the state they led to."""
+        game = self.game
+        seats = tuple((s.kind, s.name, s.token) for s in self.seats)
+        return (seats, self.deadline, self.archived, len(self.past), game, len(game.events), game.can_redo, game.state)
 
     @classmethod
     def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Room:
