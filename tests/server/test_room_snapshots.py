@@ -7,6 +7,7 @@ result."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import warnings
 
@@ -24,6 +25,7 @@ import rummisolve.referee as referee  # noqa: E402
 from rummisolve.errors import IllegalMoveError  # noqa: E402
 from rummisolve.game import Game  # noqa: E402
 from rummisolve.rules import STANDARD  # noqa: E402
+from rummisolve.server.requests import BadRequest  # noqa: E402
 from rummisolve.server.room_cache import RoomCache  # noqa: E402
 from rummisolve.server.room_views import room_view  # noqa: E402
 from rummisolve.server.rooms import ROOM_FORMAT, Room  # noqa: E402
@@ -289,3 +291,35 @@ def test_pushes_carry_the_current_round_not_every_rounds_result(tmp_path):
     # A push at the start of round 6 is as big as one at the start of round 2 (racks of 14 tiles,
     # totals of a few digits): before, each finished round added its result to every push.
     assert max(sizes) - min(sizes) < 100, sizes
+
+
+def test_the_fingerprint_changes_exactly_when_the_saved_room_does():
+    """Every action (refused ones too) changes :meth:`Room.fingerprint` exactly when it changes
+    what is saved: a change it missed would not be saved, nor acknowledged honestly."""
+    now = 1_000.0
+    room, _, _ = Room.new("ABCDEF", STANDARD, ["human", "human", "human"], "Ann", now, timer=5, max_steps=MAX_STEPS)
+    steps = [
+        lambda: room.draw(0, "pool", now),  # waiting: refused
+        lambda: room.join("Bo", now),
+        lambda: room.join("Cy", now),
+        lambda: room.join("Di", now),  # full: refused
+        lambda: room.draw(1, "pool", now),  # out of turn: refused
+        lambda: room.play(0, [["R1", "R2"]], None, now),  # illegal: refused
+        lambda: room.draw(0, "pool", now),
+        lambda: room.expire(now + 1),  # not due: nothing
+        lambda: room.expire(now + 10),  # seat 1's time is up
+        lambda: room.hand_to_ai(1, 2, "easy", now),  # not the creator: refused
+        lambda: room.hand_to_ai(0, 2, "easy", now),
+        lambda: room.next_round(now),  # the round is on: refused
+        lambda: room.play(2, table, None, now) if (table := best_table(room, 2)) else room.draw(2, "pool", now),
+        room.archive,
+        room.archive,  # archived already: nothing
+    ]
+    changed = []
+    for step in steps:
+        fingerprint, saved = room.fingerprint(), json.dumps(room.to_json())
+        with contextlib.suppress(ValueError, BadRequest):  # refusals: the game's errors, a 403
+            step()
+        assert (room.fingerprint() != fingerprint) == (json.dumps(room.to_json()) != saved)
+        changed.append(json.dumps(room.to_json()) != saved)
+    assert changed == [False, True, True, False, False, False, True, False, True, False, True, False, True, True, False]
