@@ -151,6 +151,7 @@ def play_match(
     step: int,
     workers: int,
     think: float | None,
+    clock: bool | None = None,
     progress: bool = True,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Play ``match`` until ``budget`` says enough, appending each game to its file; the games
@@ -165,7 +166,7 @@ def play_match(
     while (reason := budget.enough(match, results)) is None:
         done = {r["deal"] for r in results}
         start = max(done) + 1 if done else 0
-        tasks = plan(match.kinds, limit, seed, rules, think=think)[start : start + step]
+        tasks = plan(match.kinds, limit, seed, rules, think=think, clock=clock)[start : start + step]
         if not tasks:
             return results, "games"
         with path.open("a") as out, closing(ordered_map(run_deal, tasks, workers, chunk=1)) as batches:
@@ -327,6 +328,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--step", type=int, default=10, help="deals played between checks (10)")
     parser.add_argument("--seed", type=int, default=37)
     parser.add_argument("--think", type=float, default=None, help="the expert's budget per move (its default)")
+    parser.add_argument(
+        "--counted",
+        action="store_true",
+        help="the expert's budget counted, not clocked: the same moves whatever the machine's load",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--games-dir", type=Path, default=HERE / "results" / "strength")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "strength.md")
@@ -362,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             step=args.step,
             workers=args.workers,
             think=args.think,
+            clock=False if args.counted else None,
         )
         played.append((match, results, reason))
         args.out.write_text(report(played, command, notes))  # the table so far, after every match

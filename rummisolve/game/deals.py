@@ -66,6 +66,9 @@ class DealTask:
     log: bool = False
     think: float | None = None
     """The expert's budget per move in seconds (``None``: its default)."""
+    clock: bool | None = None
+    """Whether the expert's moves are clocked (``None``: its default, clocked; ``False``: the
+    budget is counted, the same moves on any machine whatever its load)."""
 
 
 class _Timed:
@@ -170,7 +173,11 @@ def run_deal(task: DealTask) -> list[dict[str, Any]]:
     results = []
     for rotation in range(n):
         seats = list(seating(n, task.index, rotation))  # seat -> contestant
-        players = [_Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c, think=task.think)) for c in seats]
+        extra = {} if task.clock is None else {"clock": task.clock}
+        players = [
+            _Timed(make_player(kinds[c], seed=task.seed + rotation + 7919 * c, think=task.think, **extra))
+            for c in seats
+        ]
         game_index = task.index * n + rotation
         turns: list[dict[str, Any]] = []
 

@@ -13,9 +13,10 @@ PLAYER_KINDS = (*AI_LEVELS, "human")
 """Every built-in player kind."""
 
 
-def make_player(kind: str, seed: int | None = None, think: float | None = None) -> Player:
+def make_player(kind: str, seed: int | None = None, think: float | None = None, clock: bool | None = None) -> Player:
     """A built-in player: ``easy``, ``medium``, ``hard``, ``expert`` or ``human`` (``seed`` fixes any
-    randomness; ``think``: the expert's budget per move in seconds, default 0.5)."""
+    randomness; ``think``: the expert's budget per move in seconds, default 0.5; ``clock``: whether
+    the expert's moves are clocked, default yes, ``False`` for a counted budget)."""
     key = kind.strip().lower() if isinstance(kind, str) else kind
     if key == "easy":
         from rummisolve.game.ai.easy import EasyPlayer
@@ -32,7 +33,7 @@ def make_player(kind: str, seed: int | None = None, think: float | None = None) 
     if key == "expert":
         from rummisolve.game.ai.expert import DEFAULT_THINK, ExpertPlayer
 
-        return ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think)
+        return ExpertPlayer(seed=seed, think=DEFAULT_THINK if think is None else think, clock=clock)
     if key == "human":
         from rummisolve.game.terminal.human import HumanPlayer
 

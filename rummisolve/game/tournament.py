@@ -44,13 +44,15 @@ def plan(
     rules: RuleSet = STANDARD,
     log: bool = False,
     think: float | None = None,
+    clock: bool | None = None,
 ) -> list[DealTask]:
     """The deals for ``games`` games (rounded up to a whole number of rotations); ``think``: the
-    expert's budget per move (``None``: its default)."""
+    expert's budget per move (``None``: its default); ``clock``: whether its moves are clocked
+    (``None``: its default; ``False``: a counted budget, independent of the machine's load)."""
     n = len(kinds)
     deals = max(1, math.ceil(games / n))
     rules_json = rules_to_json(rules)
-    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think) for i in range(deals)]
+    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think, clock) for i in range(deals)]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""The expert AI's search under the discard rule: whole-turn plans, sampled worlds, playouts.
+"""The discard rule's variant of the expert's search: whole-turn plans, sampled worlds, playouts.
 
 Under the discard rule a turn is *draw (from the pool or the pile's top, or not at all), play (or
 not), discard*. The expert searches whole-turn **plans**:
@@ -27,7 +27,11 @@ has them) go out when the table before did not; discard the tile with the fewest
 rack (same number, or same colour within two), highest first once opened, never one with which the
 next player goes out when they would not without it. Scores as under the normal rules: 1 for a
 round this player wins, 0 for one another wins, else 0.5 less
-:data:`~rummisolve.game.ai.expert.LOOSE_WEIGHT` per loose tile of its rack.
+:data:`~rummisolve.game.ai.expert_plain.LOOSE_WEIGHT` per loose tile of its rack.
+
+:class:`DiscardVariant` plugs these into the expert's one search,
+:func:`rummisolve.game.ai.expert_search.run_search` (the clock, the worlds' count and the
+decision are the same as under the normal rules).
 """
 
 from __future__ import annotations
@@ -40,15 +44,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
-from rummisolve.game.ai.common import MoveClock, greedy_move, loose_tiles, melds_of, rack_after
+from rummisolve.game.ai.common import UNTIMED, MoveClock, greedy_move, loose_tiles, melds_of, rack_after
 from rummisolve.game.ai.discarding import discard_options, taken_tiles
-from rummisolve.game.ai.montecarlo import (
-    FitSets,
-    World,
-    fitting_tiles_of_json_tables,
-    opponent_groups,
-    shrink_groups,
-)
+from rummisolve.game.ai.expert_plain import LOOSE_WEIGHT
+from rummisolve.game.ai.montecarlo import FitSets, World, opponent_groups, shrink_groups
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import RuleSet
@@ -66,7 +65,8 @@ __all__ = [
     "discard_plans",
     "sample_discard_world",
     "Sim",
-    "search_plans",
+    "DiscardVariant",
+    "run_plan",
 ]
 
 DISCARDS = 2
@@ -259,8 +259,10 @@ class Sim:
         pile: list[Tile],
         pool: list[Tile],
         cache: dict[Any, Any],
+        clock: MoveClock = UNTIMED,
     ) -> None:
         self.rules = rules
+        self.clock = clock
         self.table = table
         self.racks = racks
         self.opened = opened
@@ -274,7 +276,7 @@ class Sim:
 
     def greedy(self, table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool) -> _Move | None:
         """The solver's most-tiles move under the discard rule (it keeps a tile): (table, rack left)."""
-        return greedy_move(table, rack, opened, self.rules, self.cache)
+        return greedy_move(table, rack, opened, self.rules, self.cache, self.clock)
 
     def out(self, table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool = True) -> bool:
         """Whether ``rack`` goes out on ``table``: a move leaves one tile, to discard."""
@@ -411,13 +413,21 @@ def run_plan(
     depth: int,
     cache: dict[Any, Any],
     loose_weight: float,
+    clock: MoveClock = UNTIMED,
 ) -> float:
     """``plan``'s playout value in one world (``racks``: the opponents'; ``pool`` in draw order)."""
     me = view.seat
     all_racks = dict(racks)
     all_racks[me] = tuple(view.rack)
     sim = Sim(
-        view.rules, tuple(view.table), all_racks, list(view.players_opened), list(view.discard_pile), list(pool), cache
+        view.rules,
+        tuple(view.table),
+        all_racks,
+        list(view.players_opened),
+        list(view.discard_pile),
+        list(pool),
+        cache,
+        clock,
     )
     if plan.discard is None:  # a draw from the pool: the policy plays the rest of the turn
         out = sim.turn(me, source=plan.source)
@@ -442,33 +452,28 @@ def run_plan(
     return _value(sim, me, (me + 1) % view.players, depth, loose_weight)
 
 
-def search_plans(
-    view: PlayerView,
-    plans: list[Plan],
-    worlds: int,
-    depth: int,
-    seed: int | None,
-    clock: MoveClock,
-    loose_weight: float,
-) -> tuple[list[float], int]:
-    """Each plan's mean playout value over the same ``worlds`` sampled worlds (common random
-    numbers), and how many worlds were played (fewer once ``clock`` has run out; at least one)."""
-    rng = random.Random(f"expert-discard/{seed}/{view.seat}/{view.turn}/{view.draw_from}")
-    fitsets = fitting_tiles_of_json_tables(view.rules)
-    cache: dict[Any, Any] = {}
-    table0 = tuple(view.table)
-    probe = Sim(view.rules, table0, {}, [], [], [], cache)
+class DiscardVariant:
+    """The discard rule's variant of the search (:func:`rummisolve.game.ai.expert_search.run_search`):
+    starts are :class:`Plan` s."""
 
-    def goes_out(rack: tuple[Tile, ...]) -> bool:
-        return probe.out(table0, rack)
+    def rng_key(self, view: PlayerView, seed: int | None) -> str:
+        return f"expert-discard/{seed}/{view.seat}/{view.turn}/{view.draw_from}"
 
-    totals = [0.0] * len(plans)
-    done = 0
-    for _ in range(worlds):
-        racks, pool = sample_discard_world(view, rng, fitsets, goes_out)
-        for i, plan in enumerate(plans):
-            totals[i] += run_plan(view, plan, racks, pool, depth, cache, loose_weight)
-        done += 1
-        if clock.expired():
-            break
-    return [t / done for t in totals], done
+    def sample(
+        self, view: PlayerView, rng: random.Random, fitsets: FitSets, cache: dict[Any, Any], clock: MoveClock
+    ) -> tuple[dict[int, tuple[Tile, ...]], list[Tile]]:
+        table = tuple(view.table)
+        probe = Sim(view.rules, table, {}, [], [], [], cache, clock)
+        return sample_discard_world(view, rng, fitsets, lambda rack: probe.out(table, rack))
+
+    def playout(
+        self,
+        view: PlayerView,
+        start: Plan,
+        world: tuple[dict[int, tuple[Tile, ...]], list[Tile]],
+        depth: int,
+        cache: dict[Any, Any],
+        clock: MoveClock,
+    ) -> float:
+        racks, pool = world
+        return run_plan(view, start, racks, pool, depth, cache, LOOSE_WEIGHT, clock)

@@ -114,12 +114,23 @@ def test_a_clock_that_has_run_out_plays_the_hard_ai_move_uncut_and_says_so():
 
 
 def test_a_thin_cut_search_does_not_overrule_the_hard_ai():
-    assert too_thin(1, 4) and too_thin(2, 5) and not too_thin(2, 4) and not too_thin(3, 3)
-    first = Candidate("hard", Draw(), 0.1, 1)
-    better = Candidate("best", Draw(), 0.9, 1)
+    # fewer than three worlds never decide; cut short, fewer than half of those planned neither
+    assert too_thin(1, 4) and too_thin(2, 5) and too_thin(2, 4) and too_thin(3, 7)
+    assert not too_thin(3, 4) and not too_thin(3, 3) and not too_thin(2, 2)  # two asked for: two decide
+    first = Candidate("hard", Draw(), 0.1, 3)
+    better = Candidate("best", Draw(), 0.9, 3)
     expert = ExpertPlayer(seed=0)
-    assert expert.pick((first, better), 4) is first and expert.pick((first, better), 2) is better
+    assert expert.pick((first, better), 7) is first and expert.pick((first, better), 4) is better
     assert expert.pick((first, better)) is better
+    thin = Candidate("hard", Draw(), 0.1, 2)
+    assert expert.pick((thin, Candidate("best", Draw(), 0.9, 2)), 8) is thin
+
+
+def test_a_candidate_set_aside_for_time_is_not_picked():
+    first = Candidate("hard", Draw(), 0.4, 4)
+    aside = Candidate("best", Draw(), 0.9, 1)  # left after one world: its mean is not comparable
+    kept = Candidate("draw", Draw(), 0.5, 4)
+    assert ExpertPlayer(seed=0).pick((first, aside, kept), 4) is kept
 
 
 def test_a_clock_with_time_to_spare_changes_nothing():
