@@ -449,6 +449,15 @@ def test_reroll_benchmark_smoke(capsys):
     assert "2 deals, 9 free dice" in out and "512 subsets" in out
 
 
+def test_reroll_benchmark_check_smoke(capsys):
+    from benchmarks import reroll
+
+    assert reroll.main(["--deals", "0", "--check", "2", "--check-dice", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "9 free dice" not in out and "2 deals of 3 free dice: the best is the exact best in 2;" in out
+    assert "a sampled best in 0" in out and "CPU" in out
+
+
 def test_load_rooms_smoke(tmp_path, capsys):
     # A live server for 4 s: three rooms (one with an AI seat) played by scripted clients over HTTP
     # and WebSocket. The invariants hold (no error, no lost, duplicated or out-of-order view, every

@@ -217,3 +217,38 @@ def test_a_time_limit_answers_the_first_round_flagged():
     assert cut.timed_out and len(cut.options) == 2**6
     assert all(o.exact or o.outcomes >= FIRST_SAMPLES for o in cut.options)  # the first round always completes
     assert not _ranked((1, 2, 3, 4, 5, 0), 300).timed_out
+
+
+def test_four_free_dice_are_counted_exactly_at_the_default_budget():
+    table, spec = CASES[3]  # four dice: 1,296 racks, above the default budget of solves
+    dice = _dice(spec)
+    position = _position(table, dice)
+    counted = best_reroll(position, dice, "tiles")
+    assert counted.exact and not counted.timed_out
+    assert counted == best_reroll(position, dice, "tiles", max_solves=10_000)
+    raced = best_reroll(position, dice, "tiles", max_solves=120)  # a smaller budget asked for is kept
+    assert not raced.exact
+    hurried = best_reroll(position, dice, "tiles", time_limit=1e-9)  # out of time: the rest is sampled, and says so
+    assert not hurried.exact and any(o.exact for o in hurried.options)
+
+
+@pytest.mark.parametrize("table", ["", "R5 R6 R7", "K3 K4 K5 | B10 B11 B12", "B4 B5 B6 | B8 O8 J"])
+def test_a_rack_that_cannot_play_has_no_move(table):
+    import random
+    from collections import Counter
+
+    from rummisolve.xpress.reroll import cannot_play
+
+    rng = random.Random(table)
+    tiles = [t for t in RULES.full_set() if not t.is_any_joker]
+    position = Position.from_notation(table, [], rules=RULES)
+    counts = position.table_counts()
+    settled = 0
+    for _ in range(150):
+        rack = sorted(rng.sample(tiles, rng.randint(1, 5)))
+        if Counter(rack) + counts - Counter(RULES.full_set()):
+            continue  # more copies than the set has
+        if cannot_play(rack, counts, RULES):
+            settled += 1
+            assert not solve(Position(position.table, tuple(rack), True, RULES)).played
+    assert settled >= (0 if "J" in table.split() else 20)  # it settles many racks where no joker helps
