@@ -552,3 +552,11 @@ def test_load_rooms_plays_melds_from_the_rack_only_when_they_open():
         ["R10", "R11", "R12"],
         ["K10", "B10", "O10"],
     ]
+
+
+def test_twist_hint_benchmark_smoke(capsys):
+    from benchmarks import twist_hint
+
+    assert twist_hint.main(["--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "twist, no hint: 3 searches" in out and "twist, the optimum as hint: 3 searches" in out
