@@ -98,7 +98,7 @@ class SearchResult(Generic[S]):
 class SolveCache(OrderedDict):
     """The playouts' solves under their exact key, the oldest forgotten past ``size`` entries."""
 
-    def __init__(self, size: int = 50_000) -> None:
+    def __init__(self, size: int = 10_000) -> None:
         super().__init__()
         self.size = size
         self.rules: RuleSet | None = None
