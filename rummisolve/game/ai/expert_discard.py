@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -47,7 +46,8 @@ from rummisolve.game.actions import Action, Discard, Draw, Play
 from rummisolve.game.ai.common import UNTIMED, MoveClock, greedy_move, loose_tiles, melds_of, rack_after
 from rummisolve.game.ai.discarding import discard_options, taken_tiles
 from rummisolve.game.ai.expert_plain import LOOSE_WEIGHT
-from rummisolve.game.ai.montecarlo import FitSets, World, opponent_groups, shrink_groups
+from rummisolve.game.ai.expert_search import draw_world
+from rummisolve.game.ai.montecarlo import FitSets
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.rules import RuleSet
@@ -212,33 +212,15 @@ def sample_discard_world(
     weighted by the public history. ``goes_out(rack)``: whether a rack goes out on this table; the
     last mover, if it discarded without playing, held its rack and that discard on this table and
     did not go out, so a rack with which it would is drawn again (up to ``tries`` times)."""
-    unseen = view.unseen()
-    racks: dict[int, tuple[Tile, ...]] = {}
     last = (view.seat - 1) % view.players
-    for seat in view.opponents():
-        size = view.rack_sizes[seat]
-        known = taken_tiles(view, seat) & unseen
-        while sum(known.values()) > size:  # never more than the rack holds
-            known[max(known)] -= 1
-            known = +known
-        fixed = tuple(known.elements())
-        hidden = size - len(fixed)
-        groups = shrink_groups(opponent_groups(view, seat, fitsets), hidden)
-        if sum(c for c, _ in groups) != hidden:
-            groups = [(hidden, [])] if hidden else []
-        pool = unseen - known
+
+    def redraw(seat: int) -> Callable[[tuple[Tile, ...]], bool] | None:
         discarded = _last_discard(view, seat) if seat == last and goes_out is not None else None
-        rack: tuple[Tile, ...] = fixed
-        for _ in range(tries if discarded is not None else 1):
-            drawn = World(rng, pool, groups, 1).opponent_racks()[0] if groups else ()
-            rack = tuple(sorted(drawn + fixed))
-            if discarded is None or goes_out is None or not goes_out(rack + (discarded,)):
-                break
-        racks[seat] = rack
-        unseen = unseen - Counter(rack)
-    pool_tiles = sorted(unseen.elements())
-    rng.shuffle(pool_tiles)
-    return racks, pool_tiles
+        if discarded is None or goes_out is None:
+            return None
+        return lambda rack: goes_out(rack + (discarded,))
+
+    return draw_world(view, rng, fitsets, known=lambda seat: taken_tiles(view, seat), redraw=redraw, tries=tries)
 
 
 # -- playouts ----------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from typing import Any
 
 from rummisolve.game.actions import Action, Draw, Play
 from rummisolve.game.ai.common import UNTIMED, MoveClock, greedy_move, loose_tiles, melds_of, rack_after
-from rummisolve.game.ai.montecarlo import FitSets, World, opponent_groups
+from rummisolve.game.ai.expert_search import draw_world
+from rummisolve.game.ai.montecarlo import FitSets
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
 from rummisolve.position import Position
@@ -107,23 +108,12 @@ def sample_world(
     ``goes_out(rack)``: whether a rack goes out on the current table; the player who moved last
     faced this table and did not go out, so a rack of theirs that would is drawn again (up to
     ``tries`` times)."""
-    unseen = view.unseen()
-    racks: dict[int, tuple[Tile, ...]] = {}
     last = (view.seat - 1) % view.players
-    for seat in view.opponents():
-        size = view.rack_sizes[seat]
-        groups = opponent_groups(view, seat, fitsets)
-        if sum(c for c, _ in groups) != size:  # keep the sizes exact whatever the history says
-            groups = [(size, [])]
-        for _ in range(tries if seat == last and goes_out is not None and view.players_opened[seat] else 1):
-            rack = tuple(sorted(World(rng, unseen, groups, 1).opponent_racks()[0]))
-            if seat != last or goes_out is None or not view.players_opened[seat] or not goes_out(rack):
-                break
-        racks[seat] = rack
-        unseen = unseen - Counter(rack)
-    pool = sorted(unseen.elements())
-    rng.shuffle(pool)
-    return racks, pool
+
+    def redraw(seat: int) -> Callable[[tuple[Tile, ...]], bool] | None:
+        return goes_out if seat == last and view.players_opened[seat] else None
+
+    return draw_world(view, rng, fitsets, redraw=redraw, tries=tries)
 
 
 class PlainVariant:

@@ -6,7 +6,9 @@ played out in it. :mod:`rummisolve.game.ai.expert_plain` is the variant of the n
 (candidates are actions), :mod:`rummisolve.game.ai.expert_discard` that of the discard rule
 (candidates are whole-turn plans). :func:`run_search` is the rest, written once:
 
-- every candidate meets the same worlds (common random numbers), drawn from a seeded generator;
+- every candidate meets the same worlds (common random numbers), drawn from a seeded generator
+  (:func:`draw_world`: the variant says which tiles a rack is known to hold, and which racks
+  the last mover cannot hold);
 - the move's :class:`~rummisolve.game.ai.common.MoveClock` is checked before every playout and
   inside its solves; when it runs out the world in progress is dropped whole;
 - when the worlds played so far say the planned ones will not fit in the time left (slow solves,
@@ -26,13 +28,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from rummisolve.game.ai.common import MoveClock, OutOfTime
-from rummisolve.game.ai.montecarlo import FitSets, fitting_tiles_of_json_tables
+from rummisolve.game.ai.montecarlo import FitSets, fitting_tiles_of_json_tables, opponent_groups, shrink_groups
+from rummisolve.game.ai.montecarlo import World as WeightedRacks
 from rummisolve.game.state import PlayerView
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
@@ -44,6 +47,7 @@ __all__ = [
     "SearchResult",
     "SolveCache",
     "run_search",
+    "draw_world",
     "too_thin",
     "cut_note",
 ]
@@ -114,6 +118,48 @@ class SolveCache(OrderedDict):
         super().__setitem__(key, value)
         if len(self) > self.size:
             self.popitem(last=False)
+
+
+def draw_world(
+    view: PlayerView,
+    rng: random.Random,
+    fitsets: FitSets,
+    known: Callable[[int], Counter[Tile]] | None = None,
+    redraw: Callable[[int], Callable[[tuple[Tile, ...]], bool] | None] | None = None,
+    tries: int = 4,
+) -> World:
+    """One guess at the hidden tiles from ``view`` alone: a rack for each opponent and the pool in
+    draw order, together exactly :meth:`PlayerView.unseen`. ``known(seat)``: tiles the seat is known
+    to hold (under the discard rule, those it took from the pile); the rest of its rack is drawn
+    weighted by the public history (:func:`~rummisolve.game.ai.montecarlo.opponent_groups`).
+    ``redraw(seat)``: ``None``, or a test a rack of that seat must fail (a rack with which it would
+    have gone out when it did not), drawn again up to ``tries`` times."""
+    unseen = view.unseen()
+    racks: dict[int, tuple[Tile, ...]] = {}
+    for seat in view.opponents():
+        size = view.rack_sizes[seat]
+        held = (known(seat) & unseen) if known is not None else Counter()
+        while sum(held.values()) > size:  # never more than the rack holds
+            held[max(held)] -= 1
+            held = +held
+        fixed = tuple(held.elements())
+        hidden = size - len(fixed)
+        groups = shrink_groups(opponent_groups(view, seat, fitsets), hidden)
+        if sum(c for c, _ in groups) != hidden:
+            groups = [(hidden, [])] if hidden else []
+        pool = unseen - held
+        again = redraw(seat) if redraw is not None else None
+        rack: tuple[Tile, ...] = fixed
+        for _ in range(tries if again is not None else 1):
+            drawn = WeightedRacks(rng, pool, groups, 1).opponent_racks()[0] if groups else ()
+            rack = tuple(sorted(drawn + fixed))
+            if again is None or not again(rack):
+                break
+        racks[seat] = rack
+        unseen = unseen - Counter(rack)
+    pool_tiles = sorted(unseen.elements())
+    rng.shuffle(pool_tiles)
+    return racks, pool_tiles
 
 
 def too_thin(done: int, planned: int) -> bool:
