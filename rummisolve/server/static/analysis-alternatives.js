@@ -1,5 +1,6 @@
 // The analysis board's alternatives: the list under the answer, and what a chosen one is (issue 38).
-import { count, el, formatTiles } from "./common.js";
+import { el, formatTiles } from "./common.js";
+import { t } from "./words.js";
 
 /** The codes of ``a`` that ``b`` does not hold (multisets), in ``a``'s order. */
 export function minus(a, b) {
@@ -14,21 +15,18 @@ export function minus(a, b) {
 
 /** What the moves an alternative is chosen among are, by the result's ``alternatives_mode``. */
 function among(result) {
-  return result.alternatives_mode === "distinct"
-    ? "the moves whose played tiles differ from those of each move above"
-    : "the moves that play a tile the moves above do not";
+  return result.alternatives_mode === "distinct" ? t("alt.among_distinct") : t("alt.among_other");
 }
 
 /** The words for alternative ``n`` (from 1) of ``result``: how big it is, what it is the best of,
  * and how it differs from the best move. */
 export function alternativeLabel(result, n) {
   const move = result.alternatives[n - 1];
-  const proof = move.status === "optimal" ? "best among" : "the best found, not proven best (the time ran out), among";
-  const plays = minus(move.played, result.played);
-  const keeps = minus(result.played, move.played);
-  const unlike = [plays.length ? `plays ${formatTiles(plays)}` : "", keeps.length ? `keeps ${formatTiles(keeps)} for later` : ""];
-  return `Alternative ${n}: ${count(move.tiles_played, "tile")}, ${move.value} points, ${proof} ${among(result)}. ` +
-    `Unlike the best move it ${unlike.filter(Boolean).join(" and ")}.`;
+  const plays = formatTiles(minus(move.played, result.played));
+  const keeps = formatTiles(minus(result.played, move.played));
+  const size = { n, tiles: t("count.tiles", { n: move.tiles_played }), points: t("count.points", { n: move.value }), among: among(result) };
+  const unlike = plays && keeps ? t("alt.plays_keeps", { plays, keeps }) : plays ? t("alt.plays", { plays }) : keeps ? t("alt.keeps", { keeps }) : "";
+  return `${t(move.status === "optimal" ? "alt.label_optimal" : "alt.label_feasible", size)} ${unlike}`.trim();
 }
 
 /** Fill ``list`` with the best move and ``result``'s alternatives, each a button calling
@@ -38,18 +36,16 @@ export function renderAlternatives(list, result, show) {
   const alternatives = result.alternatives;
   if (!alternatives) return;
   const entry = (move, label, index) => el("li", {}, el("button", { type: "button", "data-index": index, onclick: () => choose(list, index, () => show(move, index)) },
-    `${label}: ${formatTiles(move.played) || "nothing"} — ${count(move.tiles_played, "tile")}, ${move.value} points (${move.status})`));
-  list.append(entry(result, "Best", 0));
+    t("alt.entry", { label, tiles: formatTiles(move.played) || t("alt.nothing"), count: t("count.tiles", { n: move.tiles_played }), points: t("count.points", { n: move.value }), status: t(`status.${move.status}`) })));
+  list.append(entry(result, t("alt.best"), 0));
   alternatives.forEach((move, i) => {
-    const item = entry(move, `Alternative ${i + 1}`, i + 1);
+    const item = entry(move, t("alt.title", { n: i + 1 }), i + 1);
     item.setAttribute("data-testid", "alternative");
-    item.title = `The best among ${among(result)}`;
+    item.title = t("alt.best_among", { among: among(result) });
     list.append(item);
   });
   if (!alternatives.length) {
-    const why = result.alternatives_mode === "distinct"
-      ? "No other move plays a different set of tiles."
-      : "No other move plays a tile the best move does not: every other move plays a part of it.";
+    const why = result.alternatives_mode === "distinct" ? t("alt.none_distinct") : t("alt.none_other");
     list.append(el("li", { class: "muted", text: why }));
   }
   choose(list, 0, () => {});

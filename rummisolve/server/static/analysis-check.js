@@ -1,7 +1,8 @@
 // The analysis board's check of the position: every problem in a player's words (POST /check, which
 // answers 200 whatever the position, so nothing is logged as a failed request), and which tiles and
 // melds are bad, so the editor draws them as bad.
-import { el } from "./common.js";
+import { colourName, el } from "./common.js";
+import { t } from "./words.js";
 
 /** Every problem of the position (the server's words), or one saying the check itself failed. */
 export async function positionProblems(position) {
@@ -11,7 +12,7 @@ export async function positionProblems(position) {
     if (!response.ok) return [{ part: "position", meld: null, slot: null, text: answer.error || `HTTP ${response.status}` }];
     return answer.problems;
   } catch (err) {
-    return [{ part: "position", meld: null, slot: null, text: `cannot check the position: ${err.message}` }];
+    return [{ part: "position", meld: null, slot: null, text: t("check.failed", { error: err.message }) }];
   }
 }
 
@@ -42,7 +43,7 @@ export function showProblems(box, problems) {
     box.textContent = problems[0].text;
     return;
   }
-  box.append(`${problems.length} problems:`, el("ul", { "data-testid": "problems" },
+  box.append(t("check.problems", { n: problems.length }), el("ul", { "data-testid": "problems" },
     ...problems.map((p) => el("li", { "data-testid": "problem", text: p.text }))));
 }
 
@@ -50,7 +51,8 @@ export function showProblems(box, problems) {
 export function colourWords(tileSet, meta) {
   if (!tileSet) return "";
   const letters = [...new Set(tileSet.tiles.filter((t) => t.colour).map((t) => t.colour))];
-  const colours = letters.map((letter) => `${letter} ${(meta.colours.find((c) => c.letter === letter) || {}).name || ""}`.trim());
-  const jokers = tileSet.tiles.filter((t) => !t.colour).map((t) => t.code);
-  return `Colours: ${colours.join(", ")}${jokers.length ? `; jokers: ${jokers.join(" ")}` : ""}; numbers 1 to ${Math.max(0, ...tileSet.tiles.map((t) => t.number || 0))}.`;
+  const colours = letters.map((letter) => `${letter} ${colourName(letter, meta)}`).join(", ");
+  const jokers = tileSet.tiles.filter((tile) => !tile.colour).map((tile) => tile.code);
+  const highest = Math.max(0, ...tileSet.tiles.map((tile) => tile.number || 0));
+  return jokers.length ? t("check.colours_jokers", { colours, jokers: jokers.join(" "), highest }) : t("check.colours", { colours, highest });
 }

@@ -1,6 +1,7 @@
 // The analysis board under the Xpress dice edition: which die shows each rack entry (a die whose
 // faces include it), the request's ``dice`` and ``reroll`` fields, and the best re-roll's ranking.
 import { $, el, ruleValue } from "./common.js";
+import { num, t } from "./words.js";
 
 /** Whether ``rules`` are the dice edition's. */
 export const diceRules = (meta, rules) => Boolean(ruleValue(meta, rules, "dice"));
@@ -21,8 +22,8 @@ export function renderDicePicker(meta, rules, rack, dice, onChange) {
   const box = $("dice-pick");
   box.replaceChildren();
   rack.forEach((code, i) => {
-    const select = el("select", { "data-testid": "die-of", "data-entry": i, "aria-label": `the die showing rack entry ${i + 1} (${code})` });
-    select.append(el("option", { value: "", text: "die?" }));
+    const select = el("select", { "data-testid": "die-of", "data-entry": i, "aria-label": t("dice.die_of", { n: i + 1, code }) });
+    select.append(el("option", { value: "", text: t("dice.which") }));
     for (const [name, faces] of Object.entries(meta.dice_faces)) {
       if (!faces.includes(code) || (dice.includes(name) && dice[i] !== name)) continue;
       select.append(el("option", { value: name, text: `${name} (${faces.join(" ")})` }));
@@ -31,9 +32,9 @@ export function renderDicePicker(meta, rules, rack, dice, onChange) {
     select.addEventListener("change", () => { dice[i] = select.value; onChange(); });
     box.append(el("label", { class: "die-pick" }, el("strong", { text: code }), select));
   });
-  if (!rack.length) box.append(el("span", { class: "muted", text: "Put the faces your dice show on the rack first." }));
+  if (!rack.length) box.append(el("span", { class: "muted", text: t("dice.faces_first") }));
   const missing = rack.length - dice.filter(Boolean).length;
-  $("dice-note").textContent = missing ? `${missing} of ${rack.length} entries without a die: the best re-roll needs every one.` : "";
+  $("dice-note").textContent = missing ? t("dice.missing", { n: missing, total: rack.length }) : "";
 }
 
 /** The request's dice fields: ``dice`` once every rack entry has its die, ``reroll`` if asked. */
@@ -43,8 +44,8 @@ export function diceFields(meta, rules, rack, dice) {
 }
 
 const figure = (option, key) => {
-  const value = option.expected[key].toFixed(2);
-  return option.exact || key !== "tiles" ? value : `${value} ± ${option.stderr.toFixed(2)}`;
+  const value = num(option.expected[key], 2);
+  return option.exact || key !== "tiles" ? value : `${value} ± ${num(option.stderr, 2)}`;
 };
 
 /** The best re-roll of a result (hidden without one): the advice in words, then the subsets ranked. */
@@ -55,15 +56,15 @@ export function renderReroll(result, position, limit = 12) {
   if (!reroll) return;
   const names = (option) => option.dice.map((i) => `${position.dice[i]} (${position.rack[i]})`);
   const keep = reroll.options.find((o) => !o.dice.length);
-  const what = reroll.dice.length ? `Roll ${names(reroll).join(", ")}` : "Keep all the dice";
-  $("reroll-best").textContent = `${what}: ${figure(reroll, "tiles")} dice expected to play, against ${figure(keep, "tiles")} keeping all`
-    + ` (ranked by ${reroll.objective}; ${reroll.options.every((o) => o.exact) ? "every option exact" : "± where sampled"}, ${reroll.solves} racks solved).`;
+  const what = reroll.dice.length ? t("reroll.roll", { dice: names(reroll).join(", ") }) : t("reroll.keep_all");
+  $("reroll-best").textContent = t("reroll.best", { what, expected: figure(reroll, "tiles"), keeping: figure(keep, "tiles"), objective: t(`objective.${reroll.objective}`),
+    exact: reroll.options.every((o) => o.exact) ? t("reroll.all_exact") : t("reroll.sampled_note"), solves: reroll.solves });
   $("reroll-options").replaceChildren(
-    el("tr", {}, ...["#", "roll", "dice played", "points shed", "chance to go out", ""].map((h) => el("th", { text: h }))),
+    el("tr", {}, ...["#", t("reroll.col_roll"), t("reroll.col_played"), t("reroll.col_points"), t("reroll.col_out"), ""].map((h) => el("th", { text: h }))),
     ...reroll.options.slice(0, limit).map((o, k) => el("tr", { "data-testid": "reroll-option" },
-      el("td", { text: String(k + 1) }), el("td", { text: o.dice.length ? names(o).join(", ") : "none (keep all)" }),
-      el("td", { text: figure(o, "tiles") }), el("td", { text: figure(o, "value") }), el("td", { text: `${(o.expected.out * 100).toFixed(1)}%` }),
-      el("td", { class: "muted", text: o.exact ? "exact" : "sampled" }))),
+      el("td", { text: String(k + 1) }), el("td", { text: o.dice.length ? names(o).join(", ") : t("reroll.none") }),
+      el("td", { text: figure(o, "tiles") }), el("td", { text: figure(o, "value") }), el("td", { text: new Intl.NumberFormat(document.documentElement.lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(o.expected.out) }),
+      el("td", { class: "muted", text: o.exact ? t("reroll.exact") : t("reroll.sampled") }))),
   );
-  $("reroll-more").textContent = reroll.options.length > limit ? `The first ${limit} of ${reroll.options.length} subsets.` : "";
+  $("reroll-more").textContent = reroll.options.length > limit ? t("reroll.more", { n: limit, total: reroll.options.length }) : "";
 }

@@ -1,6 +1,7 @@
 // The table part way through an explanation: after each step, which tiles every meld holds, with
 // the old and the new melds numbered so a person can follow the move tile by tile.
 import { el, tileElement } from "./common.js";
+import { t } from "./words.js";
 
 const bump = (counts, code, by = 1) => counts.set(code, (counts.get(code) || 0) + by);
 const take = (counts, code) => {
@@ -45,7 +46,7 @@ export function tableAfter(oldTable, move, k) {
       const last = tiles.map((t) => t.code === current.tile && t.state === "arrived").lastIndexOf(true);
       if (last >= 0) tiles[last].state = "moving";
     }
-    const label = from === undefined ? `new meld ${j + 1} (new)` : `new meld ${j + 1} (was old meld ${from + 1})`;
+    const label = from === undefined ? t("steps.new_meld", { n: j + 1 }) : t("steps.was_meld", { n: j + 1, from: from + 1 });
     return { label, tiles };
   });
   oldTable.forEach((old, i) => {
@@ -54,7 +55,7 @@ export function tableAfter(oldTable, move, k) {
     for (const code of old) bump(left, code);
     for (const [code, n] of movedOut[i]) bump(left, code, -n);
     const tiles = old.filter((code) => take(left, code)).map((code) => ({ code, state: "leaving" }));
-    if (tiles.length) melds.push({ label: `old meld ${i + 1} (breaking up)`, tiles });
+    if (tiles.length) melds.push({ label: t("steps.breaking", { n: i + 1 }), tiles });
   });
   return melds.filter((m) => m.tiles.length);
 }
@@ -64,7 +65,7 @@ export function renderStepTable(box, oldTable, move, step, meta) {
   box.replaceChildren();
   box.classList.toggle("hidden", step < 0);
   if (step < 0) return;
-  box.append(el("h4", { text: `The table after step ${step + 1} of ${move.steps.length}` }));
+  box.append(el("h4", { text: t("steps.after", { n: step + 1, total: move.steps.length }) }));
   const felt = el("div", { class: "felt" });
   for (const meld of tableAfter(oldTable, move, step)) {
     felt.append(el("div", { class: "meld step-meld", "data-testid": "step-meld" },

@@ -4,7 +4,12 @@ import { diceFields, fitDice, renderDicePicker, renderReroll } from "./analysis-
 import { exportLinks } from "./analysis-export.js";
 import { colourWords, isBadTile, knownCodes, meldProblem, positionProblems, showProblems } from "./analysis-check.js";
 import { renderStepTable } from "./analysis-steps.js";
-import { $, api, count, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
+import { $, api, colourName, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
+import { lang, num, t } from "./words.js";
+
+/** The explanation's sentence for a step: the server words it in English, so other languages show
+ * the step alone (its tile, from where, to which meld). */
+const stepText = (step) => (lang === "en" ? step.text : null);
 
 const state = { table: [], rack: [], dice: [], target: "rack", tiles: null, problems: [], result: null, shown: null, step: -1, playing: false };
 let meta;
@@ -61,12 +66,12 @@ function renderPicker() {
     rows.get(key).push(tile);
   }
   for (const [key, tiles] of rows) {
-    const row = el("div", { class: "picker-row", role: "group", "aria-label": key === "joker" ? "jokers" : (meta.colours.find((c) => c.letter === key) || {}).name });
+    const row = el("div", { class: "picker-row", role: "group", "aria-label": key === "joker" ? t("tile.jokers") : colourName(key, meta) });
     for (const tile of tiles) {
       const left = tile.copies - (counts.get(tile.code) || 0);
       const button = tileElement(tile.code, meta, { button: true });
       button.append(el("span", { class: "count", "aria-hidden": "true", text: String(left) }));
-      button.setAttribute("aria-label", `add ${button.getAttribute("aria-label")} (${left} left)`);
+      button.setAttribute("aria-label", t("board.add_tile", { tile: button.getAttribute("aria-label"), n: left }));
       button.disabled = left <= 0;
       button.addEventListener("click", () => addTile(tile.code));
       row.append(button);
@@ -95,7 +100,7 @@ function renderEditor() {
       "data-edit-meld": i,
       tabindex: 0,
       role: "button",
-      "aria-label": `meld ${i + 1}: ${formatTiles(meld) || "empty"}; click to add tiles here`,
+      "aria-label": t("board.meld_aria", { n: i + 1, tiles: formatTiles(meld) || t("board.empty") }),
       onclick: (event) => { if (event.target === box || event.target.classList.contains("meld-no")) { state.target = i; changed(false); } },
       onkeydown: (event) => { if ((event.key === "Enter" || event.key === " ") && event.target === box) { event.preventDefault(); state.target = i; changed(false); } },
     }, el("span", { class: "meld-no", text: String(i + 1) }));
@@ -103,24 +108,24 @@ function renderEditor() {
     if (problem) { box.classList.add("bad-meld"); box.title = problem.text; box.dataset.bad = "true"; }
     meld.forEach((code, j) => {
       const tile = tileElement(code, meta, { button: true, bad: isBadTile(code, i, j, known, state.problems) });
-      tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from meld ${i + 1}`);
+      tile.setAttribute("aria-label", t("board.remove_from_meld", { tile: tile.getAttribute("aria-label"), n: i + 1 }));
       tile.addEventListener("click", () => { meld.splice(j, 1); changed(); });
       box.append(tile);
     });
     table.append(box);
   });
-  if (!state.table.length) table.append(el("span", { class: "empty", text: "The table is empty. “+ New meld” starts one." }));
+  if (!state.table.length) table.append(el("span", { class: "empty", text: t("board.table_empty_start") }));
   const rack = $("edit-rack");
   rack.replaceChildren();
   state.rack.forEach((code, j) => {
     const tile = tileElement(code, meta, { button: true, bad: isBadTile(code, null, j, known, state.problems) });
-    tile.setAttribute("aria-label", `remove ${tile.getAttribute("aria-label")} from the rack`);
+    tile.setAttribute("aria-label", t("board.remove_from_rack", { tile: tile.getAttribute("aria-label") }));
     tile.addEventListener("click", () => { state.rack.splice(j, 1); state.dice.splice(j, 1); changed(); });
     rack.append(tile);
   });
-  if (!state.rack.length) rack.append(el("span", { class: "empty", text: "The rack is empty." }));
+  if (!state.rack.length) rack.append(el("span", { class: "empty", text: t("board.rack_empty") }));
   rack.classList.toggle("current-target", state.target === "rack");
-  $("target-note").textContent = state.target === "rack" ? "Tiles go to the rack." : `Tiles go to meld ${state.target + 1}.`;
+  $("target-note").textContent = state.target === "rack" ? t("board.target_rack") : t("board.target_meld", { n: state.target + 1 });
   $("to-rack").disabled = state.target === "rack";
   state.dice = fitDice(meta, state.rack, state.dice);
   renderDicePicker(meta, rulesForm.value(), state.rack, state.dice, () => { renderEditor(); syncFields(); });
@@ -162,7 +167,7 @@ async function rulesChanged() {
 }
 
 function loadPosition(obj) {
-  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new Error("a position is a JSON object");
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new Error(t("board.not_object"));
   rulesForm.set(obj.rules ?? "standard");
   state.table = Array.isArray(obj.table) ? obj.table.map((m) => (Array.isArray(m) ? m.map(String) : [])) : [];
   state.rack = Array.isArray(obj.rack) ? obj.rack.map(String) : [];
@@ -178,7 +183,7 @@ function loadPosition(obj) {
 
 async function solve() {
   const pos = position();
-  setMessage("Solving…");
+  setMessage(t("board.solving"));
   $("solve").disabled = true;
   history.replaceState(null, "", `/?position=${encodeURIComponent(JSON.stringify(pos))}`);
   const alternatives = Number($("alternatives").value);
@@ -205,7 +210,7 @@ async function solve() {
 function showError(message) {
   $("result-empty").classList.add("hidden");
   $("result").classList.remove("hidden");
-  $("status").textContent = "error";
+  $("status").textContent = t("status.error");
   $("status").className = "status-word error";
   $("status-words").textContent = message;
   $("played").textContent = "";
@@ -233,14 +238,14 @@ function showResult(move, main, index = 0) {
   state.step = -1;
   $("result-empty").classList.add("hidden");
   $("result").classList.remove("hidden");
-  $("status").textContent = move.status;
+  $("status").textContent = t(`status.${move.status}`);
   $("status").className = `status-word ${move.status}`;
-  $("status-words").textContent = index ? "" : meta.statuses[move.status] || "";
-  $("result-title").textContent = index ? `Alternative ${index}` : "Best move";
+  $("status-words").textContent = index ? "" : t(`status.${move.status}.words`);
+  $("result-title").textContent = index ? t("alt.title", { n: index }) : t("board.best_move");
   if (index) $("status-words").append(el("span", { "data-testid": "alternative-label", text: alternativeLabel(state.result, index) }));
   renderReroll(state.result, state.position); // the position's, whichever move is shown
   $("played").textContent = formatTiles(move.played || []);
-  $("value").textContent = move.played && move.played.length ? `(${count(move.tiles_played, "tile")}, ${move.value} points)` : "";
+  $("value").textContent = move.played && move.played.length ? `(${t("count.tiles", { n: move.tiles_played })}, ${t("count.points", { n: move.value })})` : "";
   renderResultTable(move);
   const rackLeft = [...state.position.rack];
   for (const code of move.played || []) {
@@ -248,14 +253,14 @@ function showResult(move, main, index = 0) {
     if (i >= 0) rackLeft.splice(i, 1);
   }
   $("result-rack").replaceChildren(...rackLeft.map((c) => tileElement(c, meta)));
-  if (!rackLeft.length) $("result-rack").append(el("span", { class: "empty", text: "Nothing left: the rack is empty." }));
+  if (!rackLeft.length) $("result-rack").append(el("span", { class: "empty", text: t("board.rack_left_empty") }));
   renderSteps(move);
   if (main) {
     $("alternatives-box").classList.toggle("hidden", state.result.alternatives === undefined);
     renderAlternatives($("alternatives-list"), state.result, (shown, i) => showResult(shown, false, i));
   }
   const timings = state.result.timings || {};
-  $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${(v * 1000).toFixed(1)} ms` }))));
+  $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${num(v * 1000, 1)} ms` }))));
   exportLinks(move, state.position);
 }
 
@@ -269,7 +274,7 @@ function renderResultTable(move) {
   const elements = [];
   move.table.forEach((meld, i) => {
     const kind = i < kept ? "" : continued.has(i) ? " changed" : " new";
-    const meldBox = el("div", { class: `meld${kind}`, "data-result-meld": i, "aria-label": `meld ${i + 1}${kind ? (kind === " new" ? " (new)" : " (rearranged)") : ""}` }, el("span", { class: "meld-no", text: String(i + 1) }));
+    const meldBox = el("div", { class: `meld${kind}`, "data-result-meld": i, "aria-label": t(kind === " new" ? "board.meld_new" : kind ? "board.meld_rearranged" : "board.meld_n", { n: i + 1 }) }, el("span", { class: "meld-no", text: String(i + 1) }));
     const left = { played: new Map(marks[i].played), moved: new Map(marks[i].moved) };
     const tiles = meld.map((code) => {
       let cls = "";
@@ -282,7 +287,7 @@ function renderResultTable(move) {
     elements.push(tiles);
     box.append(meldBox);
   });
-  if (!move.table.length) box.append(el("span", { class: "empty", text: "The table is empty." }));
+  if (!move.table.length) box.append(el("span", { class: "empty", text: t("board.table_empty") }));
   // Each step's tile element: the first unclaimed tile of its code in its meld.
   const claimed = new Set();
   for (const step of move.steps || []) {
@@ -298,15 +303,16 @@ function renderSteps(move) {
   const steps = move.steps || [];
   let lastText = null;
   steps.forEach((step, i) => {
-    const from = step.from === "rack" ? "from your rack" : `from old meld ${step.from + 1}`;
+    const where = step.from === "rack" ? t("step.from_rack", { to: step.to + 1 }) : t("step.from_meld", { from: step.from + 1, to: step.to + 1 });
+    const why = stepText(step);
     const item = el("li", { "data-testid": "step", "data-step": i },
-      el("strong", { text: step.tile }), ` ${from} to new meld ${step.to + 1}`,
-      step.text !== lastText ? el("div", { class: "muted", text: step.text }) : null);
-    lastText = step.text;
+      el("strong", { text: step.tile }), ` ${where}`,
+      why !== lastText ? el("div", { class: "muted", text: why }) : null);
+    lastText = why;
     item.addEventListener("click", () => goToStep(i));
     list.append(item);
   });
-  if (!steps.length) list.append(el("li", { class: "muted", text: move.status === "no_move" ? "No move: draw a tile." : "No tile moves." }));
+  if (!steps.length) list.append(el("li", { class: "muted", text: move.status === "no_move" ? t("step.no_move") : t("step.none") }));
   $("step-prev").disabled = $("step-next").disabled = $("step-play").disabled = !steps.length;
 }
 
@@ -323,14 +329,14 @@ function goToStep(i) {
 async function playSteps() {
   if (state.playing) { state.playing = false; return; }
   state.playing = true;
-  $("step-play").textContent = "Stop";
+  $("step-play").textContent = t("board.stop");
   const steps = (state.shown && state.shown.steps) || [];
   for (let i = 0; i < steps.length && state.playing; i++) {
     goToStep(i);
     await wait(900);
   }
   state.playing = false;
-  $("step-play").textContent = "Play all";
+  $("step-play").textContent = t("board.play_all");
 }
 
 // -- start ---------------------------------------------------------------------------------------
@@ -338,7 +344,7 @@ async function playSteps() {
 async function main() {
   meta = await loadMeta();
   rulesForm = new RulesForm($("rules"), meta, rulesChanged, { positionOnly: true });
-  for (const objective of meta.objectives) $("objective").append(el("option", { value: objective, text: objective }));
+  for (const objective of meta.objectives) $("objective").append(el("option", { value: objective, text: t(`objective.${objective}`) }));
   $("new-meld").addEventListener("click", () => { state.table.push([]); state.target = state.table.length - 1; changed(); });
   $("to-rack").addEventListener("click", () => { state.target = "rack"; changed(false); });
   $("edit-rack").addEventListener("click", (event) => { if (event.target.id === "edit-rack") { state.target = "rack"; changed(false); } });
@@ -356,7 +362,7 @@ async function main() {
       obj = JSON.parse($("position-json").value);
       loadPosition(obj);
     } catch (err) {
-      showPositionError([{ part: "position", meld: null, slot: null, text: `Not a position: ${err.message}` }]);
+      showPositionError([{ part: "position", meld: null, slot: null, text: t("board.not_position", { error: err.message }) }]);
       return;
     }
     await rulesChanged();
@@ -370,7 +376,7 @@ async function main() {
   $("copy-link").addEventListener("click", async () => {
     const url = `${location.origin}/?position=${encodeURIComponent(JSON.stringify(position()))}`;
     history.replaceState(null, "", url);
-    try { await navigator.clipboard.writeText(url); setMessage("Link copied.", "good"); } catch { setMessage(`Link: ${url}`); }
+    try { await navigator.clipboard.writeText(url); setMessage(t("board.link_copied"), "good"); } catch { setMessage(t("board.link", { url })); }
   });
   $("step-prev").addEventListener("click", () => goToStep(state.step - 1));
   $("step-next").addEventListener("click", () => goToStep(state.step + 1));
@@ -383,7 +389,7 @@ async function main() {
       loadPosition(JSON.parse(shared));
       solveNow = true;
     } catch (err) {
-      setMessage(`The link's position is not valid JSON: ${err.message}`, "bad");
+      setMessage(t("board.bad_link", { error: err.message }), "bad");
     }
   }
   await rulesChanged();

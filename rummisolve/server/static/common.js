@@ -1,5 +1,7 @@
 // Shared by the analysis board and the play page: the API, tiles, notation and the rules form.
-// Everything the pages offer (presets, options, tiles, colours, AI levels) comes from the server.
+// Everything the pages offer (presets, options, tiles, colours, AI levels) comes from the server;
+// their words come from the page's catalog (words.js).
+import { t } from "./words.js";
 
 /** The page's element with this id. */
 export const $ = (id) => document.getElementById(id);
@@ -68,11 +70,16 @@ export function tileParts(code) {
   return { joker: false, colour: m[1], number: Number(m[2]) };
 }
 
+/** A colour's name in the page's language, from its letter (the letter itself for an unknown one). */
+export function colourName(letter, meta) {
+  const colour = meta.colours.find((c) => c.letter === letter);
+  return colour ? t(`colour.${colour.name}`) : letter;
+}
+
 export function tileLabel(code, meta) {
   const parts = tileParts(code);
-  if (parts.joker) return code === "J" ? "joker" : `joker ${code}`;
-  const colour = meta.colours.find((c) => c.letter === parts.colour);
-  return `${colour ? colour.name : parts.colour} ${parts.number}`;
+  if (parts.joker) return code === "J" ? t("tile.joker") : t("tile.special_joker", { code });
+  return t("tile.label", { colour: colourName(parts.colour, meta), number: parts.number });
 }
 
 const JOKER_CODES = ["J", "JD", "JC", "JM"]; // the joker and Twist's special jokers
@@ -92,7 +99,7 @@ export function tileElement(code, meta, { button = false, extraClass = "", attrs
   if (bad || (parts.joker && !JOKER_CODES.includes(code))) {
     // not a tile (a typo, or none of the rules in use: X3, R14): shown as such, the error names it
     node.classList.add("unknown");
-    node.setAttribute("aria-label", `not a tile: ${code}`);
+    node.setAttribute("aria-label", t("tile.not_a_tile", { code }));
     node.append(el("span", { "aria-hidden": "true", text: "?" }), el("span", { class: "code", "aria-hidden": "true", text: code }));
   } else if (parts.joker) {
     node.classList.add("joker");
@@ -118,8 +125,6 @@ export function parseTable(text) {
   return text.split(/[|\n;]+/).map(parseTiles).filter((m) => m.length);
 }
 export const formatTiles = (tiles) => tiles.join(" ");
-/** "1 tile", "2 tiles": a count and its noun. */
-export const count = (n, noun, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 export const formatTable = (melds) => melds.map(formatTiles).join(" | ");
 
 /** Sort codes by colour then number (jokers last), or by number then colour. */
@@ -153,7 +158,7 @@ export class RulesForm {
     const id = `rules-${Math.random().toString(36).slice(2, 8)}`;
     this.preset = el("select", { id: `${id}-preset`, "data-testid": "rules-preset", onchange: () => this.fromPreset() });
     for (const [name, values] of Object.entries(meta.presets)) {
-      if (!(games && values.dice && !dice)) this.preset.append(el("option", { value: name, text: name }));
+      if (!(games && values.dice && !dice)) this.preset.append(el("option", { value: name, text: t(`preset.${name}`) }));
     }
     const grid = el("div", { class: "options-grid" });
     for (const option of meta.options) {
@@ -163,10 +168,10 @@ export class RulesForm {
         input = el("input", { type: "checkbox", id: inputId });
       } else if (option.kind === "choice") {
         input = el("select", { id: inputId });
-        for (const choice of option.choices) input.append(el("option", { value: choice, text: choice }));
+        for (const choice of option.choices) input.append(el("option", { value: choice, text: t(`choice.${choice}`) }));
       } else {
         input = el("input", { type: "number", id: inputId, min: option.min, max: option.max, step: option.kind === "integer" ? 1 : "any" });
-        if (option.optional) input.placeholder = "off";
+        if (option.optional) input.placeholder = t("rules.off");
       }
       input.dataset.option = option.name;
       input.addEventListener("change", () => this.onChange());
@@ -175,13 +180,13 @@ export class RulesForm {
       const helpId = `${inputId}-help`;
       input.setAttribute("aria-describedby", helpId);
       grid.append(el("div", { class: "option", "data-option-row": option.name },
-        el("label", { for: inputId }, option.name.replaceAll("_", " "), input),
-        el("small", { class: "option-help", id: helpId, text: option.help })));
+        el("label", { for: inputId }, t(`optname.${option.name}`), input),
+        el("small", { class: "option-help", id: helpId, text: t(`opthelp.${option.name}`) })));
     }
     container.append(
-      el("div", { class: "row" }, el("label", { for: this.preset.id }, "Rules "), this.preset),
-      el("details", {}, el("summary", { text: "Rule options" }), grid,
-        el("p", { class: "muted" }, "Every option in words: ", el("a", { href: "/help#options" }, "Help"), positionOnly ? " (only the options that change a position's moves are here)." : ".")),
+      el("div", { class: "row" }, el("label", { for: this.preset.id }, t("rules.rules")), " ", this.preset),
+      el("details", {}, el("summary", { text: t("rules.options") }), grid,
+        el("p", { class: "muted" }, t("rules.in_words"), " ", el("a", { href: "/help#options" }, t("nav.help")), positionOnly ? ` ${t("rules.position_only")}` : "")),
     );
     this.fromPreset(true);
   }

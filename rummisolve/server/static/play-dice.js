@@ -2,8 +2,9 @@
 // die it is), the turn's one roll (the free dice picked, or none), its animation, the opponent's
 // dice (rolled in the open) and the re-roll hint. The table is edited as in the tile game
 // (play-draft.js) once the dice are rolled.
-import { $, count, el, formatTiles, sortTiles, tileElement } from "./common.js";
+import { $, el, formatTiles, sortTiles, tileElement } from "./common.js";
 import { render, state, yourTurn } from "./play-state.js";
+import { playerWord, t } from "./words.js";
 
 export const isDice = () => Boolean(state.game && state.game.dice_game);
 
@@ -14,7 +15,7 @@ export const rollPhase = () => isDice() && yourTurn() && !state.game.rolled;
 export function dieElement(code, die, meta, { button = false, extraClass = "", attrs = {}, still = false } = {}) {
   const rolling = !still && state.justRolled.has(die) ? " rolling" : ""; // ``still``: a die on the table never tumbles
   const node = tileElement(code, meta, { button, extraClass: `die${rolling} ${extraClass}`.trim(), attrs: { "data-die": die, ...attrs } });
-  node.setAttribute("aria-label", `${die} showing ${node.getAttribute("aria-label")}`);
+  node.setAttribute("aria-label", t("dice.showing", { die, tile: node.getAttribute("aria-label") }));
   node.title = `${die}: ${code}`;
   node.append(el("span", { class: "die-name", "aria-hidden": "true", text: die }));
   return node;
@@ -53,9 +54,9 @@ export function renderRollControls() {
   if (!dice) return;
   const n = state.rollPick.size;
   $("roll").disabled = !rolling || n === 0;
-  $("roll").textContent = n ? `Roll ${count(n, "die", "dice")}` : "Roll the picked dice";
+  $("roll").textContent = n ? t("dice.roll_n", { n }) : t("dice.roll_picked");
   $("roll-all").disabled = !rolling || !state.game.dice.length;
-  $("roll-all").textContent = `Roll all ${state.game.dice.length}`;
+  $("roll-all").textContent = t("dice.roll_all_n", { n: state.game.dice.length });
   $("roll-none").disabled = !rolling;
 }
 
@@ -66,8 +67,8 @@ export function renderOpponents() {
   if (!isDice()) return;
   const { game, meta } = state;
   box.replaceChildren(...game.players.filter((p, s) => s !== game.human).map((p) => el("div", { class: "opponent", "data-testid": "opponent-dice" },
-    el("strong", { text: `${p.name}'s dice` }), el("span", { class: "muted", text: ` (${count(p.dice.length, "die", "dice")}, ${p.total} points left):` }),
-    el("div", { class: "rack small-rack" }, ...(p.dice.length ? p.dice.map((d) => dieElement(d.face, d.die, meta)) : [el("span", { class: "empty", text: "no dice left" })])))));
+    el("strong", { text: t("dice.whose", { who: playerWord(p.name) }) }), el("span", { class: "muted", text: ` (${t("count.dice", { n: p.dice.length })}, ${t("bar.points_left", { n: p.total })}):` }),
+    el("div", { class: "rack small-rack" }, ...(p.dice.length ? p.dice.map((d) => dieElement(d.face, d.die, meta)) : [el("span", { class: "empty", text: t("dice.no_dice_left") })])))));
 }
 
 /** The dice just rolled tumble once (the CSS respects prefers-reduced-motion). */
@@ -80,12 +81,12 @@ export function markRolled(names) {
 export function diceStatus(game) {
   const rounds = game.passes_to_end / game.players.length;
   if (game.finished) return "";
-  if (!game.passes) return `Xpress · one roll a turn, then play or pass; ${rounds} rounds without a die played end the game`;
-  return `No die played for ${count(game.passes, "turn")}: ${game.passes_to_end} in a row end the game`;
+  if (!game.passes) return t("dice.status", { n: rounds });
+  return t("dice.no_die_for", { turns: t("count.turns", { n: game.passes }), n: game.passes_to_end });
 }
 
 /** A log line for a roll. */
 export function describeRoll(event, who, you) {
-  if (!event.dice.length) return `${who} ${you ? "keep" : "keeps"} all ${you ? "your" : "its"} dice`;
-  return `${who} ${you ? "roll" : "rolls"} ${event.dice.join(" ")}: ${formatTiles(event.faces)}`;
+  if (!event.dice.length) return t(you ? "log.keep_you" : "log.keep", { who });
+  return t(you ? "log.roll_you" : "log.roll", { who, dice: event.dice.join(" "), faces: formatTiles(event.faces) });
 }

@@ -2,6 +2,7 @@
 // keeps the game and judges the draft only when the turn ends.
 import { ruleValue, tileParts } from "./common.js";
 import { render, say, showError, state, yourTurn } from "./play-state.js";
+import { t } from "./words.js";
 
 export const codes = (melds) => melds.map((m) => m.map((t) => t.code));
 export const sameMeld = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -98,7 +99,7 @@ export function moveTiles(ids, dest) {
   if (dest.kind === "rack") {
     const fixed = tiles.find((f) => !f.tile.fromRack);
     if (fixed) {
-      say(`${fixed.tile.code} was on the table when your turn began: table tiles stay on the table.`, "bad");
+      say(t("play.table_tile_stays", { tile: fixed.tile.code }), "bad");
       return;
     }
   }
@@ -135,7 +136,7 @@ export function splitSelected() {
   const [id] = [...selected];
   const found = findTile(id);
   if (selected.size !== 1 || !found || found.where === draft.rack || found.index === 0) {
-    say("Select one table tile (not a meld's first): the meld is split just before it.", "bad");
+    say(t("play.split_how"), "bad");
     return;
   }
   draft.history.push(snapshot());
@@ -149,7 +150,7 @@ export function joinSelected() {
   const { draft } = state;
   const melds = [...new Set([...state.selected].map(findTile).filter((f) => f && f.where !== draft.rack).map((f) => f.where))];
   if (melds.length < 2) {
-    say("Select a tile in each of two or more melds to join them.", "bad");
+    say(t("play.join_how"), "bad");
     return;
   }
   draft.history.push(snapshot());

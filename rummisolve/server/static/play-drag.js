@@ -2,6 +2,7 @@
 // counterpart: select tiles, then press Enter on (or click) the place they go.
 import { moveTiles } from "./play-draft.js";
 import { render, say, state, yourTurn } from "./play-state.js";
+import { t } from "./words.js";
 
 export function onPointerDown(event) {
   if (!yourTurn() || event.button > 0) return;
@@ -76,7 +77,7 @@ export function dropOnClick(dest) {
     if (event.type === "keydown" && event.target !== event.currentTarget) return;
     if (event.type === "keydown") event.preventDefault();
     if (!state.selected.size) {
-      if (event.type === "keydown") say("Select tiles first (Enter on a tile), then press Enter here to put them here.");
+      if (event.type === "keydown") say(t("play.select_first"));
       return;
     }
     moveTiles([...state.selected], dest());

@@ -1,9 +1,10 @@
 // The replay of the round, turn by turn: its table and racks (the human's, and any the game shows).
-import { $, count, el, sortTiles, tileElement } from "./common.js";
+import { $, el, sortTiles, tileElement } from "./common.js";
 import { getReplay } from "./play-client.js";
 import { dieElement } from "./play-dice.js";
 import { say, state } from "./play-state.js";
 import { describe } from "./play-view.js";
+import { t } from "./words.js";
 
 export async function openReplay() {
   const response = await getReplay(state.gameId);
@@ -32,11 +33,11 @@ export function drawFrame(frames, i, names, prefix) {
   const { meta } = state;
   const frame = frames[i];
   const event = frame.event ? { ...frame.event, name: frame.event.name || names[frame.event.player] } : null;
-  $(`${prefix}-label`).textContent = i === 0 ? "The deal" : `Turn ${i}: ${describe(event)}`;
+  $(`${prefix}-label`).textContent = i === 0 ? t("replay.deal") : t("replay.turn", { n: i, what: describe(event) });
   const table = $(`${prefix}-table`);
   table.replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
-  if (!frame.table.length) table.append(el("span", { class: "empty", text: "The table is empty." }));
+  if (!frame.table.length) table.append(el("span", { class: "empty", text: t("board.table_empty") }));
   $(`${prefix}-racks`).replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
     rack && frame.dice ? el("span", {}, ...rack.map((c, k) => dieElement(c, frame.dice[s][k], meta, { still: true }))) : // Xpress: every seat's dice
-    rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: `${count(frame.rack_sizes[s], "tile")} (hidden)` }))));
+    rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: t("replay.hidden", { tiles: t("count.tiles", { n: frame.rack_sizes[s] }) }) }))));
 }

@@ -3,6 +3,7 @@ import { $, el, ruleValue, showMessage } from "./common.js";
 import { deleteGame, listGames, newGame } from "./play-client.js";
 import { state } from "./play-state.js";
 import { enterGame } from "./play-turns.js";
+import { playerWord, t, when } from "./words.js";
 
 const aiSelects = () => [...$("seats").querySelectorAll("select[data-testid=ai-level]")];
 const aiCount = () => aiSelects().length;
@@ -14,21 +15,21 @@ export function renderSeats(count) {
   const levels = aiSelects().map((s) => s.value);
   const chosen = Math.min(Number($("human-seat").value || 1), count + 1);
   const seatSelect = $("human-seat");
-  seatSelect.replaceChildren(...Array.from({ length: count + 1 }, (_, i) => new Option(`seat ${i + 1}${i === 0 ? " (moves first)" : ""}`, i + 1)));
+  seatSelect.replaceChildren(...Array.from({ length: count + 1 }, (_, i) => new Option(t(i === 0 ? "play.seat_first" : "play.seat_n", { n: i + 1 }), i + 1)));
   seatSelect.value = String(chosen);
   seats.replaceChildren();
   let ai = 0;
   for (let seat = 1; seat <= count + 1; seat++) {
     if (seat === chosen) {
-      seats.append(el("div", { class: "row" }, el("strong", { text: `Seat ${seat}:` }), " you"));
+      seats.append(el("div", { class: "row" }, el("strong", { text: t("play.seat_label", { n: seat }) }), ` ${t("play.you")}`));
       continue;
     }
     const id = `ai-${ai}`;
     const select = el("select", { id, "data-testid": "ai-level" });
     const offered = aiLevels();
-    for (const level of offered) select.append(el("option", { value: level, text: level }));
+    for (const level of offered) select.append(el("option", { value: level, text: t(`ai.${level}`) }));
     select.value = offered.includes(levels[ai]) ? levels[ai] : offered[Math.min(1, offered.length - 1)];
-    seats.append(el("div", { class: "row" }, el("label", { for: id }, `Seat ${seat}: AI`), select));
+    seats.append(el("div", { class: "row" }, el("label", { for: id }, t("play.seat_ai", { n: seat })), select));
     ai += 1;
   }
   $("remove-ai").disabled = count <= 1;
@@ -69,16 +70,18 @@ export async function listSaved() {
   list.replaceChildren();
   if (!response.ok) return;
   const { games, counts, limits } = response.data;
-  $("saved-note").textContent = `${counts.stored} saved (at most ${limits.max_stored_games}); ${counts.live} with a round still running (at most ${limits.max_live_games}).`;
+  $("saved-note").textContent = t("play.saved_note", { n: counts.stored, max: limits.max_stored_games, live: counts.live, max_live: limits.max_live_games });
   for (const saved of games) {
-    const label = `${saved.players.join(" vs ")}${saved.practice ? ` · practice (seed ${saved.seed})` : ""} · ${typeof saved.rules === "string" ? saved.rules : "custom rules"} · round ${saved.round + 1}, turn ${saved.turn + 1}${saved.finished ? " · round over" : ""} · ${new Date(saved.updated * 1000).toLocaleString()}`;
+    const label = [saved.players.map(playerWord).join(` ${t("play.vs")} `), saved.practice ? t("play.practice_seed", { seed: saved.seed }) : null,
+      typeof saved.rules === "string" ? t(`preset.${saved.rules}`) : t("play.custom_rules"), t("play.round_turn", { round: saved.round + 1, turn: saved.turn + 1 }),
+      saved.finished ? t("play.round_over_short") : null, when(saved.updated * 1000)].filter(Boolean).join(" · ");
     const item = el("li", { "data-testid": "saved-game", "data-game": saved.id }, el("span", { text: label }),
-      el("a", { href: `/play?game=${encodeURIComponent(saved.id)}`, "data-testid": "continue" }, saved.finished ? "Open (replay, next round)" : "Continue"),
-      el("button", { type: "button", class: "small", onclick: async () => { await deleteGame(saved.id); listSaved(); } }, "Delete"));
+      el("a", { href: `/play?game=${encodeURIComponent(saved.id)}`, "data-testid": "continue" }, saved.finished ? t("play.open_finished") : t("play.continue")),
+      el("button", { type: "button", class: "small", onclick: async () => { await deleteGame(saved.id); listSaved(); } }, t("play.delete")));
     list.append(item);
   }
-  if (!games.length) list.append(el("li", { class: "muted", text: "No saved games yet in this browser." }));
-  if (response.data.damaged && response.data.damaged.length) list.append(el("li", { class: "muted", text: `${response.data.damaged.length} saved game(s) could not be read and are left out.` }));
+  if (!games.length) list.append(el("li", { class: "muted", text: t("play.no_saved") }));
+  if (response.data.damaged && response.data.damaged.length) list.append(el("li", { class: "muted", text: t("play.damaged", { n: response.data.damaged.length }) }));
 }
 
 export async function createGame(body) {

@@ -1,11 +1,12 @@
 // The game's course: the human's actions sent to the server, the AIs' turns shown one at a time,
 // the turn timer, and the way into a game.
-import { $ } from "./common.js";
+import { $, formatTiles } from "./common.js";
 import { getGame, postAction } from "./play-client.js";
 import { isDice, markRolled, renderOpponents, rollPhase } from "./play-dice.js";
 import { applyHint as layOutHint, codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
 import { say, state, yourTurn } from "./play-state.js";
 import { describe, render, renderBar, renderControls, renderLog, renderRack, renderTable } from "./play-view.js";
+import { capital, errorWords, lang, list, num, reasonWords, t } from "./words.js";
 
 /** POST an action of this game: its answer, or null (said on the page; a 409 reloads the game). */
 async function act(path, body) {
@@ -21,10 +22,10 @@ async function act(path, body) {
     if (!state.pending) delete document.body.dataset.pending;
   }
   if (!response.ok) {
-    const error = response.data.error || `HTTP ${response.status}`;
+    const error = errorWords(response.status, response.data.error);
     if (response.status === 409) { // not your turn, the round is over, or played elsewhere: the game as it is
       await reload();
-      say(`${error.replace(/: reload the game; nothing was changed$/, "")}. Nothing was changed: this is the game as it is now.`, "bad");
+      say(t("play.conflict", { error: error.replace(/: reload the game; nothing was changed$/, "").replace(/[.。]$/, "") }), "bad");
     } else say(error, "bad");
     return null;
   }
@@ -45,17 +46,17 @@ export function endTurnRequest() {
   if (game.discard_rule) {
     const pick = [...state.selected].map(findTile).filter((f) => f && f.where === draft.rack);
     if (pick.length !== 1) {
-      say("Under the discard rule a turn ends with a discard: select one tile of your rack, then End turn.", "bad");
+      say(t("play.need_discard"), "bad");
       return null;
     }
     const tile = pick[0].tile.code;
     if (draftChanged()) return { action: "play", body: { table, discard: tile } };
     if (game.draw_from !== null) return { action: "discard", body: { tile } };
-    say("Draw (from the pool or the discard pile) or change the table before you discard.", "bad");
+    say(t("play.draw_before_discard"), "bad");
     return null;
   }
   if (!draftChanged()) {
-    say("The table is as your turn began: put tiles on it first, or Draw.", "bad");
+    say(t("play.unchanged"), "bad");
     return null;
   }
   return { action: "play", body: { table } };
@@ -67,7 +68,7 @@ export function markIllegal(reasons) {
   for (const reason of reasons) {
     if (reason.meld === null || reason.meld === undefined) continue;
     if (!state.badMelds.has(reason.meld)) state.badMelds.set(reason.meld, []);
-    state.badMelds.get(reason.meld).push(reason.message);
+    state.badMelds.get(reason.meld).push(reasonWords({ ...reason, meld: null }));
   }
   state.selected = new Set();
 }
@@ -80,7 +81,7 @@ export async function endTurn() {
   if (!answer) return;
   if (answer.legal === false) {
     markIllegal(answer.reasons);
-    say(`Not allowed: ${answer.message}`, "bad");
+    say(t("play.not_allowed_msg", { reasons: lang === "en" ? answer.message : answer.reasons.map(reasonWords).join("; ") }), "bad");
     render();
     return;
   }
@@ -99,7 +100,7 @@ export async function roll(dice) {
   clearHint();
   markRolled(answer.event.dice);
   startDraft();
-  say(`${describe(answer.event)}. Now play (put dice on the table, then Play) or Pass.`, "info");
+  say(`${capital(describe(answer.event))}. ${t("dice.now_play")}`, "info");
   render();
 }
 
@@ -176,7 +177,7 @@ async function runAIs() {
       renderRack();
       renderLog();
       renderBar();
-      $("turn").textContent = `${answer.roll ? `${describe(answer.roll)} · ` : ""}${describe(answer.event)}${answer.illegal ? ` (its play was illegal: ${answer.illegal})` : ""}`;
+      $("turn").textContent = `${answer.roll ? `${describe(answer.roll)} · ` : ""}${describe(answer.event)}${answer.illegal ? ` (${lang === "en" ? `its play was illegal: ${answer.illegal}` : t("play.ai_illegal")})` : ""}`;
       await pause(state.aiDelay);
       state.showing = null;
     }
@@ -220,28 +221,50 @@ export function changedSince(then, now) {
   return changed;
 }
 
+/** A hint in the page's language from its fields (the server words ``text`` in English): the tiles
+ * (or dice) the best move plays; from level 2 the melds it changes; at level 3 its steps. */
+function hintWords(hint) {
+  const n = hint.tiles_played;
+  if (!n) return isDice() ? t("hint.no_dice") : t("step.no_move");
+  const parts = [t(isDice() ? "hint.play_dice" : "hint.play", { n, tiles: formatTiles(hint.played) })];
+  if (hint.touched) {
+    const melds = hint.touched.map((i) => formatTiles(state.game.table[i] || []));
+    parts.push(melds.length ? t("hint.changes", { n: melds.length, melds: list(melds) }) : t("hint.leaves"));
+  }
+  for (const step of hint.steps || []) {
+    parts.push(`${step.tile} ${step.from === "rack" ? t("step.from_rack", { to: step.to + 1 }) : t("step.from_meld", { from: step.from + 1, to: step.to + 1 })}.`);
+  }
+  return parts.join(" ");
+}
+
+/** The re-roll hint in the page's language: which dice to roll (or keep them all) and the dice it expects to play. */
+function rerollWords(advice) {
+  const expected = num(advice.reroll.expected.tiles, 2);
+  return advice.dice.length ? t("hint.reroll", { dice: advice.dice.join(" "), expected }) : t("hint.keep", { expected });
+}
+
 /** The next hint level (up to 3); the third has a table to lay out. */
 export async function hint() {
   if (!yourTurn()) return;
   if (rollPhase()) {
-    say("Working out the best re-roll (every subset of your dice)…", "info");
+    say(t("dice.working"), "info");
     const advice = await act("hint", { level: 1 });
     if (!advice) return;
     say("");
-    $("hint-text").textContent = `Hint: ${advice.hint.text}.`;
+    $("hint-text").textContent = t("play.hint_text", { text: lang === "en" ? advice.hint.text : rerollWords(advice.hint) });
     $("hint-text").classList.remove("hidden");
     state.hintDice = advice.hint.dice;
-    $("hint-apply").textContent = advice.hint.dice.length ? `Pick ${advice.hint.dice.join(" ")} to roll` : "Pick none (keep all)";
+    $("hint-apply").textContent = advice.hint.dice.length ? t("dice.pick_these", { dice: advice.hint.dice.join(" ") }) : t("dice.pick_none");
     $("hint-apply-row").classList.remove("hidden");
     render();
     return;
   }
-  $("hint-apply").textContent = "Lay out the hinted move";
+  $("hint-apply").textContent = t("play.hint_apply");
   state.hintLevel = Math.min(3, state.hintLevel + 1);
   const answer = await act("hint", { level: state.hintLevel });
   if (!answer) return;
   const box = $("hint-text");
-  box.textContent = answer.hint.text;
+  box.textContent = lang === "en" ? answer.hint.text : hintWords(answer.hint);
   box.classList.remove("hidden");
   state.hintTable = answer.hint.table || null;
   $("hint-apply-row").classList.toggle("hidden", !state.hintTable);
@@ -255,7 +278,7 @@ export async function takeBackTurn() {
   state.game = answer.state;
   stopTimer();
   startDraft();
-  say("Took back your last turn.", "info");
+  say(t("play.took_back"), "info");
   render();
   startTimer();
 }
@@ -291,7 +314,7 @@ function startTimer() {
       stopTimer();
       const answer = await act("timeout");
       if (answer && answer.event) {
-        say(`Time is up: ${describe(answer.event)}.`, "bad");
+        say(t("play.time_up", { what: describe(answer.event) }), "bad");
         await turnDone(answer.state);
       } else if (answer) {
         state.game = answer.state;

@@ -2,6 +2,10 @@
 // as replays, read only, with the analysis of its player's turns (POST /replays; nothing is stored).
 import { $, el, formatTiles, showMessage } from "./common.js";
 import { drawFrame } from "./play-replay.js";
+import { has, t } from "./words.js";
+
+/** A mistake the analysis flags (an English phrase from the server) in the page's language. */
+const mistakeWords = (m) => (has(`mistake.${m.replace(/\W+/g, "_")}`) ? t(`mistake.${m.replace(/\W+/g, "_")}`) : m);
 
 let opened = null; // {names, seat, rounds: [{round, finished, frames, analysis}], current}
 
@@ -12,7 +16,7 @@ export async function openFile(file) {
   try {
     saved = JSON.parse(await file.text());
   } catch (err) {
-    showMessage(box, `${file.name} is not a saved game: ${err.message}`, "bad");
+    showMessage(box, t("upload.not_saved", { file: file.name, error: err.message }), "bad");
     return;
   }
   const response = await fetch("/replays", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(saved) });
@@ -21,8 +25,8 @@ export async function openFile(file) {
   showMessage(box, "");
   opened = data;
   const choice = $("opened-round");
-  choice.replaceChildren(...data.rounds.map((r) => new Option(`round ${r.round + 1}${r.finished ? "" : " (not over)"}`, r.round)));
-  if (data.current) choice.append(new Option(`round ${data.current.round + 1} (as you saw it)`, "current"));
+  choice.replaceChildren(...data.rounds.map((r) => new Option(t(r.finished ? "upload.round" : "upload.round_not_over", { n: r.round + 1 }), r.round)));
+  if (data.current) choice.append(new Option(t("upload.round_seen", { n: data.current.round + 1 }), "current"));
   choice.onchange = () => showRound(choice.value);
   $("opened").classList.remove("hidden");
   showRound(choice.value);
@@ -45,16 +49,16 @@ function showRound(which) {
 function renderAnalysis(analysis) {
   const box = $("opened-analysis");
   box.replaceChildren();
-  if (!analysis) { box.append(el("p", { class: "muted", text: "This round is shown as you saw it: it has no analysis." })); return; }
-  if (analysis.error) { box.append(el("p", { class: "muted", text: `No analysis: ${analysis.error}` })); return; }
+  if (!analysis) { box.append(el("p", { class: "muted", text: t("upload.no_analysis") })); return; }
+  if (analysis.error) { box.append(el("p", { class: "muted", text: t("upload.analysis_error", { error: analysis.error }) })); return; }
   const s = analysis.summary;
-  box.append(el("p", { text: `${analysis.player}: ${s.turns} turns, ${s.mistakes} mistakes; ${s.tiles_cost} tiles and ${s.points_cost} points fewer than the best moves.` }));
-  const tiles = (ts) => (ts === null ? "draw" : formatTiles(ts) || "nothing");
-  const rows = analysis.turns.map((t) => el("tr", { "data-testid": "analysis-turn" },
-    el("td", { text: String(t.turn + 1) }), el("td", { text: tiles(t.played) }), el("td", { text: tiles(t.best) }),
-    el("td", { text: t.tiles_cost || t.points_cost ? `${t.tiles_cost} tiles, ${t.points_cost} points` : "—" }),
-    el("td", { text: t.mistakes.join(", ") })));
+  box.append(el("p", { text: t("upload.summary", { player: analysis.player, turns: t("count.turns", { n: s.turns }), mistakes: t("count.mistakes", { n: s.mistakes }), tiles: t("count.tiles", { n: s.tiles_cost }), points: t("count.points", { n: s.points_cost }) }) }));
+  const tiles = (ts) => (ts === null ? t("upload.draw") : formatTiles(ts) || t("alt.nothing"));
+  const rows = analysis.turns.map((turn) => el("tr", { "data-testid": "analysis-turn" },
+    el("td", { text: String(turn.turn + 1) }), el("td", { text: tiles(turn.played) }), el("td", { text: tiles(turn.best) }),
+    el("td", { text: turn.tiles_cost || turn.points_cost ? `${t("count.tiles", { n: turn.tiles_cost })}, ${t("count.points", { n: turn.points_cost })}` : "—" }),
+    el("td", { text: turn.mistakes.map(mistakeWords).join(", ") })));
   box.append(el("table", { class: "analysis", "data-testid": "analysis" },
-    el("thead", {}, el("tr", {}, ...["turn", "played", "best", "cost", "mistakes"].map((h) => el("th", { text: h })))),
+    el("thead", {}, el("tr", {}, ...["turn", "played", "best", "cost", "mistakes"].map((h) => el("th", { text: t(`upload.col_${h}`) })))),
     el("tbody", {}, ...rows)));
 }

@@ -1,34 +1,35 @@
 // The view: the game as the page shows it, drawn again from the state by render().
-import { $, count, el, formatTiles, sortTiles, tileElement } from "./common.js";
+import { $, el, formatTiles, sortTiles, tileElement } from "./common.js";
 import { savedPath } from "./play-client.js";
 import { describeRoll, diceStatus, dieElement, isDice, renderOpponents, renderRollControls, renderRollRack, rollPhase } from "./play-dice.js";
 import { draftChanged, findTile, sameMeld } from "./play-draft.js";
 import { dropOnClick, onPointerDown } from "./play-drag.js";
 import { state, yourTurn } from "./play-state.js";
+import { capital, playerWord, t } from "./words.js";
 
-const name = (seat) => state.game.players[seat].name;
+const name = (seat) => playerWord(state.game.players[seat].name);
 
 /** A log line for a game event. */
 export function describe(event) {
   if (!event) return "";
-  const named = event.name || name(event.player);
-  const you = state.game ? event.player === state.game.human : named === "you"; // a saved game opened from a file: by name
-  const who = you && state.game && state.game.room ? "you" : named; // a room's players have names; the one on screen is "you"
+  const raw = event.name || state.game.players[event.player].name;
+  const you = state.game ? event.player === state.game.human : raw === "you"; // a saved game opened from a file: by name
+  const who = you ? t("play.you") : playerWord(raw); // a room's players have names; the one on screen is "you"
+  const line = (key, values = {}) => t(you ? `${key}_you` : key, { who, ...values });
   if (event.type === "play") {
-    const played = event.played && event.played.length ? formatTiles(event.played) : "nothing new (rearranged the table)";
+    const played = event.played && event.played.length ? formatTiles(event.played) : t("log.nothing_new");
     const dice = event.dice && event.dice.length ? ` (${event.dice.join(" ")})` : "";
-    return `${who} ${you ? "play" : "plays"} ${played}${dice}${event.discard ? `, ${you ? "discard" : "discards"} ${event.discard}` : ""}`;
+    return line(event.discard ? "log.play_discard" : "log.play", { tiles: `${played}${dice}`, discard: event.discard });
   }
   if (event.type === "draw") {
-    if (event.source === "discard") return `${who} ${you ? "take" : "takes"} ${event.tile} from the discard pile`;
-    if (event.tile === null && event.drew === 0) return `${who} ${you ? "pass" : "passes"} (the pool is empty)`;
-    if (event.tile === null && event.drew === undefined) return `${who} ${you ? "pass" : "passes"} (the pool is empty)`;
-    return `${who} ${you ? "draw" : "draws"}${you && event.tile ? ` ${event.tile}` : " a tile"}`;
+    if (event.source === "discard") return line("log.take_discard", { tile: event.tile });
+    if (event.tile === null && (event.drew === 0 || event.drew === undefined)) return line("log.pass_empty");
+    return you && event.tile ? line("log.draw_tile", { tile: event.tile }) : line("log.draw");
   }
   if (event.type === "roll") return describeRoll(event, who, you);
-  if (event.type === "pass") return `${who} ${you ? "pass" : "passes"}`;
-  if (event.type === "discard") return `${who} ${you ? "discard" : "discards"} ${event.tile}`;
-  if (event.type === "timeout") return `${who} ${you ? "run" : "runs"} out of time and ${you ? "draw" : "draws"} ${count(event.drew ?? (event.tiles || []).length, "penalty tile")}`;
+  if (event.type === "pass") return line("log.pass");
+  if (event.type === "discard") return line("log.discard", { tile: event.tile });
+  if (event.type === "timeout") return line("log.timeout", { n: event.drew ?? (event.tiles || []).length });
   return `${who}: ${event.type}`;
 }
 
@@ -88,23 +89,23 @@ export function renderBar() {
   const { game } = state;
   const turnNo = game.turn + 1;
   let text;
-  if (game.finished) text = `${isDice() ? "Game" : "Round"} over after ${game.turn} turns`;
+  if (game.finished) text = t(isDice() ? "bar.game_over" : "bar.round_over", { n: game.turn });
   else if (game.current === game.human) {
-    const step = !isDice() ? "" : game.rolled ? " · play or pass" : " · pick dice to roll (or keep all)";
-    text = state.busy ? `Your turn · turn ${turnNo} · …` : `Your turn · turn ${turnNo}${step}`;
+    const step = !isDice() ? "" : game.rolled ? ` · ${t("bar.play_or_pass")}` : ` · ${t("bar.pick_dice")}`;
+    text = state.busy ? `${t("bar.your_turn", { n: turnNo })} · …` : `${t("bar.your_turn", { n: turnNo })}${step}`;
   }
-  else text = `${name(game.current)} is playing · turn ${turnNo}`;
+  else text = t("bar.playing", { who: name(game.current), n: turnNo });
   $("turn").textContent = text;
   $("turn").classList.toggle("yours", game.current === game.human && !game.finished);
   $("skip").classList.toggle("hidden", !state.busy);
-  $("pool").textContent = isDice() ? diceStatus(game) : `Pool: ${count(game.pool_size, "tile")}`;
+  $("pool").textContent = isDice() ? diceStatus(game) : t("bar.pool", { tiles: t("count.tiles", { n: game.pool_size }) });
   const rounds = game.results.rounds.length;
-  $("round-info").textContent = `${isDice() ? "Game" : "Round"} ${game.round + 1}${rounds ? ` · totals ${game.players.map((p, s) => `${p.name} ${game.results.totals[s]}`).join(", ")}` : ""}`;
+  $("round-info").textContent = `${t(isDice() ? "bar.game_n" : "bar.round_n", { n: game.round + 1 })}${rounds ? ` · ${t("bar.totals", { totals: game.players.map((p, s) => `${playerWord(p.name)} ${game.results.totals[s]}`).join(", ") })}` : ""}`;
   $("practice").classList.toggle("hidden", !game.practice);
-  $("practice").textContent = game.practice ? `Practice game · seed ${game.seed}` : "";
+  $("practice").textContent = game.practice ? t("bar.practice", { seed: game.seed }) : "";
   const highlighted = state.showing ?? (game.finished ? null : game.current);
   $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === highlighted ? " current" : ""}`, "data-testid": "player" },
-    `${p.name}${p.kind !== "human" && p.name !== p.kind ? ` (${p.kind})` : ""}: ${isDice() ? `${count(p.rack_size, "die", "dice")} · ${p.total} points left` : `${count(p.rack_size, "tile")}${p.opened ? "" : " · not opened"}`}`)));
+    `${playerWord(p.name)}${p.kind !== "human" && p.name !== p.kind ? ` (${playerWord(p.kind)})` : ""}: ${isDice() ? `${t("count.dice", { n: p.rack_size })} · ${t("bar.points_left", { n: p.total })}` : `${t("count.tiles", { n: p.rack_size })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}`}`)));
 }
 
 export function renderTable() {
@@ -126,7 +127,7 @@ export function renderTable() {
       "data-drop": "meld",
       tabindex: editing ? 0 : null,
       role: editing ? "button" : "group",
-      "aria-label": `meld ${i + 1}: ${formatTiles(meld.map((t) => t.code))}${reasons ? ` (not allowed: ${reasons.join("; ")})` : ""}${editing ? "; Enter puts the selected tiles here" : ""}`,
+      "aria-label": `${t("board.meld_n", { n: i + 1 })}: ${formatTiles(meld.map((tile) => tile.code))}${reasons ? ` (${t("play.not_allowed", { reasons: reasons.join("; ") })})` : ""}${editing ? `; ${t("play.enter_here")}` : ""}`,
       onclick: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
       onkeydown: editing ? dropOnClick(() => ({ kind: "meld", index: i, before: null })) : null,
     }, el("span", { class: "meld-no", "aria-hidden": "true", text: String(i + 1) }));
@@ -135,11 +136,11 @@ export function renderTable() {
     box.append(meldBox);
   });
   if (editing) {
-    const zone = el("div", { class: "drop-zone", "data-drop": "new", "data-testid": "new-meld-zone", tabindex: 0, role: "button", "aria-label": "new meld: Enter puts the selected tiles in a new meld",
-      onclick: dropOnClick(() => ({ kind: "new" })), onkeydown: dropOnClick(() => ({ kind: "new" })) }, "+ new meld");
+    const zone = el("div", { class: "drop-zone", "data-drop": "new", "data-testid": "new-meld-zone", tabindex: 0, role: "button", "aria-label": t("play.new_meld_aria"),
+      onclick: dropOnClick(() => ({ kind: "new" })), onkeydown: dropOnClick(() => ({ kind: "new" })) }, t("play.new_meld_zone"));
     box.append(zone);
-  } else if (!melds.length) box.append(el("span", { class: "empty", text: "The table is empty." }));
-  $("table-note").textContent = editing && draftChanged() ? "(your new table, not played yet)" : "";
+  } else if (!melds.length) box.append(el("span", { class: "empty", text: t("board.table_empty") }));
+  $("table-note").textContent = editing && draftChanged() ? t("play.table_note") : "";
 }
 
 export function renderRack() {
@@ -147,7 +148,7 @@ export function renderRack() {
   const box = $("rack");
   box.replaceChildren();
   const editing = yourTurn() && draft && !rollPhase();
-  if (!game.room) $("rack-owner").textContent = isDice() ? "Your dice" : "Your rack";
+  if (!game.room) $("rack-owner").textContent = isDice() ? t("dice.your_dice") : t("play.your_rack");
   box.dataset.drop = "rack";
   if (rollPhase()) renderRollRack(box);
   else if (editing) {
@@ -163,14 +164,14 @@ export function renderRack() {
   if (drawn) {
     drawn.classList.add("drawn");
     drawn.dataset.drawn = "true";
-    drawn.setAttribute("aria-label", `${drawn.getAttribute("aria-label")} (just drawn)`);
+    drawn.setAttribute("aria-label", `${drawn.getAttribute("aria-label")} (${t("play.just_drawn")})`);
   }
-  if (!box.children.length) box.append(el("span", { class: "empty", text: isDice() ? "You have no dice left." : "Your rack is empty." }));
+  if (!box.children.length) box.append(el("span", { class: "empty", text: isDice() ? t("dice.none_left") : t("play.rack_empty") }));
   const left = editing ? draft.rack.length : game.rack.length;
-  const note = [isDice() ? `(${count(left, "die", "dice")}${rollPhase() ? ": pick the ones to roll" : ""})` : `(${count(left, "tile")})`];
+  const note = [isDice() ? `(${t("count.dice", { n: left })}${rollPhase() ? `: ${t("dice.pick_to_roll")}` : ""})` : `(${t("count.tiles", { n: left })})`];
   if (game.discard_rule && game.discard_pile.length) {
     const top = game.discard_pile[game.discard_pile.length - 1];
-    note.push(" · discard pile: ", tileElement(top, meta, { extraClass: "small", attrs: { "data-testid": "discard-top" } }));
+    note.push(` · ${t("play.discard_pile")} `, tileElement(top, meta, { extraClass: "small", attrs: { "data-testid": "discard-top" } }));
   }
   $("rack-note").replaceChildren(...note);
 }
@@ -182,10 +183,10 @@ export function renderControls() {
   const discardRule = game.discard_rule;
   const dice = isDice();
   $("end-turn").disabled = !mine || rollPhase();
-  $("end-turn").textContent = discardRule ? "End turn (discard the selected tile)" : dice ? "Play" : "End turn";
+  $("end-turn").textContent = discardRule ? t("play.end_turn_discard") : dice ? t("dice.play") : t("play.end_turn");
   $("draw").disabled = !mine || (discardRule ? game.draw_from !== null || changed || game.pool_size === 0 : changed);
-  $("draw").textContent = discardRule ? "Draw from the pool" : dice ? "Pass" : "Draw";
-  $("draw").title = changed && !discardRule ? `Reset your edits first: ${dice ? "passing" : "drawing"} ends the turn` : "";
+  $("draw").textContent = discardRule ? t("play.draw_pool") : dice ? t("dice.pass") : t("play.draw");
+  $("draw").title = changed && !discardRule ? t(dice ? "play.reset_first_pass" : "play.reset_first_draw") : "";
   renderRollControls();
   $("pick").classList.toggle("hidden", !discardRule);
   $("pick").disabled = !mine || game.draw_from !== null || !game.discard_pile.length || changed;
@@ -194,7 +195,7 @@ export function renderControls() {
   $("undo-turn").classList.toggle("hidden", !game.practice); // take-back would show the pool's next tile
   $("undo-turn").disabled = !mine || !game.can_undo_turn;
   $("hint").disabled = !mine;
-  $("hint").textContent = rollPhase() ? "Hint: what to roll" : hintLevel ? `Hint (level ${Math.min(3, hintLevel + 1)})` : "Hint";
+  $("hint").textContent = rollPhase() ? t("dice.hint_roll") : hintLevel ? t("play.hint_level", { n: Math.min(3, hintLevel + 1) }) : t("play.hint");
   const sel = mine ? [...state.selected].map(findTile).filter(Boolean) : [];
   $("split").disabled = !(sel.length === 1 && sel[0].where !== draft.rack && sel[0].index > 0);
   $("join").disabled = new Set(sel.filter((f) => f.where !== draft.rack).map((f) => f.where)).size < 2;
@@ -208,7 +209,7 @@ export function renderLog() {
   log.replaceChildren(...state.game.history.map((e) => el("li", { text: describe(e) })));
   log.scrollTop = log.scrollHeight;
   $("download").href = savedPath(state.gameId);
-  $("replay-open").textContent = isDice() ? "Replay this game" : "Replay this round";
+  $("replay-open").textContent = isDice() ? t("play.replay_game") : t("play.replay");
 }
 
 function renderRoundOver() {
@@ -217,24 +218,20 @@ function renderRoundOver() {
   panel.classList.toggle("hidden", !game.finished);
   if (!game.finished) return;
   const winner = game.winner;
-  $("round-title").textContent = isDice() ? "Game over" : "Round over";
-  $("next-round").textContent = isDice() ? "Next game" : "Next round";
+  $("round-title").textContent = isDice() ? t("dice.game_over") : t("play.round_over");
+  $("next-round").textContent = isDice() ? t("dice.next_game") : t("play.next_round");
+  const you = winner === game.human;
+  const wins = (how) => capital(t(you ? "over.you_win" : "over.wins", { who: name(winner), how }));
   if (isDice()) {
-    const blocked = "three rounds went by without a die played";
-    if (winner === null) $("round-summary").textContent = `A draw: ${blocked}, and your dice left count the same.`;
-    else {
-      const how = game.end_reason === "out" ? "played every die" : `${blocked}; the lower total of dice left wins`;
-      const who = name(winner);
-      $("round-summary").textContent = `${who[0].toUpperCase()}${who.slice(1)} ${winner === game.human ? "win" : "wins"}: ${how}.`;
-    }
+    if (winner === null) $("round-summary").textContent = t("over.dice_draw");
+    else $("round-summary").textContent = wins(game.end_reason === "out" ? t("over.every_die") : t("over.blocked"));
   } else {
-    const how = game.end_reason === "out" ? "went out" : "had the lowest rack when the pool ran out";
-    $("round-summary").textContent = `${name(winner)} ${winner === game.human ? "win" : "wins"}: ${how}.`;
+    $("round-summary").textContent = wins(game.end_reason === "out" ? t("over.went_out") : t("over.lowest_rack"));
   }
   const last = game.results.rounds[game.results.rounds.length - 1];
   $("scores").replaceChildren(
-    el("tr", {}, el("th", { text: "Player" }), el("th", { text: isDice() ? "This game" : "This round" }), el("th", { text: "Total" }), el("th", { text: isDice() ? "Dice left" : "Rack left" })),
-    ...game.players.map((p, s) => el("tr", {}, el("td", { text: p.name }), el("td", { text: last ? String(last.scores[s]) : "" }),
+    el("tr", {}, el("th", { text: t("over.player") }), el("th", { text: isDice() ? t("over.this_game") : t("over.this_round") }), el("th", { text: t("over.total") }), el("th", { text: isDice() ? t("over.dice_left") : t("board.rack_left") })),
+    ...game.players.map((p, s) => el("tr", {}, el("td", { text: playerWord(p.name) }), el("td", { text: last ? String(last.scores[s]) : "" }),
       el("td", { text: String(game.results.totals[s]) }), el("td", {}, ...(p.dice ? p.dice.map((d) => dieElement(d.face, d.die, meta)) : (p.rack || []).map((c) => tileElement(c, meta)))))),
   );
 }

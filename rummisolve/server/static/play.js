@@ -18,6 +18,7 @@ import { openRoom } from "./room-join.js";
 import { confirmPass, giveSeatToAI, roomDraw, roomEndTurn, roomNextRound } from "./room-play.js";
 import { wireRoomSetup } from "./room-setup.js";
 import { wireRoom } from "./room-view.js";
+import { t } from "./words.js";
 
 function parseRulesParam(text) {
   if (!text) return "standard";
@@ -81,7 +82,7 @@ async function main() {
       state.version = response.data.version;
       return enterGame(id, response.data.state);
     }
-    showMessage($("setup-message"), response.data.error || "That game is not here.", "bad");
+    showMessage($("setup-message"), response.data.error || t("play.game_not_here"), "bad");
   } else if (params.get("players")) {
     const seed = params.get("seed");
     return createGame({ players: params.get("players"), rules: parseRulesParam(params.get("rules")), ...(seed ? { seed: Number(seed) } : {}) });

@@ -5,6 +5,7 @@ import { $, showMessage } from "./common.js";
 import { getRoom, joinRoom, keepName, lastName, storedSeats, storeSeat } from "./room-client.js";
 import { enterRoom } from "./room-play.js";
 import { room } from "./room-state.js";
+import { errorWords, list, t } from "./words.js";
 
 const seatLink = (code, token) => `/play?room=${encodeURIComponent(code)}&token=${encodeURIComponent(token)}`;
 
@@ -14,7 +15,7 @@ export async function openRoom(code, { invited, token }) {
   if (token && ![...storedSeats(code).values()].includes(token)) { // a kept link in a new browser: which seat is it?
     const response = await getRoom(code, token);
     if (response.ok && response.data.seat !== undefined) storeSeat(code, response.data.seat, token);
-    else showMessage($("room-message"), `${response.data.error || `HTTP ${response.status}`}: this link opens no seat of room ${code}; you are watching.`, "bad");
+    else showMessage($("room-message"), t("room.link_no_seat", { error: errorWords(response.status, response.data.error), code }), "bad");
   }
   const seats = storedSeats(code);
   if (invited && seats.size) { // this browser has a seat here already: that seat, not another one
@@ -35,7 +36,7 @@ async function showJoin(code) {
     $("join-who").textContent = "";
     for (const id of ["join-name", "join-button", "watch-button"]) $(id).classList.add("hidden");
     panel.querySelector("label").classList.add("hidden");
-    showMessage($("join-message"), response.status === 404 ? `There is no room ${code}: check the code in the link.` : response.data.error, "bad");
+    showMessage($("join-message"), response.status === 404 ? t("room.no_room", { code }) : errorWords(response.status, response.data.error), "bad");
     document.body.dataset.ready = "true";
     return;
   }
@@ -46,9 +47,10 @@ async function showJoin(code) {
     enterRoom(code, new Map());
     return;
   }
-  const rules = typeof view.rules === "string" ? view.rules : `${view.rules.preset || "standard"} with changes`;
+  const rules = typeof view.rules === "string" ? t(`preset.${view.rules}`) : t("room.rules_changed", { preset: t(`preset.${view.rules.preset || "standard"}`) });
   const who = view.players.map((p) => (p.joined ? p.name : null)).filter(Boolean);
-  $("join-who").textContent = `${view.players[view.creator].name} invites you to a game of Rummikub (${rules} rules${view.timer.seconds ? `, ${view.timer.seconds} s a turn` : ""}). At the table: ${who.join(", ")}; ${free === 1 ? "one seat is" : `${free} seats are`} free.`;
+  const timer = view.timer.seconds ? t("room.per_turn", { n: view.timer.seconds }) : "";
+  $("join-who").textContent = t("room.invites", { who: view.players[view.creator].name, rules, timer, players: list(who), n: free });
   $("join-name").value = lastName();
   panel.classList.remove("hidden");
   $("join-name").focus();
@@ -66,10 +68,10 @@ async function join(code) {
   if (response.status === 409) { // the last seat went meanwhile
     $("join-room").classList.add("hidden");
     enterRoom(code, new Map());
-    showMessage($("room-message"), `${response.data.error}: you are watching.`, "info");
+    showMessage($("room-message"), t("room.now_watching", { error: errorWords(response.status, response.data.error) }), "info");
     return;
   }
-  if (!response.ok) { showMessage($("join-message"), response.data.error || `HTTP ${response.status}`, "bad"); return; }
+  if (!response.ok) { showMessage($("join-message"), errorWords(response.status, response.data.error), "bad"); return; }
   storeSeat(code, response.data.seat, response.data.token);
   keepName(name);
   history.replaceState(null, "", seatLink(code, response.data.token)); // a reload (or this link, kept) resumes the seat

@@ -10,6 +10,7 @@ import { startDraft } from "./play-draft.js";
 import { say, showError, state, yourTurn } from "./play-state.js";
 import { changedSince, endTurnRequest, markIllegal } from "./play-turns.js";
 import { describe, render, renderControls } from "./play-view.js";
+import { capital, errorWords, lang, reasonWords, t } from "./words.js";
 
 /** Open room ``code`` with the seats this browser holds (Map seat -> token; none: watch it). */
 export function enterRoom(code, seats) {
@@ -31,14 +32,14 @@ function watch(key, token) {
 function connection(key, status, detail) {
   room.connection = status;
   if (status === "refused") {
-    const error = detail.error || `the connection was refused (${detail.code})`;
+    const error = lang === "en" && detail.error ? detail.error : t("room.refused", { code: detail.code });
     if (detail.code === 4403 && key !== WATCH) { // the seat is no longer this token's (handed to an AI): watch
       forgetSeat(room.code, key);
       room.seats.delete(key);
       room.views.delete(key);
       room.followers.delete(key);
       if (!room.seats.size && !room.followers.has(WATCH)) watch(WATCH, null);
-      room.refused = `Seat ${key + 1} is no longer yours (${error}): its player left and the room's creator gave it to an AI.`;
+      room.refused = t("room.seat_gone", { n: key + 1, error });
     } else room.refused = error;
     if (!newest()) document.body.dataset.ready = "true";
   }
@@ -131,17 +132,17 @@ async function act(seat, send) {
   const data = typeof response.data === "object" ? response.data : { error: String(response.data) };
   if (response.status === 400 && data.reasons) { // an illegal play: nothing changed, the turn goes on
     markIllegal(data.reasons);
-    showError(`Not allowed: ${data.reasons.map((r) => r.message).join("; ") || data.error}`);
+    showError(t("play.not_allowed_msg", { reasons: data.reasons.map(reasonWords).join("; ") || errorWords(response.status, data.error) }));
     render();
     return null;
   }
   if (response.status === 409) { // not this seat's turn any more, or the room moved on: show it as it is
     const fresh = await getRoom(room.code, room.seats.get(seat));
     if (fresh.ok) receive(seat, fresh.data);
-    showError(`${data.error}. Nothing was changed: this is the room as it is now.`);
+    showError(t("room.conflict", { error: errorWords(response.status, data.error).replace(/[.。]$/, "") }));
     return null;
   }
-  showError(data.error || `HTTP ${response.status}`);
+  showError(errorWords(response.status, data.error));
   return null;
 }
 
@@ -149,7 +150,7 @@ async function act(seat, send) {
 function done(seat, answer) {
   if (!answer) return;
   if (sharedScreen()) say("");
-  else say(answer.last ? `${describe(answer.last)}.` : "", "good");
+  else say(answer.last ? `${capital(describe(answer.last))}.` : "", "good");
 }
 
 /** The referee's verdict on a play of ``seat`` (POST /verify, answered 200 legal or not), its reasons
@@ -174,7 +175,7 @@ export async function roomEndTurn() {
     const verdict = await judged(seat, request.body.table);
     if (verdict && !verdict.legal) {
       markIllegal(verdict.reasons);
-      showError(`Not allowed: ${verdict.reasons.map((r) => r.message).join("; ")}`);
+      showError(t("play.not_allowed_msg", { reasons: verdict.reasons.map(reasonWords).join("; ") }));
       render();
       return;
     }

@@ -5,8 +5,9 @@
 import { $, el, RulesForm, ruleValue, showMessage } from "./common.js";
 import { createRoom, forgetSeat, joinRoom, keepName, lastName, storedRooms, storeSeat } from "./room-client.js";
 import { state } from "./play-state.js";
+import { capital, errorWords, t } from "./words.js";
 
-const HUMANS = { you: "you", friend: "a friend (by the invite link)", screen: "a player on this screen" };
+const HUMANS = { you: "room.kind_you", friend: "room.kind_friend", screen: "room.kind_screen" }; // their words' keys
 const seats = [{ kind: "you", name: "" }, { kind: "friend", name: "" }];
 let rules = null;
 
@@ -33,9 +34,9 @@ function listRooms() {
   const rooms = storedRooms();
   $("my-rooms").classList.toggle("hidden", !rooms.length);
   $("my-rooms-list").replaceChildren(...rooms.map(({ code, seats: held }) => el("li", { "data-testid": "my-room" },
-    el("a", { href: `/play?room=${encodeURIComponent(code)}` }, `Room ${code}`),
-    el("span", { class: "muted", text: ` your seat${held.length > 1 ? "s" : ""} ${held.map((s) => s + 1).join(", ")}` }),
-    el("button", { type: "button", class: "small", onclick: () => { for (const s of held) forgetSeat(code, s); listRooms(); } }, "Forget"))));
+    el("a", { href: `/play?room=${encodeURIComponent(code)}` }, `${t("room.room")} ${code}`),
+    el("span", { class: "muted", text: ` ${t("room.your_seats", { n: held.length, seats: held.map((s) => s + 1).join(", ") })}` }),
+    el("button", { type: "button", class: "small", onclick: () => { for (const s of held) forgetSeat(code, s); listRooms(); } }, t("room.forget")))));
 }
 
 /** The rules changed: no more seats than they allow. */
@@ -48,14 +49,14 @@ function renderRoomSeats() {
   $("room-seats").replaceChildren(...seats.map((seat, s) => {
     const id = `room-seat-${s}`;
     const kind = el("select", { id, "data-testid": "room-seat-kind" });
-    for (const [value, text] of Object.entries(HUMANS)) kind.append(el("option", { value, text }));
-    for (const level of state.meta.ai_levels) kind.append(el("option", { value: level, text: `AI: ${level}` }));
+    for (const [value, key] of Object.entries(HUMANS)) kind.append(el("option", { value, text: t(key) }));
+    for (const level of state.meta.ai_levels) kind.append(el("option", { value: level, text: t("room.kind_ai", { level: t(`ai.${level}`) }) }));
     kind.value = seat.kind;
     kind.addEventListener("change", () => choose(s, kind.value));
-    const row = el("div", { class: "row", "data-testid": "room-seat" }, el("label", { for: id }, `Seat ${s + 1}${s === 0 ? " (moves first)" : ""}`), kind);
+    const row = el("div", { class: "row", "data-testid": "room-seat" }, el("label", { for: id }, capital(t(s === 0 ? "play.seat_first" : "play.seat_n", { n: s + 1 }))), kind);
     if (seat.kind === "you" || seat.kind === "screen") {
-      const name = el("input", { type: "text", maxlength: 24, value: seat.name, "aria-label": `Name of seat ${s + 1}`, "data-testid": "room-seat-name",
-        placeholder: seat.kind === "you" ? "your name" : "their name", autocomplete: seat.kind === "you" ? "nickname" : "off" });
+      const name = el("input", { type: "text", maxlength: 24, value: seat.name, "aria-label": t("room.seat_name", { n: s + 1 }), "data-testid": "room-seat-name",
+        placeholder: seat.kind === "you" ? t("room.your_name_ph") : t("room.their_name"), autocomplete: seat.kind === "you" ? "nickname" : "off" });
       name.addEventListener("input", () => { seat.name = name.value; });
       row.append(name);
     }
@@ -77,7 +78,7 @@ function choose(s, kind) {
 
 async function create() {
   const you = seats.findIndex((seat) => seat.kind === "you");
-  if (you < 0) { say("Choose your own seat: one seat is \"you\"."); return; }
+  if (you < 0) { say(t("room.choose_own")); return; }
   const name = (seat) => seat.name.trim() || undefined; // none: the server's "player N"
   const body = {
     rules: rules.value(),
@@ -89,14 +90,14 @@ async function create() {
   $("create-room").disabled = true;
   try {
     const made = await createRoom(body);
-    if (!made.ok) { say(made.data.error || `HTTP ${made.status}`); return; }
+    if (!made.ok) { say(errorWords(made.status, made.data.error)); return; }
     const code = made.data.room;
     storeSeat(code, made.data.seat, made.data.token);
     keepName(body.name);
     for (const [s, seat] of seats.entries()) {
       if (seat.kind !== "screen") continue;
       const joined = await joinRoom(code, { name: name(seat), seat: s });
-      if (!joined.ok) { say(`Seat ${s + 1} could not be taken: ${joined.data.error}`); return; }
+      if (!joined.ok) { say(t("room.seat_not_taken", { n: s + 1, error: errorWords(joined.status, joined.data.error) })); return; }
       storeSeat(code, s, joined.data.token);
     }
     location.assign(`/play?room=${encodeURIComponent(code)}&token=${encodeURIComponent(made.data.token)}`);

@@ -2,9 +2,10 @@
 // turn it is by name, the players with their tile counts, the turn's clock, the waiting room with the
 // invite, the spectator's page (no rack, no controls) and, on a shared screen, the "pass the device"
 // screen that keeps the next player's rack out of the page until they say they hold it.
-import { $, count, el, showMessage } from "./common.js";
+import { $, el, showMessage } from "./common.js";
 import { room, sharedScreen } from "./room-state.js";
 import { state } from "./play-state.js";
+import { capital, t } from "./words.js";
 
 const actions = { confirmPass: () => {}, giveSeatToAI: () => {} };
 const levels = new Map(); // seat -> the AI level chosen for it in the waiting room
@@ -13,9 +14,9 @@ const levels = new Map(); // seat -> the AI level chosen for it in the waiting r
 export function wireRoom({ confirmPass, giveSeatToAI }) {
   Object.assign(actions, { confirmPass, giveSeatToAI });
   $("pass-ready").addEventListener("click", () => actions.confirmPass());
-  $("copy-invite").addEventListener("click", () => copy($("invite-link").value, "The invite link is copied: send it to your friends."));
-  $("copy-invite-bar").addEventListener("click", () => copy($("invite-link").value, "The invite link is copied."));
-  $("copy-code").addEventListener("click", () => copy(room.code, `The code ${room.code} is copied.`));
+  $("copy-invite").addEventListener("click", () => copy($("invite-link").value, t("room.invite_copied_send")));
+  $("copy-invite-bar").addEventListener("click", () => copy($("invite-link").value, t("room.invite_copied")));
+  $("copy-code").addEventListener("click", () => copy(room.code, t("room.code_copied", { code: room.code })));
 }
 
 async function copy(text, done) {
@@ -24,31 +25,31 @@ async function copy(text, done) {
     showMessage($("room-message"), done, "good");
   } catch {
     $("invite-link").select(); // no clipboard here (an insecure origin, a refused permission): selected to copy by hand
-    showMessage($("room-message"), `Copy it by hand: ${text}`, "info");
+    showMessage($("room-message"), t("room.copy_by_hand", { text }), "info");
   }
 }
 
 const isAI = (player) => player.kind !== "human";
-const label = (player) => (isAI(player) && !player.name.startsWith(player.kind) ? `${player.name} (${player.kind} AI)` : isAI(player) ? `${player.name} (AI)` : player.name);
+const label = (player) => (isAI(player) && !player.name.startsWith(player.kind) ? `${player.name} (${t("room.level_ai", { level: t(`ai.${player.kind}`) })})` : isAI(player) ? `${player.name} (${t("room.ai")})` : player.name);
 
 function turnText(view, seat, passTo) {
   const mover = view.players[view.turn];
-  if (view.status === "waiting") return `Waiting for ${count(view.players.filter((p) => !p.joined).length, "player")} to join`;
-  if (view.status === "archived") return "This room is archived: nobody played or watched it for a long time";
-  if (view.status === "over") return `Round over after ${view.turn_number} turns`;
-  const turn = `turn ${view.turn_number + 1}`;
-  if (seat !== null && view.turn === seat) return sharedScreen() ? `Your turn, ${mover.name} · ${turn}` : `Your turn · ${turn}`;
-  if (passTo !== null) return `${view.players[passTo].name}'s turn · pass the device to ${view.players[passTo].name}`;
-  return `${isAI(mover) ? "AI " : ""}${mover.name} is playing · ${turn}`;
+  if (view.status === "waiting") return t("room.waiting_for", { n: view.players.filter((p) => !p.joined).length });
+  if (view.status === "archived") return t("room.archived");
+  if (view.status === "over") return t("bar.round_over", { n: view.turn_number });
+  const n = view.turn_number + 1;
+  if (seat !== null && view.turn === seat) return sharedScreen() ? t("room.your_turn_named", { who: mover.name, n }) : t("bar.your_turn", { n });
+  if (passTo !== null) return t("room.pass_turn", { who: view.players[passTo].name });
+  return t(isAI(mover) ? "room.ai_playing" : "bar.playing", { who: mover.name, n });
 }
 
 function renderPlayers(view, seat) {
   const current = view.status === "playing" ? view.turn : null;
   $("players").replaceChildren(...view.players.map((p, s) => {
     const here = room.seats.has(s) && (s === seat || sharedScreen());
-    const tiles = p.joined ? `${count(p.tiles, "tile")}${p.opened ? "" : " · not opened"}` : "free seat";
+    const tiles = p.joined ? `${t("count.tiles", { n: p.tiles })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}` : t("room.free_seat");
     return el("span", { class: `player${s === current ? " current" : ""}${s === seat ? " you" : ""}`, "data-testid": "player", "data-seat": s },
-      `${label(p)}${s === seat ? " (you)" : here ? " (this screen)" : ""}: ${tiles}`);
+      `${label(p)}${s === seat ? ` (${t("play.you")})` : here ? ` (${t("room.this_screen")})` : ""}: ${tiles}`);
   }));
 }
 
@@ -61,16 +62,16 @@ function renderWaiting(view) {
   if (!waiting) return;
   const creator = room.seats.has(view.creator);
   $("seat-list").replaceChildren(...view.players.map((p, s) => {
-    const item = el("li", { "data-testid": "seat", "data-seat": s, class: p.joined ? "joined" : "free" }, el("strong", { text: `Seat ${s + 1}: ` }));
-    if (isAI(p)) item.append(`${label(p)}, plays by itself`);
-    else if (p.joined) item.append(`${p.name} has joined${room.seats.has(s) ? (sharedScreen() ? " (on this screen)" : " (you)") : ""}`);
+    const item = el("li", { "data-testid": "seat", "data-seat": s, class: p.joined ? "joined" : "free" }, el("strong", { text: `${t("play.seat_label", { n: s + 1 })} ` }));
+    if (isAI(p)) item.append(t("room.plays_itself", { who: label(p) }));
+    else if (p.joined) item.append(`${t("room.has_joined", { who: p.name })}${room.seats.has(s) ? ` (${sharedScreen() ? t("room.on_this_screen") : t("play.you")})` : ""}`);
     else {
-      item.append(el("span", { class: "muted", text: "waiting for a player…" }));
+      item.append(el("span", { class: "muted", text: t("room.waiting_player") }));
       if (creator) {
-        const level = el("select", { "aria-label": `AI level for seat ${s + 1}`, onchange: () => levels.set(s, level.value) },
-          ...state.meta.ai_levels.map((l) => el("option", { value: l, text: l })));
+        const level = el("select", { "aria-label": t("room.ai_level_for", { n: s + 1 }), onchange: () => levels.set(s, level.value) },
+          ...state.meta.ai_levels.map((l) => el("option", { value: l, text: t(`ai.${l}`) })));
         level.value = levels.get(s) || state.meta.ai_levels[0]; // kept as pushes redraw the list
-        item.append(" ", level, el("button", { type: "button", class: "small", "data-testid": "give-to-ai", onclick: () => actions.giveSeatToAI(s, level.value) }, "Give this seat to the AI"));
+        item.append(" ", level, el("button", { type: "button", class: "small", "data-testid": "give-to-ai", onclick: () => actions.giveSeatToAI(s, level.value) }, t("room.give_to_ai")));
       }
     }
     return item;
@@ -80,9 +81,9 @@ function renderWaiting(view) {
 function renderRoundOver(view, seat) {
   if (view.status !== "over") return;
   const winner = view.winner;
-  const how = view.end_reason === "out" ? "went out" : "had the lowest rack when nobody could play";
+  const how = view.end_reason === "out" ? t("over.went_out") : t("over.lowest_rack_blocked");
   if (winner !== null && winner !== undefined) {
-    $("round-summary").textContent = `${winner === seat ? "You win" : `${view.players[winner].name} wins`}: ${how}.`;
+    $("round-summary").textContent = capital(winner === seat ? t("over.you_win", { who: t("play.you"), how }) : t("over.wins", { who: view.players[winner].name, how }));
   }
   $("next-round").classList.toggle("hidden", !room.seats.size); // a spectator deals nothing
 }
@@ -92,14 +93,14 @@ export function renderRoom() {
   const { view, passTo } = room;
   $("room-info").classList.remove("hidden");
   $("room-code-bar").textContent = room.code;
-  const connection = { live: "● live", reconnecting: "reconnecting…", refused: "not connected", connecting: "connecting…" }[room.connection];
+  const connection = `${room.connection === "live" ? "● " : ""}${t(`room.connection_${room.connection}`)}`;
   $("connection").textContent = connection;
   $("connection").className = `connection ${room.connection}`;
   if (room.refused) showMessage($("room-message"), room.refused, "bad");
   for (const id of ["skip", "practice", "hint", "undo-turn", "log-tools", "hint-text", "hint-apply-row"]) $(id).classList.add("hidden");
   $("ai-speed").closest("label").classList.add("hidden");
-  $("leave").textContent = "Leave the room";
-  if (!view) { $("turn").textContent = room.refused ? `Room ${room.code}: not available` : `Room ${room.code}: connecting…`; return; }
+  $("leave").textContent = t("room.leave");
+  if (!view) { $("turn").textContent = t(room.refused ? "room.not_available" : "room.connecting", { code: room.code }); return; }
   const seat = room.shown;
   $("turn").textContent = turnText(view, seat, passTo);
   $("turn").classList.toggle("yours", seat !== null && view.status === "playing" && view.turn === seat);
@@ -109,22 +110,22 @@ export function renderRoom() {
   const waiting = view.status === "waiting";
   const watching = !room.seats.size;
   $("watching").classList.toggle("hidden", !watching);
-  $("watching").textContent = `${room.full ? "Every seat is taken: you" : "You"} are watching this room. You see the table and how many tiles each player holds, never a rack.`;
+  $("watching").textContent = t(room.full ? "room.watching_full" : "room.watching");
   $("bar-panel").classList.toggle("your-turn", seat !== null && view.turn === seat && view.status === "playing");
   $("table-panel").classList.toggle("hidden", waiting);
   $("log-panel").classList.toggle("hidden", waiting);
   $("rack-panel").classList.toggle("hidden", waiting || seat === null); // a spectator, or between turns on a shared screen
   $("table-controls").classList.toggle("hidden", seat === null);
-  $("rack-owner").textContent = sharedScreen() && seat !== null ? `${view.players[seat].name}'s rack` : "Your rack";
+  $("rack-owner").textContent = sharedScreen() && seat !== null ? t("room.whose_rack", { who: view.players[seat].name }) : t("play.your_rack");
   const mine = seat !== null && view.turn === seat && view.status === "playing";
-  $("legend-changed-text").textContent = mine ? "changed by the other players since your last turn" : `changed by the last move${view.last ? ` (${view.last.name}'s)` : ""}`;
+  $("legend-changed-text").textContent = mine ? t("play.legend_changed") : view.last ? t("room.changed_by", { who: view.last.name }) : t("room.changed_last");
   const passing = passTo !== null;
   const wasHidden = $("pass").classList.contains("hidden");
   $("pass").classList.toggle("hidden", !passing);
   if (passing) {
     const name = view.players[passTo].name;
     $("pass-name").textContent = name;
-    $("pass-ready").textContent = `I am ${name}: show my rack`;
+    $("pass-ready").textContent = t("room.i_am", { who: name });
     if (wasHidden) $("pass-ready").focus();
   }
   tick();
