@@ -14,12 +14,12 @@ from __future__ import annotations
 import html
 import json
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["LANGUAGES", "DEFAULT", "COOKIE", "choose", "catalog", "render_page"]
+__all__ = ["LANGUAGES", "DEFAULT", "COOKIE", "choose", "catalog", "text", "render_page"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 CATALOGS = STATIC / "i18n"
@@ -68,17 +68,22 @@ def choose(query: str | None = None, cookie: str | None = None, accept_language:
     return DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw(lang: str) -> dict[str, Any]:
     with open(CATALOGS / f"{lang}.json", encoding="utf-8") as handle:
         return json.load(handle)
 
 
-def catalog(lang: str) -> dict[str, Any]:
-    """The catalog of ``lang``: every key, the language's text, English where it has none."""
+@cache
+def _merged(lang: str) -> MappingProxyType[str, Any]:
+    return MappingProxyType({**_raw(DEFAULT), **_raw(lang)})
+
+
+def catalog(lang: str) -> MappingProxyType[str, Any]:
+    """The catalog of ``lang`` (read only): every key, the language's text, English where it has none."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
-    return {**_raw(DEFAULT), **_raw(lang)}
+    return _merged(lang)
 
 
 def text(lang: str, key: str) -> str:
@@ -104,7 +109,7 @@ def render_page(page: str, lang: str) -> str:
     """``static/<page>.html`` filled in ``lang``."""
     template = (STATIC / f"{page}.html").read_text(encoding="utf-8")
     words = catalog(lang)
-    script = json.dumps({"lang": lang, "words": words}, ensure_ascii=False).replace("<", "\\u003c")
+    script = json.dumps({"lang": lang, "words": dict(words)}, ensure_ascii=False).replace("<", "\\u003c")
 
     def fill(match: re.Match[str]) -> str:
         key = match.group(1)

@@ -22,9 +22,7 @@ __all__ = ["meta", "tile_set"]
 _STATUS_WORDS = {s: languages.text("en", f"status.{s}.words") for s in (*STATUSES, "error")}
 """Each status in words (English; the pages show them in their language from the catalogs)."""
 
-OPTION_HELP: dict[str, str] = {
-    f.name: languages.text("en", f"opthelp.{f.name}") for f in dataclasses.fields(RuleSet)
-}
+OPTION_HELP: dict[str, str] = {f.name: languages.text("en", f"opthelp.{f.name}") for f in dataclasses.fields(RuleSet)}
 """Each rule option in plain words, from the English catalog (the pages show it beside the option in
 their language, and /help lists them all)."""
 
