@@ -38,6 +38,7 @@ DYNAMIC = (
     "error.",
     "room.connection_",
     "upload.col_",
+    "timing.",
 )
 
 

@@ -5,7 +5,7 @@ import { exportLinks } from "./analysis-export.js";
 import { colourWords, isBadTile, knownCodes, meldProblem, positionProblems, showProblems } from "./analysis-check.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, colourName, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
-import { lang, num, t } from "./words.js";
+import { has, lang, num, t } from "./words.js";
 
 /** The explanation's sentence for a step: the server words it in English, so other languages show
  * the step alone (its tile, from where, to which meld). */
@@ -260,7 +260,7 @@ function showResult(move, main, index = 0) {
     renderAlternatives($("alternatives-list"), state.result, (shown, i) => showResult(shown, false, i));
   }
   const timings = state.result.timings || {};
-  $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: `${num(v * 1000, 1)} ms` }))));
+  $("timings").replaceChildren(...Object.entries(timings).map(([k, v]) => el("tr", {}, el("td", { text: has(`timing.${k}`) ? t(`timing.${k}`) : k }), el("td", { text: `${num(v * 1000, 1)} ms` }))));
   exportLinks(move, state.position);
 }
 

@@ -4,7 +4,7 @@ import { getReplay } from "./play-client.js";
 import { dieElement } from "./play-dice.js";
 import { say, state } from "./play-state.js";
 import { describe } from "./play-view.js";
-import { t } from "./words.js";
+import { playerWord, t } from "./words.js";
 
 export async function openReplay() {
   const response = await getReplay(state.gameId);
@@ -37,7 +37,7 @@ export function drawFrame(frames, i, names, prefix) {
   const table = $(`${prefix}-table`);
   table.replaceChildren(...frame.table.map((m, k) => el("div", { class: "meld" }, el("span", { class: "meld-no", text: String(k + 1) }), ...m.map((c) => tileElement(c, meta)))));
   if (!frame.table.length) table.append(el("span", { class: "empty", text: t("board.table_empty") }));
-  $(`${prefix}-racks`).replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${names[s]}:` }),
+  $(`${prefix}-racks`).replaceChildren(...frame.racks.map((rack, s) => el("div", { class: "row" }, el("strong", { text: `${playerWord(names[s])}:` }),
     rack && frame.dice ? el("span", {}, ...rack.map((c, k) => dieElement(c, frame.dice[s][k], meta, { still: true }))) : // Xpress: every seat's dice
     rack ? el("span", {}, ...sortTiles(rack, state.order, meta).map((c) => tileElement(c, meta))) : el("span", { class: "muted", text: t("replay.hidden", { tiles: t("count.tiles", { n: frame.rack_sizes[s] }) }) }))));
 }

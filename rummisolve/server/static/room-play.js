@@ -20,7 +20,7 @@ export function enterRoom(code, seats) {
   $("setup").classList.add("hidden");
   $("friends").classList.add("hidden");
   $("game").classList.remove("hidden");
-  document.title = `rummisolve · room ${room.code}`;
+  document.title = t("room.title", { code: room.code });
   for (const [seat, token] of room.seats) watch(seat, token);
   if (!room.seats.size || sharedScreen()) watch(WATCH, null); // what everyone may see: between turns on a shared screen
 }

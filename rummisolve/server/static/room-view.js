@@ -5,7 +5,7 @@
 import { $, el, showMessage } from "./common.js";
 import { room, sharedScreen } from "./room-state.js";
 import { state } from "./play-state.js";
-import { capital, t } from "./words.js";
+import { capital, playerWord, t } from "./words.js";
 
 const actions = { confirmPass: () => {}, giveSeatToAI: () => {} };
 const levels = new Map(); // seat -> the AI level chosen for it in the waiting room
@@ -30,7 +30,7 @@ async function copy(text, done) {
 }
 
 const isAI = (player) => player.kind !== "human";
-const label = (player) => (isAI(player) && !player.name.startsWith(player.kind) ? `${player.name} (${t("room.level_ai", { level: t(`ai.${player.kind}`) })})` : isAI(player) ? `${player.name} (${t("room.ai")})` : player.name);
+const label = (player) => (isAI(player) && !player.name.startsWith(player.kind) ? `${player.name} (${t("room.level_ai", { level: t(`ai.${player.kind}`) })})` : isAI(player) ? `${player.name} (${t("room.ai")})` : playerWord(player.name));
 
 function turnText(view, seat, passTo) {
   const mover = view.players[view.turn];

@@ -47,6 +47,10 @@ export function list(items, type = "conjunction") {
   return new Intl.ListFormat(lang, { style: "long", type }).format(items.map(String));
 }
 
+// The words the stylesheet draws (a meld the others changed, a die picked to roll), in the language.
+document.documentElement.style.setProperty("--word-changed", JSON.stringify(t("mark.changed")));
+document.documentElement.style.setProperty("--word-roll", JSON.stringify(t("mark.roll")));
+
 const picker = document.getElementById("lang-picker");
 if (picker) {
   picker.addEventListener("change", () => {
@@ -61,8 +65,10 @@ if (picker) {
 export const capital = (text) => (text ? text.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text);
 
 /** A player's name in the page's language: the server names a game's seats "you" and by the AI's
- * level ("medium", "easy#2"); a room's players have the names they chose, shown as they are. */
+ * level ("medium", "easy#2"), a room's unnamed seat "player N"; other names are shown as they are. */
 export function playerWord(name) {
+  const seat = /^player (\d+)$/.exec(name); // a room's seat nobody named
+  if (seat) return t("room.player_n", { n: Number(seat[1]) });
   const [base, number] = String(name).split("#");
   const word = base === "you" ? t("play.you") : has(`ai.${base}`) ? t(`ai.${base}`) : base;
   return number === undefined ? word : `${word}#${number}`;
