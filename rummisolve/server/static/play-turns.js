@@ -85,7 +85,7 @@ export async function endTurn() {
     render();
     return;
   }
-  say(answer.event ? `${describe(answer.event)}.` : "", "good");
+  say(answer.event ? `${capital(describe(answer.event))}.` : "", "good");
   await turnDone(answer.state);
 }
 
