@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -270,7 +271,7 @@ def check_json(obj: Any) -> dict[str, Any]:
     return problems_to_json(problems)
 
 
-def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
+def render_json(obj: Any, *, rules: RuleSet | None = None, words: Mapping[str, Any] | None = None) -> str:
     """An SVG picture of a position or a result object.
 
     A result (an object with ``"status"``) shows its ``table``: the melds it ``kept`` (listed
@@ -280,7 +281,8 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
     result of :func:`solve_json` carries them), else its ``position``'s. A position shows its
     table and rack. ``rules`` are for an object that carries none; an object whose own rules
     differ from them is an error. Bad input raises a :class:`~rummisolve.errors.RummisolveError`
-    whose message names the bad part.
+    whose message names the bad part. ``words``: a result picture's labels in another language
+    (:data:`rummisolve.render.LABELS` has the keys).
     """
     if not isinstance(obj, dict):
         raise JsonInputError(f"expected a position or a result object, got {json_type_name(obj)}")
@@ -341,6 +343,7 @@ def render_json(obj: Any, *, rules: RuleSet | None = None) -> str:
         objective=objective,
         rules=rules,
         steps=_steps(obj.get("steps"), len(melds), rules),
+        words=words,
     )
 
 

@@ -29,14 +29,16 @@ from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.render._canvas import KEPT, NEW, REARRANGED, Canvas
 from rummisolve.render._glyphs import COLOUR_MARKS, TILE_COLOURS
+from rummisolve.render._words import ENGLISH as LABELS
+from rummisolve.render._words import Say, sayer
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Colour, Tile, parse_tiles
 
-__all__ = ["render_svg", "render_result", "TILE_COLOURS", "COLOUR_MARKS"]
+__all__ = ["render_svg", "render_result", "TILE_COLOURS", "COLOUR_MARKS", "LABELS"]
 
 _DEFAULT_WIDTH = 720
 _NO_MOVE = ("no_move", "unknown")
-_OBJECTIVES = {"tiles": "Objective: the most tiles played", "value": "Objective: the most points played"}
+_OBJECTIVES = ("tiles", "value")
 
 
 def render_svg(obj: Any, *, width: int = _DEFAULT_WIDTH, dice: Sequence[tuple[Tile, str]] | None = None) -> str:
@@ -81,6 +83,7 @@ def render_result(
     rules: RuleSet = STANDARD,
     width: int = _DEFAULT_WIDTH,
     steps: Sequence[tuple[Tile, int]] | None = None,
+    words: Mapping[str, Any] | None = None,
 ) -> str:
     """An SVG picture of a solve's result given by its parts.
 
@@ -91,6 +94,8 @@ def render_result(
     (``rack_after``, when given). ``status``, ``value`` and ``objective`` make the title and the
     line under it; ``rules`` give a joker's rack penalty for the points. ``steps`` (an
     explanation's ``(tile, new meld index)`` in order) number each moving tile by its step.
+    ``words``: the picture's labels in another language (keys and English templates:
+    :data:`rummisolve.render.LABELS`; a key left out stays English).
     """
     melds = list(table)
     after = None if rack_after is None else tuple(rack_after)
@@ -106,6 +111,7 @@ def render_result(
         rules,
         width,
         numbers,
+        sayer(words),
     )
 
 
@@ -178,49 +184,49 @@ def _solved_svg(
     rules: RuleSet,
     width: int,
     numbers: list[list[int | None]] | None = None,
+    say: Say | None = None,
 ) -> str:
+    say = say or sayer()
     moved = status not in _NO_MOVE
     if not moved:  # the table is the old one
         kept = [True] * len(melds)
     fates, flags = _fates(melds, kept, played)
-    title = _solution_title(status, played, value, rules)
+    title = _solution_title(status, played, value, rules, say)
     canvas = Canvas(width)
     canvas.label(title, bold=True)
     if moved and objective in _OBJECTIVES:
-        canvas.note(_OBJECTIVES[objective])
+        canvas.note(say(f"objective_{objective}"))
     canvas.melds(melds, flags, fates, numbers if moved else None)
     if rack_after is not None:
-        canvas.label(_rack_label("Rack left" if moved else "Rack", rack_after, rules))
+        canvas.label(_rack_label(say("rack_left" if moved else "rack"), rack_after, rules, say))
         canvas.tiles(rack_after)
     if moved:
-        canvas.legend(fates)
-    canvas.colour_key(_colours(melds, rack_after or ()))
+        canvas.legend(fates, say)
+    canvas.colour_key(_colours(melds, rack_after or ()), say)
     return canvas.svg(title)
 
 
-def _solution_title(status: str, played: tuple[Tile, ...], value: Any, rules: RuleSet) -> str:
-    if status == "no_move":
-        return "No move (proven): draw a tile"
-    if status == "unknown":
-        return "Unknown: no move found before the time limit (not a proof that there is none)"
-    head = {"optimal": "Optimal", "feasible": "Best found (not proven best)"}.get(
-        status, status.capitalize() or "Solution"
-    )
-    points = ""
+def _solution_title(status: str, played: tuple[Tile, ...], value: Any, rules: RuleSet, say: Say) -> str:
+    if status in ("no_move", "unknown"):
+        return say(status)
+    head = say(status) if status in ("optimal", "feasible") else status.capitalize() or "Solution"
+    tiles = say("tiles", n=len(played))
     if isinstance(value, int) and not isinstance(value, bool):
-        points = f", worth {_count(value, 'point')}" + _joker_note(played, rules)
-    return f"{head}: {_count(len(played), 'tile')} played{points}"
+        points = say("points", n=value) + _joker_note(played, rules, say)
+        return say("title_points", head=head, tiles=tiles, points=points)
+    return say("title", head=head, tiles=tiles)
 
 
-def _rack_label(head: str, rack: tuple[Tile, ...], rules: RuleSet) -> str:
+def _rack_label(head: str, rack: tuple[Tile, ...], rules: RuleSet, say: Say) -> str:
     if not rack:
-        return f"{head}: none"
-    return f"{head}: {_count(len(rack), 'tile')}, {_count(rules.rack_value(rack), 'point')}{_joker_note(rack, rules)}"
+        return say("rack_none", head=head)
+    points = say("points", n=rules.rack_value(rack)) + _joker_note(rack, rules, say)
+    return say("rack_value", head=head, tiles=say("tiles", n=len(rack)), points=points)
 
 
-def _joker_note(tiles: Iterable[Tile], rules: RuleSet) -> str:
+def _joker_note(tiles: Iterable[Tile], rules: RuleSet, say: Say) -> str:
     """Why the points are more than the numbers show, when ``tiles`` hold a joker."""
-    return f" (a joker counts {rules.joker_penalty})" if any(t.is_any_joker for t in tiles) else ""
+    return say("joker_note", n=rules.joker_penalty) if any(t.is_any_joker for t in tiles) else ""
 
 
 def _count(n: int, noun: str) -> str:

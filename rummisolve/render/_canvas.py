@@ -18,6 +18,7 @@ from rummisolve.render._glyphs import (
     mark_svg,
     tile_svg,
 )
+from rummisolve.render._words import Say, sayer
 from rummisolve.tiles import Colour, Tile
 
 __all__ = ["Canvas", "MARGIN", "KEPT", "REARRANGED", "NEW"]
@@ -37,7 +38,8 @@ _REARRANGED_EDGE = "#455a64"
 _DASHES = "5 3"
 _LABEL_INK = "#37474f"
 _NOTE_INK = "#546e7a"
-_FONT = "Helvetica, Arial, sans-serif"
+_FONT = "Helvetica, Arial, 'DejaVu Sans', 'Noto Sans', sans-serif"
+"""Fonts with Latin and Greek letters (the labels may be Greek), the common ones first."""
 _CHAR_W, _BOLD_CHAR_W = 0.52, 0.6
 """Estimated width of a character, in ems (the picture cannot measure text: no fonts are fetched)."""
 
@@ -135,22 +137,29 @@ class Canvas:
         if placed_any:
             self.y += row_h
 
-    def legend(self, fates: Iterable[str]) -> None:
+    def legend(self, fates: Iterable[str], say: Say | None = None) -> None:
         """A key to the marks of a move, for the ``fates`` the picture shows (in a fixed order)."""
+        say = say or sayer()
         shown = set(fates)
-        entries = [("played", "tile played from the rack", self._played_swatch)]
+        entries = [("played", say("legend_played"), self._played_swatch)]
         if REARRANGED in shown:
-            entries.append((REARRANGED, "meld rearranged", self._rearranged_swatch))
+            entries.append((REARRANGED, say("legend_rearranged"), self._rearranged_swatch))
         if KEPT in shown:
-            entries.append((KEPT, "meld kept as it was", self._kept_swatch))
+            entries.append((KEPT, say("legend_kept"), self._kept_swatch))
         self._key("legend", [(css, text, 22, draw) for css, text, draw in entries])
 
-    def colour_key(self, colours: Iterable[Colour]) -> None:
+    def colour_key(self, colours: Iterable[Colour], say: Say | None = None) -> None:
         """A key from each colour's mark to its name, for ``colours`` (in canonical order)."""
+        say = say or sayer()
         entries = []
         for colour in sorted(set(colours), key=lambda c: c.index):
             entries.append(
-                (f"colour {colour_name(colour)}", colour_name(colour), 12, lambda x, y, c=colour: self._mark(c, x, y))
+                (
+                    f"colour {colour_name(colour)}",
+                    say(f"colour_{colour_name(colour)}"),
+                    12,
+                    lambda x, y, c=colour: self._mark(c, x, y),
+                )
             )
         if entries:
             self._key("colour-key", entries)

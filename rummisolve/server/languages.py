@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["LANGUAGES", "DEFAULT", "COOKIE", "choose", "catalog", "text", "render_page"]
+__all__ = ["LANGUAGES", "DEFAULT", "COOKIE", "choose", "catalog", "text", "render_page", "render_words"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 CATALOGS = STATIC / "i18n"
@@ -90,6 +90,17 @@ def text(lang: str, key: str) -> str:
     """The text of ``key`` in ``lang`` (a plural's ``other`` form)."""
     value = catalog(lang)[key]
     return value["other"] if isinstance(value, dict) else value
+
+
+def render_words(lang: str | None) -> dict[str, Any] | None:
+    """A result picture's labels in ``lang`` (the catalog's ``render.`` keys, for
+    :func:`rummisolve.render.render_result`), or ``None`` (English) for English or no language."""
+    if not lang or lang.lower() not in LANGUAGES or lang.lower() == DEFAULT:
+        return None
+    words = catalog(lang.lower())
+    labels = {key[len("render.") :]: value for key, value in words.items() if key.startswith("render.")}
+    labels.update({f"colour_{key[len('colour.') :]}": value for key, value in words.items() if key.startswith("colour.")})
+    return labels
 
 
 def _picker(lang: str) -> str:

@@ -281,16 +281,27 @@ def test_english_pages_hold_on_a_phone_too(browser, server):
     page.close()
 
 
-def test_the_tile_font_has_greek(browser, server):
-    """Greek in the tiles' own font: a tile's label and the page draw Greek letters with a real glyph
-    (a missing glyph would fall back to a box of the same width for every letter)."""
+def test_greek_in_the_tile_font_and_in_the_exported_picture(browser, server):
+    """Greek in the tiles' own font, and in the exported SVG and PNG: the picture's labels are Greek
+    (POST /render?lang=el) and its fonts draw Greek letters with real glyphs (a missing glyph falls
+    back to one box of the same width for every letter)."""
     page = LangPage(browser, server, "el")
+    p = page.page
     page.open("/?position=" + urllib.request.quote(json.dumps(POSITION)))
-    widths = page.page.evaluate(
-        """() => { const t = document.querySelector('.tile'); const c = document.createElement('canvas').getContext('2d');
-             c.font = getComputedStyle(t).font; return ['Λ', 'Ω', 'ι', 'ζ'].map(ch => c.measureText(ch).width); }"""
+    p.wait_for_function("document.querySelector('[data-testid=export-png]').href.startsWith('data:image/png')")
+    svg = p.evaluate("fetch(document.querySelector('[data-testid=export-svg]').href).then(r => r.text())")
+    assert "Βέλτιστη" in svg and "Μένουν στη βάση" in svg
+    font = re.search(r'font-family="([^"]+)"', svg).group(1).replace("&apos;", "'")
+    widths = p.evaluate(
+        """svgFont => { const c = document.createElement('canvas').getContext('2d'); const letters = ['Λ', 'Ω', 'ι', 'ζ'];
+             const t = document.querySelector('.tile'); const fonts = [getComputedStyle(t).font, `16px ${svgFont}`];
+             return fonts.map(f => { c.font = f; return letters.map(ch => c.measureText(ch).width); }); }""",
+        font,
     )
-    assert len(set(widths)) > 1 and min(widths) > 0, widths
+    for shown in widths:
+        assert len(set(shown)) > 1 and min(shown) > 0, widths
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (SCREENSHOTS / "lang-el-export.svg").write_text(svg, encoding="utf-8")
     page.close()
 
 

@@ -39,6 +39,7 @@ DYNAMIC = (
     "room.connection_",
     "upload.col_",
     "timing.",
+    "render.",
 )
 
 
@@ -174,3 +175,27 @@ def test_a_catalog_cannot_break_out_of_the_page():
     html = languages.render_page("index", "el")
     script = re.search(r'<script type="application/json" id="words">(.*?)</script>', html, re.S).group(1)
     assert "<" not in script and json.loads(script)["lang"] == "el"
+
+
+def test_a_result_picture_is_labelled_in_the_language(client):
+    """POST /render?lang=el draws a result's title, rack, legend and colours in Greek; English (no
+    ?lang=, or ?lang=en) is the library's own picture, whose labels the English catalog repeats."""
+    from rummisolve import solve_json
+    from rummisolve.render import LABELS
+
+    english = raw("en")
+    assert {k[len("render.") :]: v for k, v in english.items() if k.startswith("render.")} == {
+        k: v for k, v in LABELS.items() if not k.startswith("colour_")
+    }
+    assert all(english[f"colour.{k[len('colour_') :]}"] == v for k, v in LABELS.items() if k.startswith("colour_"))
+    position = {"rules": "standard", "table": [["R3", "R4", "R5"]], "rack": ["R6", "K7", "B7", "O7", "K1"]}
+    result = {**solve_json(position), "position": position}
+    plain = client.post("/render", json=result)
+    assert plain.status_code == 200 and "Optimal: 4 tiles played" in plain.text
+    assert client.post("/render?lang=en", json=result).text == plain.text
+    greek = client.post("/render?lang=el", json=result)
+    assert greek.status_code == 200 and greek.headers["content-type"].startswith("image/svg+xml")
+    assert "Βέλτιστη: παίχτηκαν 4 πλακίδια" in greek.text and "Μένουν στη βάση: 1 πλακίδιο" in greek.text
+    assert ">μαύρο<" in greek.text and "Optimal" not in greek.text
+    assert "Paras: 4 laattaa pelattu" in client.post("/render?lang=fi", json=result).text
+    assert client.post("/render?lang=xx", json=result).text == plain.text  # an unknown one: English

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from rummisolve import __version__
-from rummisolve.server import schemas
+from rummisolve.server import languages, schemas
 from rummisolve.server.lanes import JobDeadline
 from rummisolve.server.openapi import request_body
 from rummisolve.server.quotas import client_address
@@ -176,7 +176,8 @@ async def explain(request: Request, state: SharedState) -> Response:
 )
 async def render(request: Request, state: SharedState) -> Response:
     body = await read_json(request, state.settings.max_body_bytes)
-    svg = await _quick(state, _render_json, body)  # bad input: a RummisolveError, answered 400
+    words = languages.render_words(request.query_params.get("lang"))  # ?lang=fi: a result's labels in Finnish
+    svg = await _quick(state, _render_json, (body, words))  # bad input: a RummisolveError, answered 400
     return Response(svg, media_type="image/svg+xml")
 
 
@@ -213,10 +214,11 @@ def _explain_json(job: tuple[Any, int]) -> dict[str, Any]:
     return explain_json(body, max_steps=max_steps)
 
 
-def _render_json(body: Any) -> str:
+def _render_json(job: tuple[Any, Any]) -> str:
     from rummisolve.service import render_json
 
-    return render_json(body)
+    body, words = job
+    return render_json(body, words=words)
 
 
 def _check_json(body: Any) -> dict[str, Any]:
