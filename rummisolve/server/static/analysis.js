@@ -7,8 +7,7 @@ import { renderStepTable } from "./analysis-steps.js";
 import { $, api, colourName, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 import { has, lang, num, t } from "./words.js";
 
-/** The explanation's sentence for a step: the server words it in English, so other languages show
- * the step alone (its tile, from where, to which meld). */
+// The explanation's sentence for a step is the server's, in English: other languages show the step alone.
 const stepText = (step) => (lang === "en" ? step.text : null);
 
 const state = { table: [], rack: [], dice: [], target: "rack", tiles: null, problems: [], result: null, shown: null, step: -1, playing: false };
