@@ -99,7 +99,9 @@ def render_words(lang: str | None) -> dict[str, Any] | None:
         return None
     words = catalog(lang.lower())
     labels = {key[len("render.") :]: value for key, value in words.items() if key.startswith("render.")}
-    labels.update({f"colour_{key[len('colour.') :]}": value for key, value in words.items() if key.startswith("colour.")})
+    labels.update(
+        {f"colour_{key[len('colour.') :]}": value for key, value in words.items() if key.startswith("colour.")}
+    )
     return labels
 
 
