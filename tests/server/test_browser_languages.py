@@ -178,6 +178,14 @@ def test_the_analysis_board_and_help_in_each_language(browser, server, lang):
     p.get_by_test_id("step-next").click()  # the table part way through the explanation
     p.locator("summary").first.click()  # the rule options, opened
     page.check("board")
+    # A position's problems, worded in the language from their parts (the server words them in English).
+    p.locator("summary", has_text=languages.text(lang, "board.type_notation")).click()
+    p.get_by_test_id("rack-notation").fill("R14 X3 R5")
+    p.get_by_test_id("apply-notation").click()
+    p.get_by_test_id("problem").first.wait_for()
+    bad = languages.text(lang, "check.bad_rack_tile")
+    assert p.get_by_test_id("problem").all_inner_texts() == [bad.replace("{s}", "1"), bad.replace("{s}", "2")]
+    page.check("board-problems")
     page.open("/help")
     assert p.get_by_test_id("option-list").locator("dt").count() > 20
     page.check("help")

@@ -72,8 +72,10 @@ def test_pages_and_static_files_are_served(api):
     for page in ("/", "/play", "/help", "/r/KTRWMB"):  # /r/<code>: a room's invite, the play page
         response = api.get(page)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
-    for path in STATIC.iterdir():
-        assert api.get(f"/static/{path.name}").status_code == 200, path.name
+    for path in STATIC.rglob("*"):  # the catalogs too (static/i18n/)
+        if path.is_file():
+            name = path.relative_to(STATIC).as_posix()
+            assert api.get(f"/static/{name}").status_code == 200, name
 
 
 def test_a_human_turn_is_refereed_with_reasons_per_meld(api):
@@ -204,7 +206,7 @@ def test_the_pages_ship_as_package_data_and_load_nothing_from_other_hosts():
     assert {"static/index.html", "static/play.html"} <= set(files)
     for name in files:  # a non-editable install carries every page, script and style
         assert any(fnmatch(name, pattern) for pattern in patterns), name
-    for path in STATIC.iterdir():
+    for path in (p for p in STATIC.rglob("*") if p.is_file()):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), path.name  # no CDN, no other host
 

@@ -2,7 +2,7 @@
 // answers 200 whatever the position, so nothing is logged as a failed request), and which tiles and
 // melds are bad, so the editor draws them as bad.
 import { colourName, el } from "./common.js";
-import { t } from "./words.js";
+import { lang, t } from "./words.js";
 
 /** Every problem of the position (the server's words), or one saying the check itself failed. */
 export async function positionProblems(position) {
@@ -34,17 +34,30 @@ export function meldProblem(i, problems) {
   return problems.find((p) => p.part === "table" && p.meld === i && p.slot === null);
 }
 
+/** A problem in the page's language: the server words it in English (kept for English); the other
+ * languages word it from its part, meld and slot, and a copy count from the English sentence. */
+export function problemWords(problem) {
+  if (lang === "en") return problem.text;
+  const { part, meld, slot } = problem;
+  if (part === "table" && meld !== null && slot === null) return `${t("board.meld_n", { n: meld + 1 })}: ${t("reason.invalid_meld")}`;
+  if (part === "table" && slot !== null) return t("check.bad_table_tile", { n: meld + 1, s: slot + 1 });
+  if (part === "rack" && slot !== null) return t("check.bad_rack_tile", { s: slot + 1 });
+  const copies = /^(\S+) is there (\d+) times .* has (\d+) /.exec(problem.text);
+  if (copies) return t("check.too_many", { tile: copies[1], n: Number(copies[2]), max: Number(copies[3]) });
+  return t(part === "rules" ? "check.bad_rules" : "check.bad_position");
+}
+
 /** Show the problems as a list in ``box`` (empty: nothing shown). */
 export function showProblems(box, problems) {
   box.replaceChildren();
   box.className = `message${problems.length ? " bad" : ""}`;
   if (!problems.length) return;
   if (problems.length === 1) {
-    box.textContent = problems[0].text;
+    box.textContent = problemWords(problems[0]);
     return;
   }
   box.append(t("check.problems", { n: problems.length }), el("ul", { "data-testid": "problems" },
-    ...problems.map((p) => el("li", { "data-testid": "problem", text: p.text }))));
+    ...problems.map((p) => el("li", { "data-testid": "problem", text: problemWords(p) }))));
 }
 
 /** "K black, B blue, O orange, R red; J joker": the colours (and jokers) of the rules in use. */

@@ -2,7 +2,7 @@
 import { alternativeLabel, renderAlternatives } from "./analysis-alternatives.js";
 import { diceFields, fitDice, renderDicePicker, renderReroll } from "./analysis-dice.js";
 import { exportLinks } from "./analysis-export.js";
-import { colourWords, isBadTile, knownCodes, meldProblem, positionProblems, showProblems } from "./analysis-check.js";
+import { colourWords, isBadTile, knownCodes, meldProblem, positionProblems, problemWords, showProblems } from "./analysis-check.js";
 import { renderStepTable } from "./analysis-steps.js";
 import { $, api, colourName, el, formatTable, formatTiles, loadMeta, loadTileSet, parseTable, parseTiles, RulesForm, showMessage, tileElement, wait } from "./common.js";
 import { has, lang, num, t } from "./words.js";
@@ -104,7 +104,7 @@ function renderEditor() {
       onkeydown: (event) => { if ((event.key === "Enter" || event.key === " ") && event.target === box) { event.preventDefault(); state.target = i; changed(false); } },
     }, el("span", { class: "meld-no", text: String(i + 1) }));
     const problem = meldProblem(i, state.problems);
-    if (problem) { box.classList.add("bad-meld"); box.title = problem.text; box.dataset.bad = "true"; }
+    if (problem) { box.classList.add("bad-meld"); box.title = problemWords(problem); box.dataset.bad = "true"; }
     meld.forEach((code, j) => {
       const tile = tileElement(code, meta, { button: true, bad: isBadTile(code, i, j, known, state.problems) });
       tile.setAttribute("aria-label", t("board.remove_from_meld", { tile: tile.getAttribute("aria-label"), n: i + 1 }));
