@@ -63,11 +63,13 @@ KEEP_AT_LEAST = 2
 
 S = TypeVar("S")
 """What a variant plays out: a start state (normal rules) or a plan (discard rule)."""
+S_in = TypeVar("S_in", contravariant=True)
+"""The same, where a variant only takes it in."""
 World = tuple[dict[int, tuple[Tile, ...]], list[Tile]]
 """The opponents' racks by seat and the pool in draw order."""
 
 
-class Variant(Protocol[S]):
+class Variant(Protocol[S_in]):
     """How the round's rules shape the search (see the module docstring)."""
 
     def rng_key(self, view: PlayerView, seed: int | None) -> str:
@@ -81,7 +83,7 @@ class Variant(Protocol[S]):
         ...
 
     def playout(
-        self, view: PlayerView, start: S, world: World, depth: int, cache: dict[Any, Any], clock: MoveClock
+        self, view: PlayerView, start: S_in, world: World, depth: int, cache: dict[Any, Any], clock: MoveClock
     ) -> float:
         """``start`` played out in ``world`` for ``depth`` turns: 1 for a won round, 0 for a lost
         one, else about 0.5 (raises :class:`~rummisolve.game.ai.common.OutOfTime`)."""
