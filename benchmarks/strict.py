@@ -10,7 +10,7 @@ Each position is solved for both objectives; a solve's time is the best of ``--r
 clock, one process). Prints, per set, the solves, the total and mean time in ms, the slowest
 solve and the tiles and points played in all (so two runs can be seen to answer alike).
 ``--default-efforts`` searches strict models with the default stage budgets instead of
-:data:`rummisolve.solver._solve.STRICT_EFFORTS`.
+:data:`rummisolve.solver._strict_rule.STRICT_EFFORTS`.
 """
 
 from __future__ import annotations
@@ -80,16 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="solves per position and objective; the best counts")
     parser.add_argument("--default-efforts", action="store_true", help="the default stage budgets for strict models")
     args = parser.parse_args(argv)
-    from rummisolve.solver import _solve
+    from rummisolve.solver import _solve, _strict_rule
 
-    shipped = getattr(_solve, "STRICT_EFFORTS", None)
+    shipped = getattr(_strict_rule, "STRICT_EFFORTS", None)
     if args.default_efforts:
-        _solve.STRICT_EFFORTS = (_solve.QUICK_EFFORT, _solve.TARGET_EFFORT, _solve.TARGET_STEPS)
+        _strict_rule.STRICT_EFFORTS = (_solve.QUICK_EFFORT, _solve.TARGET_EFFORT, _solve.TARGET_STEPS)
     try:
         rows = measure(positions(args.count, args.seed), args.repeat)
     finally:
         if shipped is not None:
-            _solve.STRICT_EFFORTS = shipped
+            _strict_rule.STRICT_EFFORTS = shipped
     for name, row in rows.items():
         print(
             f"{name}: {row['solves']} solves, total {row['total_ms']:.0f} ms, mean {row['mean_ms']:.1f} ms, "

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from rummisolve.errors import InvalidMeldError
+from rummisolve.rule_facts import run_end
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import JokerKind, Tile, format_tiles, parse_tiles
 from rummisolve.twist_melds import (
@@ -167,6 +168,19 @@ class Meld:
         itself is ``tiles[slot]``). In a group a joker stands for missing colours; the first missing
         ones in canonical order are named, any missing colour is equivalent."""
         return tuple((i, r) for i, (t, r) in enumerate(zip(self.tiles, self.stands_for)) if t.is_any_joker)
+
+    def joker_options(self, slot: int) -> tuple[Tile, ...]:
+        """Every tile the regular joker in ``slot`` may stand for: in a run its slot's tile, in a
+        group each colour the group misses (canonical order), any of which it may be said to be.
+
+        >>> Meld.parse("K7 B7 J").joker_options(2), Meld.parse("R4 J R6").joker_options(1)
+        ((Tile.parse('O7'), Tile.parse('R7')), (Tile.parse('R5'),))
+        """
+        if self.kind is MeldKind.RUN:
+            return (self.represents[slot],)
+        number = self.represents[slot].number
+        present = {t.colour for t in self.tiles if not t.is_joker}
+        return tuple(Tile(c, number) for c in self.rules.colour_list if c not in present)
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -375,7 +389,7 @@ def _as_run(seq: tuple[Tile, ...], real: list[Tile], rules: RuleSet) -> tuple[Ti
                 f"a joker before 1 would stand for {top}: 1 may not both follow {top} and precede 2",
             )
         return "out_of_range", f"a joker would stand for {start} (numbers start at 1)"
-    if end > top:
+    if end > run_end(rules, start):  # past the top number, or (under wraparound) its wrapped 1
         if not rules.wraparound:
             if any(not t.is_joker and start + j > top for j, t in enumerate(seq)):
                 return "wrap_not_allowed", f"{top} followed by 1 wraps around, which these rules forbid"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from rummisolve.rule_facts import run_end
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Colour, Tile
 
@@ -173,7 +174,7 @@ def _run(seq: tuple[Tile, ...], codes: list[str], rules: RuleSet) -> _Stands | P
     problem: Problem | None = None
     chosen: int | None = None
     for candidate in starts:
-        found = _numbers_fit(seq, codes, first_slot, candidate, slots, top, rules.wraparound)
+        found = _numbers_fit(seq, codes, first_slot, candidate, slots, rules)
         if found is None:
             chosen = candidate
             break
@@ -264,9 +265,11 @@ def _circular(seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], st
 
 
 def _numbers_fit(
-    seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], start: int, slots: int, top: int, wrap: bool
+    seq: tuple[Tile, ...], codes: list[str], first_slot: list[int], start: int, slots: int, rules: RuleSet
 ) -> Problem | None:
     """``None`` if numbering the slots from ``start`` fits every numbered tile and the range."""
+    top, wrap = rules.numbers, rules.wraparound
+    limit = run_end(rules, start)
     for i, tile in enumerate(seq):
         if codes[i] != "":
             continue
@@ -281,13 +284,12 @@ def _numbers_fit(
         assert tile.colour is not None  # a numbered tile
         return "gap", f"expected {tile.colour.value}{shown} at slot {i} (number {expected}), found {tile}"
     end = start + slots - 1
-    if start >= 1 and (end <= top or (wrap and end == top + 1 and start > 1)):
+    if start >= 1 and end <= limit:
         return None
     # Out of range: name the joker that would stand outside the numbers.
     for i, code in enumerate(codes):
         low = start + first_slot[i]
         high = low + (1 if code == "JD" else 0)
-        limit = top + 1 if wrap and start > 1 else top
         if code != "" and (low < 1 or high > limit):
             name = {"JD": "a double joker", "JC": "a colour-change joker"}.get(code, "a joker")
             reason = "jd_out_of_range" if code == "JD" else "out_of_range"

@@ -18,7 +18,7 @@ MAX_SCRIPT_LINES = 400
 """The web app's scripts are ES modules by concern, none longer than this (issue 34)."""
 
 LAYERS = {
-    "core": ("errors", "tiles", "rules", "twist_melds", "melds", "position", "solution"),
+    "core": ("errors", "tiles", "rules", "rule_facts", "twist_melds", "melds", "position", "solution"),
     "referee": ("referee",),
     "codec": ("jsonio", "json_documents", "solver_limits", "position_problems"),
     "engines": ("solver", "render", "game", "batch", "explain", "hints", "xpress"),

@@ -324,11 +324,11 @@ def test_shortcut_benchmark_smoke(capsys):
 
 def test_strict_benchmark_smoke(capsys):
     from benchmarks import strict
-    from rummisolve.solver import _solve
+    from rummisolve.solver import _strict_rule
 
-    shipped = _solve.STRICT_EFFORTS
+    shipped = _strict_rule.STRICT_EFFORTS
     assert strict.main(["--count", "2", "--repeat", "1", "--default-efforts"]) == 0
-    assert _solve.STRICT_EFFORTS == shipped
+    assert _strict_rule.STRICT_EFFORTS == shipped
     out = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in out] == ["small", "std", "xp"]
     assert out[0].startswith("small: 48 solves") and out[1].startswith("std: 4 solves")

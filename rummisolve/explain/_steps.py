@@ -212,7 +212,7 @@ class _Plan:
                     joker = self.entries[i][s]
                     if (i, s) in self.freed or not any(e is joker for e in pile.entries):
                         continue
-                    if tile not in _stands_for(old, s):
+                    if tile not in old.joker_options(s):
                         continue
                     moves_on = joker.final is None
                     if joker.final is not None and not (
@@ -565,18 +565,9 @@ def _stay(old: Meld, new: Meld, finals: list[int | None]) -> None:
             finals[s] = new_jokers.pop(0)
 
 
-def _stands_for(meld: Meld, slot: int) -> tuple[Tile, ...]:
-    """The tiles the joker in ``slot`` may stand for: its run slot's tile, or a group's missing colours."""
-    if meld.kind is MeldKind.RUN:
-        return (meld.represents[slot],)
-    number = meld.represents[slot].number
-    present = {t.colour for t in meld.tiles if not t.is_joker}
-    return tuple(Tile(c, number) for c in meld.rules.colour_list if c not in present)
-
-
 def _meaning(meld: Meld, slot: int) -> str:
     """What the joker in ``slot`` stands for, in words: ``R5``, ``O7 or R7``, ``any missing 7``."""
-    options = _stands_for(meld, slot)
+    options = meld.joker_options(slot)
     if len(options) > 3:
         return f"any missing {options[0].number}"
     return _or([str(t) for t in options])

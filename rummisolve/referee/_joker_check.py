@@ -5,25 +5,13 @@ fault. Part of the referee; independent of the solver."""
 
 from __future__ import annotations
 
-from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
 from rummisolve.referee._budget import Budget
 from rummisolve.referee._joker_matching import JokerMatching
 from rummisolve.referee._keys import JOKER_KEY, Key
 from rummisolve.referee._new_table import NewMeld
 from rummisolve.referee._verdict import Reason
-from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile, format_tiles
-
-
-def _stands_for(meld: Meld, slot: int, rules: RuleSet) -> frozenset[Tile]:
-    """The tiles the joker in ``slot`` of a valid meld may stand for."""
-    if meld.kind is MeldKind.RUN:
-        return frozenset((meld.represents[slot],))
-    real = [t for t in meld.tiles if not t.is_joker]
-    number = real[0].number
-    present = {t.colour for t in real}
-    return frozenset(Tile(c, number) for c in rules.colour_list if c not in present)
 
 
 def check_jokers(
@@ -35,15 +23,14 @@ def check_jokers(
     budget: Budget,
 ) -> None:
     """The strict joker rule (module docstring): legal if ANY matching of old to new jokers works."""
-    rules = position.rules
     old_jokers = [
-        (oi, slot, frozenset(t.sort_key for t in _stands_for(meld, slot, rules)))
+        (oi, slot, frozenset(t.sort_key for t in meld.joker_options(slot)))
         for oi, meld in enumerate(position.table)
         for slot, t in enumerate(meld.tiles)
         if t.is_joker
     ]
     new_jokers = [
-        (i, None if new.meld is None else frozenset(t.sort_key for t in _stands_for(new.meld, slot, rules)))
+        (i, None if new.meld is None else frozenset(t.sort_key for t in new.meld.joker_options(slot)))
         for i, new in enumerate(table)
         for slot, k in enumerate(new.keys)
         if k == JOKER_KEY

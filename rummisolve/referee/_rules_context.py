@@ -13,6 +13,7 @@ from itertools import combinations
 from rummisolve.errors import InvalidMeldError
 from rummisolve.melds import Meld, meld_problem
 from rummisolve.referee._keys import Key
+from rummisolve.rule_facts import run_numbers, run_starts
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
@@ -79,13 +80,9 @@ def meld_shapes(rules: RuleSet) -> dict[tuple, list[tuple[tuple, int]]]:
     for colour in rules.colour_list:
         ci = colour.index
         for length in range(m, min(2 * m - 1, top) + 1):
-            for start in range(1, top + 2):
-                numbers = list(range(start, start + length))
-                if numbers[-1] > top:
-                    # wraparound: 1 may follow the top number, ending the run (never 13-1-2)
-                    if not (rules.wraparound and numbers[-1] == top + 1 and start > 1):
-                        continue
-                    numbers[-1] = 1
+            for start in run_starts(rules, length):
+                numbers = run_numbers(rules, start, length)
+                assert numbers is not None  # a start run_starts gives
                 melds.append(tuple((ci, n) for n in numbers))
     indexes = [c.index for c in rules.colour_list]
     for number in range(1, top + 1):

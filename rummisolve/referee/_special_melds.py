@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from rummisolve.referee._keys import Key
+from rummisolve.rule_facts import number_slots, run_end, run_starts, slot_number
 from rummisolve.rules import RuleSet
 
 __all__ = ["SpecialMelds", "Built"]
@@ -33,9 +34,9 @@ class SpecialMelds:
     """The melds with special jokers that hold a given tile, per search state."""
 
     def __init__(self, rules: RuleSet, index: dict[Key, int], joker: int, fill: Fill) -> None:
+        self.rules = rules
         self.top = rules.numbers
         self.m = rules.min_meld_length
-        self.wrap = rules.wraparound
         self.colours = [c.index for c in rules.colour_list]
         self.index = index
         self.joker, self.double, self.change, self.mirror = joker, joker + 1, joker + 2, joker + 3
@@ -53,15 +54,10 @@ class SpecialMelds:
 
     # -- runs with JD or JC ----------------------------------------------------------------------
 
-    def _number(self, slot: int) -> int:
-        """A run slot's number: slot ``top + 1`` is the 1 after the top number (wraparound)."""
-        return 1 if slot > self.top else slot
-
     def _runs(self, key: Key, counts: list[int]) -> Iterator[Built]:
         colour, number = key
         top = self.top
-        places = [number] + ([top + 1] if self.wrap and number == 1 else [])
-        for at in places:
+        for at in number_slots(self.rules, number):
             if at <= top:
                 # the slots before the tile hold no numbered tile (the search takes the lowest
                 # tile first) nor a JC (its segment would hold none): J and JD only
@@ -70,7 +66,7 @@ class SpecialMelds:
             else:
                 starts = range(2, top + 1)  # the tile is the 1 ending a run that wraps
             for start in starts:
-                last = top + 1 if self.wrap and start > 1 else top
+                last = run_end(self.rules, start)
                 if at > last:
                     continue
                 first_colours = [colour] if at <= top else self.colours
@@ -116,9 +112,8 @@ class SpecialMelds:
         ending on the wrapped 1 under wraparound) and group fragments (one number), 2+ slots."""
         top = self.top
         for length in range(2, top + 1):
-            # (under wraparound one more start: the fragment ends on the 1 after the top number)
-            for start in range(1, top + 2 - length + (self.wrap and length <= top)):
-                numbers = [self._number(s) for s in range(start, start + length)]
+            for start in run_starts(self.rules, length):  # under wraparound, one may end on the wrapped 1
+                numbers = [slot_number(s, top) for s in range(start, start + length)]
                 if number in numbers:
                     yield [(colour, n) for n in numbers]
         others = [c for c in self.colours if c != colour]
@@ -160,7 +155,7 @@ class _RunBuilder:
             yield tuple(counts), value, upper - value
         if slot > self.last:
             return
-        number = s._number(slot)
+        number = slot_number(slot, s.top)
         top = s.top
         if slot == self.at:  # the tile itself, in a segment of its colour
             if colour == self.key[0]:
@@ -177,7 +172,7 @@ class _RunBuilder:
             counts[s.joker] += 1
         if counts[s.double] and slot + 1 <= self.last and slot + 1 != self.at:
             counts[s.double] -= 1
-            both = number + s._number(slot + 1)
+            both = number + slot_number(slot + 1, s.top)
             yield from self._grow(slot + 2, colour, numbered, False, tiles + 1, True, value + both, upper + 2 * top)
             counts[s.double] += 1
         if counts[s.change] and tiles and numbered and not after_change and slot < self.last:

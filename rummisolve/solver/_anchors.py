@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._draft import ModelDraft
+from rummisolve.solver._draft import ModelDraft, RuleExtension
 from rummisolve.solver._layout import Layer, PositionModel
 from rummisolve.solver._protos import INF, group_tiles, linear
 from rummisolve.solver._protos import protos as protos_for
@@ -97,7 +97,7 @@ def anchor_copies(
 
 
 @dataclass(frozen=True, slots=True)
-class Anchors:
+class Anchors(RuleExtension):
     """The anchors' extension: real tiles in the copies of ``sets`` of the layer at ``offset``
     (:func:`anchor_copies`)."""
 

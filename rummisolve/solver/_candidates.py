@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from rummisolve.rule_facts import run_starts
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
@@ -115,10 +116,9 @@ def _catalogue(rules: RuleSet, grouped: bool) -> Catalogue:
 
     sets: list[BaseSet] = []
     longest_run = top if needs_long_runs(rules) else min(2 * m - 1, top)
-    last = top + 1 if rules.wraparound else top
     for colour in range(rules.colours):
         for length in range(m, longest_run + 1):
-            for start in range(1, last - length + 2):
+            for start in run_starts(rules, length):
                 run = tuple(kind(colour, start + i) for i in range(length))
                 sets.append(BaseSet(run, True, sum(numbers[k] for k in run)))
     largest_group = 0 if grouped else min(rules.colours, 2 * m - 1)

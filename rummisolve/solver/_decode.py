@@ -10,6 +10,7 @@ from typing import Any
 from rummisolve.errors import DecodeError
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
+from rummisolve.rule_facts import run_end
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._groups import deal, read_groups
@@ -140,7 +141,7 @@ def decode(
     # group), then every open slot takes a real tile while there are any, else a joker.
     _anchor_copies(cat, built, layout, tally.real, anchored)
     _fill(layout, copies_of_pieces, tally)
-    new = _new_melds(cat, position.rules, layout, grouped, copies_of_pieces)
+    new = _new_melds(cat, position.rules, layout, grouped, copies_of_pieces, built.fixes_joker_readings)
     new_table = tuple(position.table[i] for i in kept) + tuple(new)
     return tuple(sorted(played)), new_table, tuple(kept)
 
@@ -332,22 +333,25 @@ def _new_melds(
     layout: list[tuple[int, list[Slot]]],
     grouped: list[tuple[int, int, list[int], int]],
     copies_of_pieces: list[PieceCopy],
+    fixed: bool,
 ) -> list[Meld]:
     """The laid-out copies as melds: runs that continue one another joined, then the groups, then
-    the Twist pieces."""
+    the Twist pieces. ``fixed``: each joker must stand for the tile the model placed it on (a rule
+    extension's :attr:`~rummisolve.solver._draft.RuleExtension.fixes_joker_readings`), so a run
+    that reads otherwise, or a group no order of which reads as one, anchors its set."""
     runs = [slots for s, slots in layout if cat.sets[s].is_run]
     groups = [slots for s, slots in layout if not cat.sets[s].is_run]
     new = []
     for run in join_runs(cat, runs):
         meld = slots_meld(cat, run, rules)
-        if meld.kind is not MeldKind.RUN and rules.joker_retrieval == "strict":
+        if meld.kind is not MeldKind.RUN and fixed:
             # The jokers would stand for other tiles than the model placed them on.
             s = cat.index_of(tuple(k for k, _ in run), True)
             raise NeedAnchors({s: 2})
         new.append(meld)
     groups += _dealt_groups(cat, grouped)
     for group in sorted(groups, key=group_key):
-        found = group_meld(cat, group, rules)
+        found = group_meld(cat, group, rules, fixed)
         if found is None:
             # Every order of this group's tiles reads as a run: give its copies two real tiles.
             raise NeedAnchors({cat.index_of(tuple(k for k, _ in group), False): 2})
@@ -438,14 +442,14 @@ def group_key(slots: list[Slot]) -> tuple[int, ...]:
     return tuple(k for k, _ in slots)
 
 
-def group_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet) -> Meld | None:
+def group_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet, fixed: bool) -> Meld | None:
     """The group as a meld: real tiles in colour order, then jokers.
 
     A group with one real tile can also read as a (higher-valued) run, e.g. ``K10 J J`` as
     K10 K11 K12; then the real tile moves until the sequence reads as a group (``J J K10``,
-    ``J K1 J`` with wraparound). Only strict joker retrieval cares what a joker stands for, so
-    elsewhere any valid reading is kept; under strict retrieval ``None`` when no order reads as
-    a group."""
+    ``J K1 J`` with wraparound). Only where what a joker stands for matters (``fixed``: strict
+    joker retrieval, :func:`~rummisolve.rule_facts.joker_reading_matters`) must it read as a
+    group: ``None`` when no order does; elsewhere any valid reading is kept."""
     real = sorted(slot for slot in slots if slot[1] is REAL_SLOT)
     jokers = [slot for slot in slots if slot[1] is JOKER_SLOT]
     meld = slots_meld(cat, real + jokers, rules)
@@ -456,7 +460,7 @@ def group_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet) -> Meld | None
         candidate = slots_meld(cat, order, rules)
         if candidate.kind is MeldKind.GROUP:
             return candidate
-    return None if rules.joker_retrieval == "strict" else meld
+    return None if fixed else meld
 
 
 def slots_meld(cat: Catalogue, slots: list[Slot], rules: RuleSet) -> Meld:
@@ -471,11 +475,12 @@ def join_runs(cat: Catalogue, runs: list[list[Slot]]) -> list[list[Slot]]:
     joined: list[list[Slot]] = []
     while pending:
         run = pending.pop(0)
+        start = run[0][0] % top + 1
         while True:
+            if start + len(run) > run_end(cat.rules, start):
+                break  # the run has reached its highest slot: the top number, or the 1 that wraps
             last = run[-1][0]
             colour, number = last // top, last % top + 1
-            if number == 1 or (number == top and not cat.rules.wraparound):
-                break  # nothing follows the top number, nor a 1 that wrapped
             follower = None
             for j, other in enumerate(pending):
                 first = other[0][0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummisolve.solver._draft import ModelDraft
+from rummisolve.solver._draft import ModelDraft, RuleExtension
 from rummisolve.solver._groups import tile_terms
 from rummisolve.solver._layout import PositionModel
 from rummisolve.solver._protos import linear
@@ -14,7 +14,7 @@ __all__ = ["DiscardRule"]
 
 
 @dataclass(frozen=True, slots=True)
-class DiscardRule:
+class DiscardRule(RuleExtension):
     """The discard rule's extension. In an official opening every tile of the layer is played: a
     row ``sum_s |s| x[s] <= rack - 1`` (:attr:`~rummisolve.solver._layout.Rows.discard`, which
     Twist pieces extend, so this extension comes before theirs). On a table that may be

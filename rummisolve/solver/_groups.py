@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._draft import ModelDraft
+from rummisolve.solver._draft import ModelDraft, RuleExtension
 from rummisolve.solver._layout import GroupKeep, PositionModel, Rows
 from rummisolve.solver._protos import INF, Protos, extend_row, linear
 
@@ -237,7 +237,7 @@ def deal(groups: int, reals: Sequence[int], jokers: int) -> list[tuple[list[int]
 
 
 @dataclass(frozen=True, slots=True)
-class KeptGroups:
+class KeptGroups(RuleExtension):
     """A grouped catalogue's rule extension: the table groups kept as they were (:func:`keep_groups`)."""
 
     def add(self, draft: ModelDraft, built: PositionModel) -> None:

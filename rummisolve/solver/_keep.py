@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._draft import ModelDraft
+from rummisolve.solver._draft import ModelDraft, RuleExtension
 from rummisolve.solver._layout import PositionModel, Rows
 from rummisolve.solver._protos import INF, extend_row, linear
 
@@ -13,7 +13,7 @@ __all__ = ["KeptMelds"]
 
 
 @dataclass(frozen=True, slots=True)
-class KeptMelds:
+class KeptMelds(RuleExtension):
     """Variables and constraints that count the table melds kept exactly as they were.
 
     With :attr:`substitute`, the kept melds are *substituted*: ``x[s]`` then counts only the copies

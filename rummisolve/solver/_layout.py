@@ -194,9 +194,21 @@ class PositionModel:
     doubled_hosts: bool = False
     """Strict joker retrieval: a kept host must hold two tiles of its old meld (one that would
     otherwise read as another meld), which may miss a legal play (docs/rules.md)."""
+    may_miss: bool = False
+    """Search: a rule extension restricts its rule here and may miss a legal play (strict
+    retrieval's kept hosts, :func:`~rummisolve.solver._strict_rule.may_miss`), so a move of the
+    relaxed model the referee rejected bounds what this one proves."""
     substituted: bool = False
     """Whether ``x[s]`` of the final layer counts only the copies of ``s`` that are not kept melds
     (the keep variables of :attr:`keep_terms` count the others); else it counts every copy."""
+    fixes_joker_readings: bool = False
+    """Decoding: each joker must stand for the tile the model placed it on (a rule extension's
+    hook, :attr:`~rummisolve.solver._draft.RuleExtension.fixes_joker_readings`)."""
+    efforts: tuple[float, float, int] | None = None
+    """Search: the staged search's budgets a rule extension asks for
+    (:meth:`~rummisolve.solver._draft.RuleExtension.search_efforts`), or ``None``."""
+    widens: bool = False
+    """Search: the target stage widens (:attr:`~rummisolve.solver._draft.RuleExtension.widens`)."""
 
     @property
     def final_offset(self) -> int:

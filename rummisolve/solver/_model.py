@@ -44,7 +44,8 @@ objective; every rule beyond it is a :class:`~rummisolve.solver._draft.RuleExten
 core hands the :class:`~rummisolve.solver._draft.ModelDraft` in one loop, in this order: the
 discard rule, the kept melds, a grouped catalogue's kept groups, Twist's pieces, strict joker
 retrieval, the anchors. Each adds its own variables and rows and its terms to the core's rows
-(:class:`~rummisolve.solver._layout.Rows`).
+(:class:`~rummisolve.solver._layout.Rows`); the built model records what decoding and the search
+are to ask of them (:func:`~rummisolve.solver._draft.add_extensions`).
 """
 
 from __future__ import annotations
@@ -54,17 +55,18 @@ from collections.abc import Collection
 from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.position import Position
+from rummisolve.rule_facts import joker_reading_matters
 from rummisolve.solver._anchors import Anchors
 from rummisolve.solver._candidates import Catalogue
 from rummisolve.solver._discard import DiscardRule
-from rummisolve.solver._draft import ModelDraft, RuleExtension
+from rummisolve.solver._draft import ModelDraft, RuleExtension, add_extensions
 from rummisolve.solver._groups import KeptGroups, add_groups, joker_vars, tile_terms
 from rummisolve.solver._keep import KeptMelds
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows, TableCounts, count_position
 from rummisolve.solver._objective import add_objective
 from rummisolve.solver._protos import INF, Protos, group_tiles, linear
 from rummisolve.solver._protos import protos as protos_for
-from rummisolve.solver._strict import StrictRetrieval
+from rummisolve.solver._strict_rule import StrictReadings, StrictRetrieval
 from rummisolve.solver._twist_model import OpeningRows, OpeningTwistPieces, TwistPieces, plan_twist
 
 __all__ = ["build_model"]
@@ -76,7 +78,7 @@ def build_model(
     objective: str,
     anchored: dict[int, int] | None = None,
     table: TableCounts | None = None,
-    kept_hosts: bool = True,
+    relaxed: bool = False,
     *,
     substitute_kept: bool = True,
 ) -> PositionModel | None:
@@ -86,8 +88,9 @@ def build_model(
     2: a run that must not read as a group). The solver adds them lazily, only for sets that a
     solution actually needed them for (see :func:`rummisolve.solver._decode.decode`). ``table``:
     the table's counts (:func:`~rummisolve.solver._layout.count_table`), if already made.
-    ``kept_hosts=False``: strict retrieval's kept jokers without their kept hosts
-    (:func:`~rummisolve.solver._strict.strict_jokers`), a relaxation of the rule.
+    ``relaxed``: the rule extensions' relaxations of their rules, where they have one (strict
+    retrieval's kept jokers without their kept hosts, :func:`~rummisolve.solver._strict.strict_jokers`;
+    ``built.relaxed`` says whether one was used).
     ``substitute_kept=False``: the rows ``kept <= x[s]`` in place of substituting the kept melds
     into the conservation rows (:class:`~rummisolve.solver._keep.KeptMelds`,
     :class:`~rummisolve.solver._variant.ModelVariant`)."""
@@ -100,7 +103,7 @@ def build_model(
     if not position.opened and not rules.open_then_manipulate:
         built = _official_opening(draft)
     else:
-        built = _rearranging(draft, kept_hosts=kept_hosts, substitute_kept=substitute_kept)
+        built = _rearranging(draft, relaxed=relaxed, substitute_kept=substitute_kept)
     if built is None:
         return None
     built.proto.variables.extend(draft.variables)
@@ -146,14 +149,15 @@ def _official_opening(draft: ModelDraft) -> PositionModel | None:
         extensions.append(DiscardRule())
     if twist:
         extensions.append(TwistPieces(twist))
+    if joker_reading_matters(rules):
+        extensions.append(StrictReadings())
     if draft.anchored:
         extensions.append(Anchors(counts.rack, draft.anchored))
-    for extension in extensions:
-        extension.add(draft, built)
+    add_extensions(draft, built, extensions)
     return built
 
 
-def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) -> PositionModel | None:
+def _rearranging(draft: ModelDraft, *, relaxed: bool, substitute_kept: bool) -> PositionModel | None:
     """A turn that may rearrange the table (after the opening, or an opening under
     ``open_then_manipulate``): the final table of table and rack tiles, and the melds kept."""
     position, cat, counts, protos = draft.position, draft.cat, draft.counts, draft.protos
@@ -212,11 +216,12 @@ def _rearranging(draft: ModelDraft, *, kept_hosts: bool, substitute_kept: bool) 
         extensions.append(TwistPieces(twist))
     extensions.extend(opening_extensions)  # the opening's Twist pieces join the final layer's p*
     if strict:
-        extensions.append(StrictRetrieval(ub, kept_hosts=kept_hosts))
+        extensions.append(StrictRetrieval(ub, kept_hosts=not relaxed))
+    elif joker_reading_matters(rules):
+        extensions.append(StrictReadings())
     if draft.anchored:
         extensions.append(Anchors(available, draft.anchored))
-    for extension in extensions:
-        extension.add(draft, built)
+    add_extensions(draft, built, extensions)
     return built
 
 

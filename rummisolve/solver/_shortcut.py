@@ -28,6 +28,7 @@ from functools import lru_cache
 from rummisolve.errors import InvalidMeldError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
+from rummisolve.rule_facts import joker_reading_matters
 from rummisolve.rules import RuleSet
 from rummisolve.solver._candidates import Catalogue, catalogue
 from rummisolve.solver._decode import JOKER_SLOT, REAL_SLOT, Slot, group_key, group_meld, join_runs, slots_meld
@@ -109,7 +110,7 @@ def lay_down_all(
     try:
         melds = [slots_meld(cat, run, rules) for run in join_runs(cat, runs)]
         for group in sorted(groups, key=group_key):
-            found = group_meld(cat, group, rules)
+            found = group_meld(cat, group, rules, joker_reading_matters(rules))
             if found is None:
                 return None
             melds.append(found)

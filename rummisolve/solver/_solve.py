@@ -14,6 +14,7 @@ from rummisolve.errors import OptionError, RefereeRejectedError, RuleSetError
 from rummisolve.position import Position
 from rummisolve.referee import NewTable, verify
 from rummisolve.solution import AlternativesMode, Objective, Solution, Status
+from rummisolve.solver._budgets import QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS
 from rummisolve.solver._candidates import Catalogue, catalogue, model_catalogue
 from rummisolve.solver._cpsat import (
     CP_FEASIBLE,
@@ -31,7 +32,6 @@ from rummisolve.solver._model import build_model
 from rummisolve.solver._protos import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
-from rummisolve.solver._strict import may_miss
 from rummisolve.solver._variant import SHIPPED, ModelVariant
 from rummisolve.solver_limits import check_alternatives_mode, check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
@@ -53,7 +53,7 @@ def solve(
 
     (Under strict joker retrieval on rare tables the model may miss a legal play: the answer is
     then ``feasible`` or ``unknown`` even without a time limit, never an unproven ``optimal`` or
-    ``no_move``; see :class:`_StrictSearch` and docs/rules.md, "Jokers on the table".)
+    ``no_move``; see :class:`_RelaxedFirst` and docs/rules.md, "Jokers on the table".)
 
     ``objective``: ``"tiles"`` (most rack tiles played) or ``"value"`` (most points shed, a joker
     counting its rack penalty). Among equally good turns the one that keeps the most table melds
@@ -142,8 +142,9 @@ def solve_checked(
         raise RuleSetError(unsupported)
     started = time.perf_counter()
     deadline = None if limit is None else started + limit
-    kind = _StrictSearch if position.rules.joker_retrieval == "strict" else _Search
-    search = kind(position, model_catalogue(position.rules), objective, seed, deadline, stop, table, variant=variant)
+    search = _RelaxedFirst(
+        position, model_catalogue(position.rules), objective, seed, deadline, stop, table, variant=variant
+    )
     best = _shortcut(position, cat, objective, table) if variant.shortcut and not _expired(deadline, stop) else None
     everything = best is not None  # the shortcut's move plays every rack tile any move could
     if best is None:
@@ -214,13 +215,13 @@ class _Search:
         deadline: float | None,
         stop: StopSignal | None = None,
         table: TableCounts | None = None,
-        kept_hosts: bool = True,
+        relaxed: bool = False,
         *,
         variant: ModelVariant = SHIPPED,
     ) -> None:
         self.position = position
         self.table = table
-        self.kept_hosts = kept_hosts
+        self.relaxed = relaxed
         self.variant = variant
         self.found: tuple[int, bool] = (0, False)
         """The last move's objective value (CP-SAT's, minimised) and whether the search proved it."""
@@ -254,7 +255,7 @@ class _Search:
         return found
 
     def attempt(self, lenient: bool) -> Solution | None:
-        """:meth:`next`; with ``lenient``, a move of a relaxed model (``kept_hosts=False``) that
+        """:meth:`next`; with ``lenient``, a move of a relaxed model (``built.relaxed``) that
         the referee rejects is answered ``None`` (its timings stay in :attr:`timings`), not raised."""
         position, cat, objective = self.position, self.cat, self.objective
         timings = self.timings = {"build": 0.0, "solve": 0.0, "decode": 0.0, "verify": 0.0}
@@ -267,7 +268,7 @@ class _Search:
                     objective,
                     self.anchored,
                     self.table,
-                    self.kept_hosts,
+                    self.relaxed,
                     substitute_kept=self.variant.substitute_kept,
                 )
                 if self.built is not None:
@@ -283,7 +284,7 @@ class _Search:
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
             efforts = search_efforts(cat, built)
             response = staged_search(
-                built.proto, self.seed, self.deadline, eager, self.stop, efforts, widening=built.twist is not None
+                built.proto, self.seed, self.deadline, eager, self.stop, efforts, widening=built.widens
             )
             status = response.status
             timings["solve"] += time.perf_counter() - start
@@ -329,20 +330,23 @@ class _Search:
         )
 
 
-class _StrictSearch:
-    """:class:`_Search` under strict joker retrieval (docs/rules.md, "Jokers on the table").
+class _RelaxedFirst:
+    """:class:`_Search` of the model with its rule extensions' relaxations first (``relaxed``).
 
-    With jokers on a table that may be rearranged, the model's kept hosts
-    (:mod:`~rummisolve.solver._strict`) restrict the rule: on rare tables they miss a legal play.
-    Without them the model relaxes it (a kept joker need only stand for the same tile). So the
-    relaxed model is searched first; a move of it that the referee accepts is as good as any
-    legal move: it is the answer, proven if that search proved it. Else the restricted model's
-    move is the answer: proven as the search proved it where the kept hosts miss no play
-    (:func:`~rummisolve.solver._strict.may_miss`), else ``optimal`` only if it meets the relaxed
-    model's proven optimum, ``feasible`` if not, and ``unknown`` if it found no move: never a
-    proof the rule does not give. (Searching the relaxed model again with its rejected layouts
-    forbidden found no better move on the benchmark and test positions: not done.) Elsewhere (no
-    table jokers, an official opening) the first model is the rule's own."""
+    A rule extension may write its rule two ways: a restriction that can miss a legal play, and a
+    relaxation (``built.relaxed``) whose moves the referee must confirm. Strict joker retrieval
+    with jokers on a table that may be rearranged is the one (docs/rules.md, "Jokers on the
+    table"): its kept hosts (:mod:`~rummisolve.solver._strict`) restrict the rule, and without
+    them the model relaxes it (a kept joker need only stand for the same tile). So the relaxed
+    model is searched first; a move of it that the referee accepts is as good as any legal move:
+    it is the answer, proven if that search proved it. Else the restricted model's move is the
+    answer: proven as the search proved it where the restriction misses no play
+    (``built.may_miss``), else ``optimal`` only if it meets the relaxed model's proven optimum,
+    ``feasible`` if not, and ``unknown`` if it found no move: never a proof the rule does not
+    give. (Searching the relaxed model again with its rejected layouts forbidden found no better
+    move on the benchmark and test positions: not done.) Where no extension relaxes anything
+    (every other rule; strict retrieval without table jokers or in an official opening), the
+    first model is the rule's own and its answer stands."""
 
     def __init__(
         self,
@@ -359,7 +363,7 @@ class _StrictSearch:
         self.position = position
         self.make = functools.partial(_Search, position, cat, objective, seed, stop=stop, table=table, variant=variant)
         self.deadline = deadline
-        self.relaxed = self.make(deadline, kept_hosts=False)
+        self.relaxed = self.make(deadline, relaxed=True)
         self.restricted: _Search | None = None
         self.excluded: list[tuple[tuple[Tile, ...], bool]] = []
 
@@ -401,45 +405,24 @@ class _StrictSearch:
         return dataclasses.replace(best, status=status, timings=timings)
 
     def _may_miss(self) -> bool:
-        """Whether the restricted model may have missed a legal play (:func:`~rummisolve.solver._strict.may_miss`)."""
+        """Whether the restricted model may have missed a legal play (``built.may_miss``)."""
         built = None if self.restricted is None else self.restricted.built
-        return may_miss(self.position) or built is None or built.doubled_hosts
+        return built is None or built.may_miss
 
 
-QUICK_EFFORT = 0.008
-"""Deterministic-time budget of the quick search (CP-SAT's work units, not seconds)."""
-TARGET_STEPS = 1
-"""How many objective values, from the proven bound up, the target stage tries (more tries cost
-more than they save where the quick stage fails)."""
-TARGET_EFFORT = 0.008
-"""Deterministic-time budget of each target search."""
 GROUPED_EFFORTS = (0.05, 0.05, 2)
 """Quick-stage budget, target-stage budget and target steps for grouped catalogues (6-8 colours):
 their large tables need more than :data:`QUICK_EFFORT` to find a first solution, and the default
 budgets sent most of their slowest positions to the full stage (``benchmarks/RESULTS.md``)."""
-STRICT_EFFORTS = (0.05, 0.05, 1)
-"""The same for strict joker retrieval with jokers on a table that may be rearranged: its kept
-jokers' hosts (:mod:`~rummisolve.solver._strict`) make a first solution harder to find within
-:data:`QUICK_EFFORT`, and at the default budgets xp positions went to the full stage more often
-(``benchmarks/RESULTS.md``, "Strict jokers stay with their melds")."""
-
-
-TWIST_EFFORTS = (QUICK_EFFORT, 1.0, 6)
-"""The same for models with Twist pieces, searched with ``widening`` targets (:func:`staged_search`):
-on dense tables the quick stage finds no solution, and the full stage from scratch took seconds to
-find good ones, while the objective pinned to the values from the bound up is proven infeasible
-in tens of milliseconds up to the optimum, then found there (``benchmarks/RESULTS.md``, "Twist")."""
 
 
 def search_efforts(cat: Catalogue, built: PositionModel) -> tuple[float, float, int] | None:
-    """The staged search's budgets for a built model, when not the defaults."""
+    """The staged search's budgets for a built model, when not the defaults: a grouped
+    catalogue's, else those its rule extensions ask for (``STRICT_EFFORTS`` in
+    :mod:`~rummisolve.solver._strict_rule`, ``TWIST_EFFORTS`` in :mod:`~rummisolve.solver._twist_model`)."""
     if cat.grouped:
         return GROUPED_EFFORTS
-    if built.twist is not None:
-        return TWIST_EFFORTS
-    if cat.rules.joker_retrieval == "strict" and built.counts.table_jokers and not built.kept_by_rule:
-        return STRICT_EFFORTS
-    return None
+    return built.efforts
 
 
 EAGER_FALLBACK_SETS = 800

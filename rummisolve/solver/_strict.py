@@ -10,14 +10,14 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from rummisolve.melds import Meld, MeldKind
 from rummisolve.position import Position
+from rummisolve.rule_facts import run_numbers, run_starts
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._draft import ModelDraft
 from rummisolve.solver._layout import FreedMeld, PositionModel
 from rummisolve.solver._protos import INF, linear
 from rummisolve.solver._protos import protos as protos_for
-from rummisolve.tiles import Colour, Tile
+from rummisolve.tiles import Tile
 
-__all__ = ["StrictRetrieval", "may_miss", "strict_jokers"]
+__all__ = ["strict_jokers"]
 
 
 def strict_jokers(
@@ -70,21 +70,6 @@ def strict_jokers(
         model.kept_hosts(position, joker_melds)
     model.reserved_rows()
     model.linking_rows(freeable, assign)
-
-
-def may_miss(position: Position) -> bool:
-    """Whether the kept hosts may miss a legal play of ``position`` other than through a host that
-    must hold two tiles of its old meld (``built.doubled_hosts``): when two table runs of one
-    colour hold jokers, which may end in one new run that cannot be cut into runs each holding one
-    of them with a tile of its own old run (docs/rules.md, "Jokers on the table")."""
-    seen: set[Colour] = set()
-    for meld in position.table:
-        if meld.kind is MeldKind.RUN and any(t.is_joker for t in meld.tiles):
-            colours = {t.colour for t in meld.tiles if t.colour is not None}
-            if not seen.isdisjoint(colours):
-                return True
-            seen |= colours
-    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,12 +518,9 @@ def _host_shapes(
     m, top = rules.min_meld_length, rules.numbers
     colour = options[0] // top
     for length in range(2 * m, top + 1):
-        for start in range(1, top + 2):
-            numbers = list(range(start, start + length))
-            if numbers[-1] > top:  # wraparound: 1 may follow the top number, ending the run
-                if not (rules.wraparound and numbers[-1] == top + 1 and start > 1):
-                    continue
-                numbers[-1] = 1
+        for start in run_starts(rules, length):
+            numbers = run_numbers(rules, start, length)
+            assert numbers is not None  # a start run_starts gives
             kinds = tuple(colour * top + n - 1 for n in numbers)
             if in_meld.isdisjoint(kinds) or not any(k in kinds for k in options):
                 continue
@@ -552,27 +534,3 @@ def _host_shapes(
             if all(ub[p] for p in sets):
                 shapes.append(HostShape(sets, kinds))
     return shapes
-
-
-@dataclass(frozen=True, slots=True)
-class StrictRetrieval:
-    """Strict joker retrieval's rule extension, with jokers on a table that may be rearranged
-    (:func:`strict_jokers`)."""
-
-    ub: list[int]
-    """Each base set's upper bound on copies in the final layer (0: unusable)."""
-    kept_hosts: bool = True
-    """``False``: the relaxation without kept hosts (:func:`strict_jokers`)."""
-
-    def add(self, draft: ModelDraft, built: PositionModel) -> None:
-        """Add the strict jokers' variables and rows to ``draft``."""
-        strict_jokers(
-            built,
-            draft.cat,
-            draft.position,
-            self.ub,
-            draft.anchored,
-            draft.variables,
-            draft.constraints,
-            self.kept_hosts,
-        )

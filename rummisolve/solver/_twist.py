@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
+from rummisolve.rule_facts import run_end, run_starts, slot_number
 from rummisolve.rules import RuleSet
 
 __all__ = [
@@ -196,7 +197,7 @@ def listed_pieces(
         _groups(rules, available, jokers, doubles, found, long)
     if changes:
         for colour in range(rules.colours):
-            for first in range(1, _last_slot(rules, 3) + 1):
+            for first in range(1, run_end(rules, 3) + 1):
                 _segments(rules, available, jokers, doubles, changes, colour, first, found, long)
     if mirrors:
         _mirrors(rules, available, jokers, mirrors, found)
@@ -246,28 +247,17 @@ def _extend(
     if available[k] or jokers:
         stack.append((KIND, k))
         slots[k] = 1
-        grow(number + 1, used, slots, value + _number(number, top))
+        grow(number + 1, used, slots, value + slot_number(number, top))
         del slots[k]
         stack.pop()
     if double_fits:
         stack.append((DOUBLE, k))
-        grow(number + 2, used + 1, slots, value + _number(number, top) + _number(number + 1, top))
+        grow(number + 2, used + 1, slots, value + slot_number(number, top) + slot_number(number + 1, top))
         stack.pop()
 
 
-def _number(slot: int, top: int) -> int:
-    """The number of a run's slot ``slot`` (``top + 1``: the 1 after the top number, wraparound)."""
-    return slot - top if slot > top else slot
-
-
 def _kind(colour: int, slot: int, top: int) -> int:
-    return colour * top + _number(slot, top) - 1
-
-
-def _last_slot(rules: RuleSet, start: int) -> int:
-    """The highest slot a run from ``start`` may reach: the top number, or under wraparound the 1
-    after it (never for a run from 1: 1 may not both precede 2 and follow the top number)."""
-    return rules.numbers + 1 if rules.wraparound and start > 1 else rules.numbers
+    return colour * top + slot_number(slot, top) - 1
 
 
 def _doubles(rules: RuleSet, available: list[int], jokers: int, doubles: int, found: list[Piece], long: int) -> None:
@@ -291,7 +281,7 @@ def _double_runs(
     top, m = rules.numbers, rules.min_meld_length
     bound = 2 * m - 1
     longest = max(bound, m + long)
-    last = _last_slot(rules, start)
+    last = run_end(rules, start)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
@@ -356,7 +346,7 @@ def _segments(
     top, m = rules.numbers, rules.min_meld_length
     bound = max(3, m)  # an end segment of m + 1 tiles gives m away (a middle one: 3 is enough)
     longest = max(bound, m + long)
-    end = _last_slot(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
+    end = run_end(rules, first)  # a run from 1 never wraps (nor holds the kind of 1 twice)
     stack: list[tuple[int, int]] = []
 
     def grow(number: int, used: int, slots: dict[int, int], value: int) -> None:
@@ -412,8 +402,8 @@ def _mirrors(rules: RuleSet, available: list[int], jokers: int, mirrors: int, fo
     fragments: list[tuple[list[int], int]] = []  # (kinds of L in play order, value of L)
     for colour in range(n_colours):
         for length in range(2, max(m + 1, 2 * m - 2) + 1):
-            for start in range(1, top - length + 2 + (rules.wraparound and length <= top)):
-                numbers = [_number(start + i, top) for i in range(length)]  # may end on 1 (wraparound)
+            for start in run_starts(rules, length):
+                numbers = [slot_number(start + i, top) for i in range(length)]  # may end on 1 (wraparound)
                 fragments.append(([colour * top + n - 1 for n in numbers], sum(numbers)))
     for number in range(1, top + 1):
         for size in range(2, n_colours + 1):
@@ -472,8 +462,8 @@ def _pads(rules: RuleSet, regular: bool, doubles: int, changes: int) -> tuple[Pi
     """Every joker pad (:func:`joker_pads`), listed once per rule set and special jokers."""
     top = rules.numbers
     found: list[Piece] = []
-    for wraps in (False, True) if rules.wraparound else (False,):
-        end = top + 1 if wraps else top
+    for end in dict.fromkeys((run_end(rules, 1), run_end(rules, 2))):  # the top; under wraparound, its 1 too
+        wraps = end > top
         for colour in range(rules.colours):
             for first in range(1, end + 1):
                 k = _kind(colour, first, top)

@@ -16,16 +16,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ortools.sat.python import cp_model_helper as cmh
 
+from rummisolve.solver._budgets import QUICK_EFFORT
 from rummisolve.solver._candidates import Catalogue
-from rummisolve.solver._draft import ModelDraft
+from rummisolve.solver._draft import ModelDraft, RuleExtension
 from rummisolve.solver._layout import Counts, Layer, PositionModel, Rows
 from rummisolve.solver._protos import INF, Protos, extend_row, linear
 from rummisolve.solver._twist import Piece, TwistModel, joker_pads, pad_host, twist_pieces
 
-__all__ = ["TwistPieces", "OpeningTwistPieces", "OpeningRows", "plan_twist", "add_twist", "add_opening_twist"]
+__all__ = [
+    "TWIST_EFFORTS",
+    "TwistPieces",
+    "OpeningTwistPieces",
+    "OpeningRows",
+    "plan_twist",
+    "add_twist",
+    "add_opening_twist",
+]
+
+TWIST_EFFORTS = (QUICK_EFFORT, 1.0, 6)
+"""The staged search's budgets (quick, target, target steps) for models with Twist pieces,
+searched with ``widening`` targets (:func:`~rummisolve.solver._solve.staged_search`): on dense
+tables the quick stage finds no solution, and the full stage from scratch took seconds to find
+good ones, while the objective pinned to the values from the bound up is proven infeasible in
+tens of milliseconds up to the optimum, then found there (``benchmarks/RESULTS.md``, "Twist")."""
 
 
 def plan_twist(
@@ -357,7 +374,7 @@ class OpeningRows:
 
 
 @dataclass(frozen=True, slots=True)
-class OpeningTwistPieces:
+class OpeningTwistPieces(RuleExtension):
     """Twist's rule extension for ``open_then_manipulate``: the opening layer's pieces
     (:func:`add_opening_twist`), added after the final layer's :class:`TwistPieces`."""
 
@@ -370,11 +387,17 @@ class OpeningTwistPieces:
 
 
 @dataclass(frozen=True, slots=True)
-class TwistPieces:
+class TwistPieces(RuleExtension):
     """Twist's rule extension: the special jokers' pieces of the final layer (:func:`add_twist`)."""
 
     twist: TwistModel
     """The pieces :func:`plan_twist` chose for the layer."""
+
+    widens: ClassVar[bool] = True
+
+    def search_efforts(self) -> tuple[float, float, int] | None:
+        """:data:`TWIST_EFFORTS`."""
+        return TWIST_EFFORTS
 
     def add(self, draft: ModelDraft, built: PositionModel) -> None:
         """Add the pieces' variables and rows to ``draft``."""

@@ -70,7 +70,7 @@ def model_of(position: Position, objective: Objective | str) -> Model | None:
     if built is None:
         return None
     eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-    return Model(built.proto, eager, search_efforts(cat, built), built.twist is not None)
+    return Model(built.proto, eager, search_efforts(cat, built), built.widens)
 
 
 def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
