@@ -21,7 +21,7 @@ LAYERS = {
     "core": ("errors", "tiles", "rules", "rule_facts", "twist_melds", "melds", "position", "solution"),
     "referee": ("referee",),
     "codec": ("jsonio", "json_documents", "solver_limits", "position_problems"),
-    "engines": ("solver", "render", "game", "batch", "explain", "hints", "xpress"),
+    "engines": ("solver", "render", "game", "batch", "explain", "hints", "xpress", "kinds"),
     "service": ("service",),
     "apps": ("cli", "commands", "server", "__main__"),
 }
@@ -97,6 +97,28 @@ def test_no_import_points_to_a_higher_layer():
                 continue
             if here is not None and there > here and (name, target) not in ALLOWED_UPWARDS:
                 wrong.append(f"{name} ({ORDER[here]}) imports {target} ({ORDER[there]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_game_and_xpress_import_one_way():
+    # Xpress builds on the tile game's pieces; the tile game never imports the dice edition, and
+    # only the registry of game kinds (rummisolve.kinds) knows every kind.
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name.startswith("rummisolve.game")
+        for target in targets
+        if target.startswith("rummisolve.xpress") or target == "rummisolve.kinds"
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_app_asks_which_kind_a_game_is():
+    # The apps find a game kind in the registry and use what it owns; none branches on the dice
+    # flag that marks Xpress's rule sets (rules.dice), nor names the dice edition's engine.
+    apps = [path for name, path in MODULES.items() if _layer(name) is not None and ORDER[_layer(name)] == "apps"]
+    flag = re.compile(r"\brules\.dice\b|\.rules\.dice\b|isinstance\([^)]*DiceSession")
+    wrong = [f"{p.relative_to(PACKAGE)}:{n}" for p in apps for n, line in enumerate(p.read_text().splitlines(), 1) if flag.search(line)]
     assert not wrong, "\n".join(wrong)
 
 

@@ -52,16 +52,14 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_option(args.rules)
     except RummisolveError as err:
         return _fail(str(err))
-    levels: tuple[str, ...] = AI_LEVELS
-    if rules.dice:
-        from rummisolve.xpress.players import XPRESS_AI_LEVELS
+    from rummisolve.kinds import kind_of
 
-        levels = XPRESS_AI_LEVELS
+    kind = kind_of(rules)
+    levels = kind.ai_levels
     kinds = [k.strip().lower() for k in args.players.split(",") if k.strip()]
     bad = [k for k in kinds if k not in levels]
     if bad:
-        game = " of the Xpress game" if rules.dice else ""
-        return _fail(f"--players: unknown AI level{game} {bad[0]!r} (choose from {', '.join(levels)})")
+        return _fail(f"--players: unknown AI level of {kind.title} {bad[0]!r} (choose from {', '.join(levels)})")
     from rummisolve.solver_limits import unsupported_rules
 
     if (unsupported := unsupported_rules(rules)) is not None:  # the AI players (and hints) solve
@@ -105,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             on_game=on_game,
             log=bool(log_file),
             think=args.think,
+            kind=kind,
         )
     except (UnavailableError, RummisolveError) as err:  # no Ray or no worker processes; rules the set cannot deal
         return _fail(str(err))

@@ -14,10 +14,12 @@ from rummisolve.errors import ConservationError, GameStateError, IllegalMoveErro
 from rummisolve.game.actions import Action, Discard, Draw, Play, Player
 from rummisolve.game.engine import Game, shuffled_deck
 from rummisolve.game.events import Deal, DiscardEvent, DrawEvent, PlayEvent, TimeoutEvent
+from rummisolve.game.match import Match, round_seed
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
-from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_match, play_turn
+from rummisolve.game.runner import GameRecord, MatchRecord, TurnInfo, play_game, play_turn
 from rummisolve.game.scoring import blocked_winner, match_totals, round_scores
 from rummisolve.game.state import GameState, PlayerView
+from rummisolve.game.tile_game import TILE_GAME, play_match
 
 __all__ = [
     "Game",
@@ -42,6 +44,9 @@ __all__ = [
     "make_player",
     "play_game",
     "play_match",
+    "Match",
+    "round_seed",
+    "TILE_GAME",
     "play_turn",
     "MatchRecord",
     "GameRecord",

@@ -8,23 +8,24 @@ after each other one equally often."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rummisolve.jsonio import position_to_json, rules_from_json, table_to_json
+from rummisolve.errors import OptionError
+from rummisolve.game.kind import GameKind
+from rummisolve.game.runner import turn_line
+from rummisolve.game.tile_game import TILE_GAME
+from rummisolve.jsonio import rules_from_json
 
 if TYPE_CHECKING:
     from rummisolve.game.actions import Action, Player
-    from rummisolve.game.runner import TurnInfo
     from rummisolve.game.state import PlayerView
-    from rummisolve.rules import RuleSet
 
 __all__ = ["DealTask", "contestant_names", "deal_seed", "run_deal", "seating", "turn_line"]
 
@@ -69,6 +70,8 @@ class DealTask:
     clock: bool | None = None
     """Whether the expert's moves are clocked (``None``: its default, clocked; ``False``: the
     budget is counted, the same moves on any machine whatever its load)."""
+    kind: GameKind = TILE_GAME
+    """The kind of game the deal is of."""
 
 
 class _Timed:
@@ -113,60 +116,15 @@ class _Timed:
                     self.note = note if self.note is None else f"{self.note}; {note}"
 
 
-def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
-    """One turn's log line: ``game``, ``turn``, ``player``, ``seat``, ``position`` (the one the move
-    was decided on), ``action`` (``"play"`` or ``"draw"``), ``table`` for a play, ``illegal`` when
-    the player's move was rejected; under the discard rule also ``draw_from`` (``"pool"``,
-    ``"discard"`` or ``null``), ``drawn`` (the tile taken from the discard pile; ``null`` for a
-    hidden pool tile or no draw), ``discard`` (the tile discarded; ``null`` after a timeout),
-    ``pool_tile`` (the tile drawn from the pool, which a player's view hides; ``null`` for none) and
-    ``pile`` (the discard pile at the start of the turn, its top last): with these the lines
-    replay as a game (``rummisolve analyse``). A player's ``note`` on the move (the expert's
-    ``"budget cut: 2 of 5 worlds"``) is added by :func:`run_deal` as ``note``."""
-    event = info.event
-    played = hasattr(event, "table")
-    line: dict[str, Any] = {
-        "game": game,
-        "turn": info.turn,
-        "player": player,
-        "seat": info.seat,
-        "position": position_to_json(info.position),
-        "action": "play" if played else "draw",
-    }
-    if played:
-        line["table"] = table_to_json(event.table)
-    if discard_rule:
-        draw = info.draw
-        line["draw_from"] = None if draw is None else draw.source
-        line["drawn"] = str(draw.tile) if draw is not None and draw.source == "discard" else None
-        tile = event.discard if played else getattr(event, "tile", None)  # a timeout discards nothing
-        line["discard"] = None if tile is None else str(tile)
-        line["pool_tile"] = str(draw.tile) if draw is not None and draw.source == "pool" and draw.tile else None
-        line["pile"] = [str(x) for x in info.pile]
-    if info.illegal:
-        line["illegal"] = info.illegal
-    return line
-
-
-def _game_of(rules: RuleSet) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., dict[str, Any]]]:
-    """The player factory, the game runner and the turn's log line of the game ``rules`` play:
-    the tile game, or the Xpress dice game (:mod:`rummisolve.xpress.runner`)."""
-    if rules.dice:
-        from rummisolve.xpress.players import make_xpress_player
-        from rummisolve.xpress.runner import play_xpress_game, xpress_turn_line
-
-        return make_xpress_player, play_xpress_game, xpress_turn_line
-    from rummisolve.game.players import make_player
-    from rummisolve.game.runner import play_game
-
-    return make_player, functools.partial(play_game, deck=None), turn_line
-
-
 def run_deal(task: DealTask) -> list[dict[str, Any]]:
     """Play one deal in every rotation of its order round the table (:func:`seating`); one result
     dict per game (with its turn log if asked)."""
     rules = rules_from_json(task.rules)
-    make_player, play_game, line_of = _game_of(rules)
+    if not task.kind.plays(rules):
+        raise OptionError(
+            f"rules: {task.kind.title} does not play these rules (rummisolve.kinds.kind_of finds the kind that does)"
+        )
+    make_player, play_game, line_of = task.kind.tournament_game()
     kinds = task.kinds
     n = len(kinds)
     names = contestant_names(kinds)

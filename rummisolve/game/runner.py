@@ -6,15 +6,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummisolve.errors import GameStateError, IllegalMoveError, OptionError
+from rummisolve.errors import GameStateError, IllegalMoveError
 from rummisolve.game.actions import Discard, Draw, Play, Player
 from rummisolve.game.engine import Game, Referee
 from rummisolve.game.events import DrawEvent, Event, PlayEvent, TimeoutEvent
+from rummisolve.jsonio import position_to_json, table_to_json
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile
 
-__all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_match", "play_turn"]
+__all__ = ["GameRecord", "TurnInfo", "MatchRecord", "play_game", "play_out", "play_turn", "turn_line"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,12 @@ def play_game(
         else tuple(getattr(p, "name", f"player {i + 1}") for i, p in enumerate(players))
     )
     game = Game(len(players), rules, seed, first=first, deck=deck, names=names, clock=clock, referee=referee)
+    return game, play_out(game, players, on_turn)
+
+
+def play_out(game: Game, players: Sequence[Player], on_turn: Callable[[TurnInfo], None] | None = None) -> GameRecord:
+    """Play ``game`` to its end; its record."""
+    names = game.names
     illegal = 0
     plays = 0
     while not game.finished:
@@ -97,9 +104,9 @@ def play_game(
         turns=final.turn,
         plays=plays,
         illegal_moves=illegal,
-        first=first,
+        first=game.deal.first,
     )
-    return game, record
+    return record
 
 
 def play_turn(game: Game, player: Player, name: str = "player") -> TurnInfo:
@@ -192,16 +199,36 @@ class MatchRecord:
         return tuple(s for s, t in enumerate(self.totals) if t == best)
 
 
-def play_match(
-    players: Sequence[Player], rounds: int, *, rules: RuleSet = STANDARD, seed: int = 0, **kwargs: Any
-) -> MatchRecord:
-    """Play ``rounds`` rounds (the first player moves one seat on each round; round ``r`` is dealt
-    from seed ``seed + r``) and add up the round scores."""
-    from rummisolve.game.scoring import match_totals
-
-    if rounds < 1:
-        raise OptionError(f"a match needs at least one round, not {rounds}")
-    records = tuple(
-        play_game(players, rules=rules, seed=seed + r, first=r % len(players), **kwargs)[1] for r in range(rounds)
-    )
-    return MatchRecord(records, match_totals([rec.scores for rec in records], len(players)))
+def turn_line(info: TurnInfo, game: int, player: str, discard_rule: bool = False) -> dict[str, Any]:
+    """One turn's log line: ``game``, ``turn``, ``player``, ``seat``, ``position`` (the one the move
+    was decided on), ``action`` (``"play"`` or ``"draw"``), ``table`` for a play, ``illegal`` when
+    the player's move was rejected; under the discard rule also ``draw_from`` (``"pool"``,
+    ``"discard"`` or ``null``), ``drawn`` (the tile taken from the discard pile; ``null`` for a
+    hidden pool tile or no draw), ``discard`` (the tile discarded; ``null`` after a timeout),
+    ``pool_tile`` (the tile drawn from the pool, which a player's view hides; ``null`` for none) and
+    ``pile`` (the discard pile at the start of the turn, its top last): with these the lines
+    replay as a game (``rummisolve analyse``). A player's ``note`` on the move (the expert's
+    ``"budget cut: 2 of 5 worlds"``) is added by :func:`run_deal` as ``note``."""
+    event = info.event
+    played = hasattr(event, "table")
+    line: dict[str, Any] = {
+        "game": game,
+        "turn": info.turn,
+        "player": player,
+        "seat": info.seat,
+        "position": position_to_json(info.position),
+        "action": "play" if played else "draw",
+    }
+    if played:
+        line["table"] = table_to_json(event.table)
+    if discard_rule:
+        draw = info.draw
+        line["draw_from"] = None if draw is None else draw.source
+        line["drawn"] = str(draw.tile) if draw is not None and draw.source == "discard" else None
+        tile = event.discard if played else getattr(event, "tile", None)  # a timeout discards nothing
+        line["discard"] = None if tile is None else str(tile)
+        line["pool_tile"] = str(draw.tile) if draw is not None and draw.source == "pool" and draw.tile else None
+        line["pile"] = [str(x) for x in info.pile]
+    if info.illegal:
+        line["illegal"] = info.illegal
+    return line

@@ -96,6 +96,21 @@ class PlayerView:
     drawn: Tile | None = None
 
     @property
+    def pieces(self) -> tuple[str, str]:
+        """What a rack holds, one and several (``tile``, ``tiles``), in words for players."""
+        return ("tile", "tiles")
+
+    @property
+    def has_pool(self) -> bool:
+        """Whether the game has a pool to draw from."""
+        return True
+
+    @property
+    def rack_heading(self) -> str:
+        """The own rack's heading for players: ``your rack (14, not opened yet)``."""
+        return f"your rack ({len(self.rack)}, {'opened' if self.opened else 'not opened yet'})"
+
+    @property
     def discard_top(self) -> Tile | None:
         """The tile a draw from the discard pile would take (``None``: there is none)."""
         return self.discard_pile[-1] if self.discard_pile else None

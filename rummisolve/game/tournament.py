@@ -4,9 +4,10 @@ Each deal is played once per rotation of the seats: with players ``A,B`` the sam
 is played with A in seat 0 and then with B in seat 0, so the luck of the deal cancels out. With
 three or more players each deal also has its own order round the table
 (:func:`~rummisolve.game.deals.seating`), so each contestant sits right after each other equally
-often. Under
-the Xpress rules (``rules.dice``) a deal is a game seed: the same split of the dice, the same first
-seat and the same faces for each die's ``k``-th roll in every rotation (:mod:`rummisolve.xpress.seeding`).
+often. A tournament plays one game kind (:class:`~rummisolve.game.kind.GameKind`, the tile game
+unless told: :func:`rummisolve.kinds.kind_of` finds the kind of a rule set); under Xpress a deal is a
+game seed: the same split of the dice, the same first seat and the same faces for each die's ``k``-th
+roll in every rotation.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 
 from rummisolve.batch import ordered_map
 from rummisolve.game.deals import DealTask, contestant_names, deal_seed, run_deal
+from rummisolve.game.kind import GameKind
+from rummisolve.game.tile_game import TILE_GAME
 from rummisolve.jsonio import rules_to_json
 from rummisolve.rules import STANDARD, RuleSet
 
@@ -45,14 +48,17 @@ def plan(
     log: bool = False,
     think: float | None = None,
     clock: bool | None = None,
+    kind: GameKind = TILE_GAME,
 ) -> list[DealTask]:
-    """The deals for ``games`` games (rounded up to a whole number of rotations); ``think``: the
-    expert's budget per move (``None``: its default); ``clock``: whether its moves are clocked
-    (``None``: its default; ``False``: a counted budget, independent of the machine's load)."""
+    """The deals for ``games`` games of ``kind`` (rounded up to a whole number of rotations);
+    ``think``: the expert's budget per move (``None``: its default); ``clock``: whether its moves
+    are clocked (``None``: its default; ``False``: a counted budget, independent of the machine's load)."""
+    if not kind.plays(rules):
+        raise OptionError(f"rules: {kind.title} does not play these rules (rummisolve.kinds.kind_of finds the kind that does)")
     n = len(kinds)
     deals = max(1, math.ceil(games / n))
     rules_json = rules_to_json(rules)
-    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think, clock) for i in range(deals)]
+    return [DealTask(tuple(kinds), i, deal_seed(seed, i), rules_json, log, think, clock, kind) for i in range(deals)]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -187,10 +193,11 @@ def run_tournament(
     on_game: Callable[[dict[str, Any]], None] | None = None,
     log: bool = False,
     think: float | None = None,
+    kind: GameKind = TILE_GAME,
 ) -> dict[str, Any]:
-    """Play the tournament and return :func:`summarize`'s summary; ``on_game`` sees each game's
-    result; ``think``: the expert's budget per move in seconds."""
-    tasks = plan(kinds, games, seed, rules, log, think)
+    """Play the tournament of ``kind`` and return :func:`summarize`'s summary; ``on_game`` sees each
+    game's result; ``think``: the expert's budget per move in seconds."""
+    tasks = plan(kinds, games, seed, rules, log, think, kind=kind)
     start = time.perf_counter()
     if ray_address is not None:
         from rummisolve.game.ray_runner import run_deals_ray

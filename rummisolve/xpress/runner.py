@@ -16,7 +16,6 @@ from rummisolve.tiles import Tile
 from rummisolve.xpress.actions import Pass, Roll, XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent, PassEvent, RollEvent
 from rummisolve.xpress.game import XpressGame
-from rummisolve.xpress.match import XpressMatch
 
 __all__ = [
     "XpressTurn",
@@ -24,7 +23,7 @@ __all__ = [
     "XpressMatchRecord",
     "play_xpress_turn",
     "play_xpress_game",
-    "play_xpress_match",
+    "play_out",
     "xpress_turn_line",
 ]
 
@@ -121,10 +120,10 @@ def play_xpress_game(
         else tuple(getattr(p, "name", f"player {i + 1}") for i, p in enumerate(players))
     )
     game = XpressGame(seed, rules, first=first, names=labels, referee=referee)
-    return game, _play_out(game, players, labels, on_turn)
+    return game, play_out(game, players, labels, on_turn)
 
 
-def _play_out(
+def play_out(
     game: XpressGame,
     players: Sequence[XpressPlayer],
     labels: Sequence[str],
@@ -177,18 +176,3 @@ class XpressMatchRecord:
 
     games: tuple[XpressRecord, ...]
     totals: tuple[int, ...]
-
-
-def play_xpress_match(
-    players: Sequence[XpressPlayer], games: int, *, seed: int | None = None, rules: RuleSet = XPRESS
-) -> tuple[XpressMatch, XpressMatchRecord]:
-    """Play a match of ``games`` games (:class:`~rummisolve.xpress.match.XpressMatch`: the first
-    player alternates, each game from its own seed) and add up the scores."""
-    labels = tuple(getattr(p, "name", f"player {i + 1}") for i, p in enumerate(players))
-    match = XpressMatch(games, seed, rules, names=labels)
-    records = []
-    while True:
-        records.append(_play_out(match.game, players, labels))
-        if match.finished:
-            return match, XpressMatchRecord(tuple(records), match.totals())
-        match.next_game()

@@ -114,6 +114,20 @@ class XpressView(PlayerView):
     mover: int = 0
 
     @property
+    def pieces(self) -> tuple[str, str]:
+        """A seat's rack is the faces its free dice show: ``die``, ``dice``."""
+        return ("die", "dice")
+
+    @property
+    def has_pool(self) -> bool:
+        return False
+
+    @property
+    def rack_heading(self) -> str:
+        """``your dice (9)``: the faces the free dice show; opened unless the rules set a threshold."""
+        return f"your dice ({len(self.rack)}{'' if self.opened else ', not opened yet'})"
+
+    @property
     def continues_turn(self) -> bool:
         """Whether the seat has begun its turn already (it rolled): the next answer finishes it."""
         return self.rolled

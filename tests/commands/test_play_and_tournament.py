@@ -63,13 +63,13 @@ def test_tournament_text_summary_with_pool(capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "hard,wizard"], "unknown AI level 'wizard'"),
+        (["--players", "hard,wizard"], "unknown AI level of the tile game 'wizard'"),
         (["--players", "hard"], "1 players"),
         (["--games", "0"], "--games must be at least 1"),
         (["--rules", "classic"], "unknown rules preset"),
         (["--rules", "{bad"], "not valid JSON"),
         (["--workers", "0"], "--workers"),
-        (["--players", "human,medium"], "unknown AI level 'human'"),
+        (["--players", "human,medium"], "unknown AI level of the tile game 'human'"),
         (["--players", "easy,easy", "--rules", '{"rack_size": 200}'], "2 racks of 200 need 400 tiles"),
         (["--rules", '{"colours": ' + "9" * 5000 + "}"], "--rules: not acceptable JSON"),
         (

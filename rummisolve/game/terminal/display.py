@@ -140,22 +140,21 @@ def rack_text(rack: Iterable[Tile], colour: bool = True, order: str = "colour") 
     return meld_text(sorted_rack(rack, order), colour) or "(empty)"
 
 
-def _tiles(count: int, dice: bool = False) -> str:
-    """``9 tiles``, or under the dice edition (its racks are the faces dice show) ``9 dice``."""
-    if dice:
-        return "1 die" if count == 1 else f"{count} dice"
-    return "1 tile" if count == 1 else f"{count} tiles"
+def _pieces(count: int, view: PlayerView) -> str:
+    """``9 tiles``, or ``9 dice`` where a rack is the faces dice show (the view's :attr:`~PlayerView.pieces`)."""
+    one, several = view.pieces
+    return f"1 {one}" if count == 1 else f"{count} {several}"
 
 
 def status_text(view: PlayerView, names: Sequence[str]) -> str:
     """The line above a player's view: the turn, the pool, the others' rack sizes (under the dice
     edition: their free dice, and no pool)."""
-    dice = view.rules.dice
     others = ", ".join(
-        f"{names[s]}: {_tiles(view.rack_sizes[s], dice)}{'' if view.players_opened[s] else ' (not opened)'}"
+        f"{names[s]}: {_pieces(view.rack_sizes[s], view)}{'' if view.players_opened[s] else ' (not opened)'}"
         for s in view.opponents()
     )
-    line = f"turn {view.turn + 1} | {others}" if dice else f"turn {view.turn + 1} | pool {view.pool_size} | {others}"
+    pool = f" | pool {view.pool_size}" if view.has_pool else ""
+    line = f"turn {view.turn + 1}{pool} | {others}"
     if view.rules.discard:
         top = view.discard_top
         line += f" | discard pile: {'(empty)' if top is None else top}"
@@ -170,8 +169,4 @@ def view_text(
     """What a player sees: :func:`status_text`, the table (unless ``table`` is false: it was just
     shown) and the own rack in ``order``."""
     shown = f"table:\n{table_text(view.table, colour)}" if table else "table: as above"
-    if view.rules.dice:  # the faces the free dice show; opened unless the rules set a threshold
-        mine = f"your dice ({len(view.rack)}{'' if view.opened else ', not opened yet'})"
-    else:
-        mine = f"your rack ({len(view.rack)}, {'opened' if view.opened else 'not opened yet'})"
-    return f"{status_text(view, names)}\n{shown}\n{mine}: {rack_text(view.rack, colour, order)}"
+    return f"{status_text(view, names)}\n{shown}\n{view.rack_heading}: {rack_text(view.rack, colour, order)}"

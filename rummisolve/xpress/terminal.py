@@ -20,13 +20,18 @@ from collections.abc import Callable, Sequence
 
 from rummisolve.errors import IllegalMoveError, RummisolveError
 from rummisolve.game.actions import Draw, Play
+from rummisolve.game.kind import GameKind
+from rummisolve.game.match import Match
+from rummisolve.game.saves import read_save
 from rummisolve.game.terminal.display import meld_text, table_text
 from rummisolve.game.terminal.human import HumanPlayer, QuitGame, UndoRequest, read_line
+from rummisolve.rules import RuleSet
 from rummisolve.xpress.actions import XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent, PassEvent, RollEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
 from rummisolve.xpress.runner import play_xpress_turn
+from rummisolve.xpress.seeding import SEATS
 from rummisolve.xpress.state import XpressView, die_number
 
 __all__ = ["DiceHuman", "DICE_HELP", "ROLL_STANDS", "play_xpress"]
@@ -252,42 +257,63 @@ def reroll_hint(view: XpressView) -> str:
     )
 
 
-def play_xpress(args: argparse.Namespace, kinds: list[str] | None) -> int:
-    """``rummisolve play --rules xpress``: one human against one Xpress AI; the exit status."""
+def play_xpress(args: argparse.Namespace, rules: RuleSet, kinds: list[str] | None, kind: GameKind) -> int:
+    """``rummisolve play --rules xpress``: one human against one Xpress AI, a match of ``--rounds``
+    games (:class:`~rummisolve.game.match.Match`; ``kind``: Xpress's); the exit status."""
+    if args.watch:
+        return _fail("--watch: not offered for Xpress (rummisolve tournament --rules xpress plays AIs)")
     colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
     try:
         if args.load:
-            game = XpressGame.load(args.load)
-            kinds = kinds or ["human" if n == "you" else n for n in game.names]
+            match = _load(kind, args.load)
+            kinds = kinds or ["human" if n == "you" else n for n in match.game.names]
         else:
             kinds = kinds or ["human", "medium"]
             _check_seats(kinds)
-            game = XpressGame(args.seed, names=[k if k != "human" else "you" for k in kinds])
+            names = [k if k != "human" else "you" for k in kinds]
+            match = Match(kind, SEATS, rules, args.seed, length=getattr(args, "rounds", 1), names=names)
         _check_seats(kinds)
     except OSError as err:
         return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
     except RummisolveError as err:
         return _fail(str(err))
     human = kinds.index("human")
-    ai = make_xpress_player(kinds[1 - human], seed=game.seed)
-    you = DiceHuman(game, colour, after_undo=lambda: _save_quietly(game, args.save))
-    print(f"rummisolve play: Xpress, {', '.join(game.names)}; seed {game.seed}; type 'help' for commands")
-    if args.save and (problem := _save(game, args.save)):
+    ai = make_xpress_player(kinds[1 - human], seed=match.seed)
+    if args.save and (problem := _save(match, args.save)):
         return _fail(f"--save: {problem}")
-    while not game.finished:
-        seat = game.current
-        try:
-            if seat == human:
-                you.turn(seat)
-            else:
-                _ai_turn(game, ai, seat, colour)
-        except QuitGame as why:
-            print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
+    while True:
+        game = match.game
+        you = DiceHuman(game, colour, after_undo=lambda: _save_quietly(match, args.save))
+        print(f"rummisolve play: Xpress, {', '.join(game.names)}; seed {game.seed}; type 'help' for commands")
+        while not game.finished:
+            seat = game.current
+            try:
+                if seat == human:
+                    you.turn(seat)
+                else:
+                    _ai_turn(game, ai, seat, colour)
+            except QuitGame as why:
+                print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
+                return 0
+            _save_quietly(match, args.save)
+        _final(game, colour)
+        if match.length is None or match.length == 1:
             return 0
-        if args.save and (problem := _save(game, args.save)):
-            print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
-    _final(game, colour)
-    return 0
+        totals = match.totals()
+        print("match totals: " + ", ".join(f"{name} {totals[s]:+d}" for s, name in enumerate(game.names)))
+        if match.finished:
+            return 0
+        match.next_round()
+        print(f"\ngame {len(match.rounds)} of {match.length}")
+
+
+def _load(kind: GameKind, path: str) -> Match:
+    """A saved match, or a saved game (a match of that one game)."""
+    saved = read_save(path)
+    if isinstance(saved, dict) and saved.get("format") == kind.match_format:
+        return Match.from_json(kind, saved)
+    game = XpressGame.load(path)
+    return Match(kind, SEATS, game.rules, game.seed, length=1, names=game.names, rounds=[game])
 
 
 def _check_seats(kinds: list[str]) -> None:
@@ -329,15 +355,20 @@ def _final(game: XpressGame, colour: bool) -> None:
         print(f"  {name:<8} {scores[seat]:+5d}   dice: {dice_line(view.dice, view.rack, colour)}")
 
 
-def _save_quietly(game: XpressGame, path: str | None) -> None:
-    """Save after an undo (a failure is told on stderr; the game goes on)."""
-    if path and (problem := _save(game, path)):
+def _save_quietly(match: Match, path: str | None) -> None:
+    """Save after a turn or an undo (a failure is told on stderr; the game goes on)."""
+    if path and (problem := _save(match, path)):
         print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
 
 
-def _save(game: XpressGame, path: str) -> str | None:
+def _save(match: Match, path: str) -> str | None:
+    """Save ``match`` to ``path`` (a match of one game: that game, as before matches); ``None`` if
+    saved, else why not."""
     try:
-        game.save(path)
+        if match.length == 1:
+            match.game.save(path)
+        else:
+            match.save(path)
     except OSError as err:
         return f"cannot write {path!r}: {err.strerror or err}"
     return None
