@@ -118,7 +118,12 @@ def test_no_app_asks_which_kind_a_game_is():
     # flag that marks Xpress's rule sets (rules.dice), nor names the dice edition's engine.
     apps = [path for name, path in MODULES.items() if _layer(name) is not None and ORDER[_layer(name)] == "apps"]
     flag = re.compile(r"\brules\.dice\b|\.rules\.dice\b|isinstance\([^)]*DiceSession")
-    wrong = [f"{p.relative_to(PACKAGE)}:{n}" for p in apps for n, line in enumerate(p.read_text().splitlines(), 1) if flag.search(line)]
+    wrong = [
+        f"{p.relative_to(PACKAGE)}:{n}"
+        for p in apps
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if flag.search(line)
+    ]
     assert not wrong, "\n".join(wrong)
 
 
