@@ -10,8 +10,13 @@ game rooms, :func:`~rummisolve.game.runner.play_match` and the Xpress matches), 
   round's deal tells nothing of the next.
 - **First seat.** Round 0's first seat is the kind's choice (the tile game: seat 0; Xpress: drawn by
   the seed); it moves on by one seat each round after it.
-- **Totals.** Each finished round's scores added up per seat; the highest total leads.
+- **Totals.** Each finished round's :class:`RoundResult` (winner, ending, scores, turns), the
+  scores added up per seat; the highest total leads.
 - **Rematch.** :meth:`Match.rematch`: a new match of the same kind, seats, rules and length.
+
+A match keeps every round's game (``keep_rounds``, the default: a web game replays any round), or
+only the current one beside the earlier rounds' results (game rooms, whose size must not grow with
+the moves of rounds long over).
 
 Saved rounds keep their own deals, so a match saved before this seeding (the tile game's practice
 rounds were dealt from ``seed + r``) still loads; only rounds dealt after loading use :func:`round_seed`.
@@ -27,6 +32,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +44,7 @@ from rummisolve.game.scoring import match_totals
 from rummisolve.game.transitions import Referee
 from rummisolve.rules import RuleSet
 
-__all__ = ["Match", "round_seed", "match_results"]
+__all__ = ["Match", "RoundResult", "round_result", "round_seed"]
 
 _MATCH_VERSION = 1
 
@@ -54,12 +60,56 @@ def round_seed(seed: int, r: int) -> int:
     return random.Random(f"rummisolve-xpress-match/{seed}/{r}").getrandbits(63)
 
 
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: its winner (``None``: nobody, a draw), how it ended, each seat's score, its turns."""
+
+    winner: int | None
+    end_reason: str
+    scores: tuple[int, ...]
+    turns: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "end_reason": self.end_reason, "scores": list(self.scores), "turns": self.turns}
+
+    @classmethod
+    def from_json(cls, obj: Any, players: int, path: str) -> RoundResult:
+        """A result saved by :meth:`to_json` for ``players`` seats; :class:`JsonInputError` naming ``path``."""
+        if not isinstance(obj, dict):
+            raise JsonInputError(f"{path}: expected a round's result (an object)")
+        winner, reason, scores, turns = (obj.get(k) for k in ("winner", "end_reason", "scores", "turns"))
+        if winner is not None and not (_whole(winner) and 0 <= winner < players):
+            raise JsonInputError(f"{path}.winner: expected a seat from 0 to {players - 1} or null")
+        if reason not in ("out", "blocked"):
+            raise JsonInputError(f"{path}.end_reason: expected 'out' or 'blocked'")
+        if not isinstance(scores, list) or len(scores) != players or not all(_whole(s) for s in scores):
+            raise JsonInputError(f"{path}.scores: expected {players} whole numbers")
+        if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+            raise JsonInputError(f"{path}.turns: expected a whole number of turns")
+        return cls(winner, reason, tuple(scores), turns)
+
+
+def _whole(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool)
+
+
+def round_result(game: Any) -> RoundResult | None:
+    """The result of the round ``game``, once it is over (else ``None``)."""
+    scores = game.scores()
+    if scores is None:
+        return None
+    state = game.state
+    assert state.end_reason is not None  # a round with scores is over
+    return RoundResult(state.winner, state.end_reason, tuple(scores), state.turn)
+
+
 class Match:
     """Rounds of ``kind`` between ``players`` seats (see the module's docstring).
 
     ``length``: the rounds the match has (``None``: as many as are dealt); ``seed``: the match's seed
     (``None``: a random one); ``fresh_seeds``: deal every round from a fresh random seed; ``rounds``:
-    the rounds played so far (a loaded match), else round 0 is dealt."""
+    the rounds played so far (a loaded match; the current one alone without ``keep_rounds``, the
+    earlier ones then given as their ``results``), else round 0 is dealt."""
 
     def __init__(
         self,
@@ -73,6 +123,8 @@ class Match:
         names: Sequence[str] | None = None,
         referee: Referee | None = None,
         rounds: Sequence[Any] = (),
+        results: Sequence[RoundResult] = (),
+        keep_rounds: bool = True,
     ) -> None:
         if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 1):
             raise GameStateError(f"a match has at least one round, not {length!r}")
@@ -84,13 +136,28 @@ class Match:
         self.fresh_seeds = fresh_seeds
         self.names = None if names is None else tuple(names)
         self.referee = referee
+        self.keep_rounds = keep_rounds
         self.rounds: list[Any] = list(rounds)
+        """The rounds' games, the current one last (without ``keep_rounds``: the current one only)."""
+        self.past: list[RoundResult] = list(results)
+        """The results of the rounds before the current one."""
+        if keep_rounds and results:
+            raise GameStateError("a match that keeps its rounds takes their games, not their results")
+        if not keep_rounds and len(self.rounds) > 1:
+            raise GameStateError("a match that keeps the current round only takes that one round")
+        if keep_rounds:
+            for r, game in enumerate(self.rounds[:-1]):
+                result = round_result(game)
+                if result is None:
+                    raise GameStateError(f"round {r + 1} of the match is not over, yet a round follows it")
+                self.past.append(result)
         if not self.rounds:
             self.rounds.append(self._deal(0))
+        self._past_totals = match_totals([r.scores for r in self.past], players)
 
     def _deal(self, r: int) -> Any:
         seed = random.SystemRandom().randrange(2**63) if self.fresh_seeds else round_seed(self.seed, r)
-        first = None if r == 0 else (self.rounds[0].deal.first + r) % self.players
+        first = None if r == 0 else self.first_of(r)
         return self.kind.new_round(self.players, self.rules, seed, first=first, names=self.names, referee=self.referee)
 
     # -- reading --------------------------------------------------------------------------------
@@ -101,37 +168,59 @@ class Match:
         return self.rounds[-1]
 
     @property
+    def round(self) -> int:
+        """The number of the current round (from 0)."""
+        return len(self.past)
+
+    @property
     def finished(self) -> bool:
         """Whether the last round of a match of known length is over."""
-        return self.length is not None and len(self.rounds) == self.length and self.game.finished
+        return self.length is not None and self.round + 1 == self.length and self.game.finished
 
     def first_of(self, r: int) -> int:
         """The seat that moves first in round ``r`` (dealt or not)."""
-        return (self.rounds[0].deal.first + r) % self.players
+        return (self.game.deal.first + r - self.round) % self.players
+
+    @property
+    def past_totals(self) -> tuple[int, ...]:
+        """Each seat's total over the rounds before the current one."""
+        return self._past_totals
+
+    def results(self) -> list[RoundResult]:
+        """Every finished round's result, the current round's too once it is over."""
+        last = round_result(self.game)
+        return self.past if last is None else [*self.past, last]
 
     def totals(self) -> tuple[int, ...]:
-        """Each seat's total over the finished rounds."""
-        return match_totals([s for g in self.rounds if (s := g.scores()) is not None], self.players)
+        """Each seat's total over every finished round (the current one's too once it is over)."""
+        last = round_result(self.game)
+        if last is None:
+            return self._past_totals
+        return tuple(t + s for t, s in zip(self._past_totals, last.scores, strict=True))
 
     def leaders(self) -> tuple[int, ...]:
         """The seats with the highest total (several on a tie)."""
         totals = self.totals()
         return tuple(s for s, t in enumerate(totals) if t == max(totals))
 
-    def results(self) -> dict[str, Any]:
-        """Each finished round's winner (``null``: a draw), ending, scores and turns, and each seat's total."""
-        return match_results(self.rounds, self.players)
+    def results_json(self) -> dict[str, Any]:
+        """``{"rounds": [each finished round's result], "totals": [each seat's total]}``."""
+        return {"rounds": [r.to_json() for r in self.results()], "totals": list(self.totals())}
 
     # -- playing on -----------------------------------------------------------------------------
 
     def next_round(self) -> Any:
         """Deal the next round; :class:`GameStateError` while the current one runs or when none is left."""
-        if not self.game.finished:
-            raise GameStateError(f"round {len(self.rounds)} of the match is still being played")
-        if self.length is not None and len(self.rounds) == self.length:
+        result = round_result(self.game)
+        if result is None:
+            raise GameStateError(f"round {self.round + 1} of the match is still being played")
+        if self.length is not None and self.round + 1 == self.length:
             raise GameStateError(f"the match is over: it had {self.length} rounds")
-        self.rounds.append(self._deal(len(self.rounds)))
-        return self.game
+        game = self._deal(self.round + 1)
+        self.past.append(result)
+        self._past_totals = tuple(t + s for t, s in zip(self._past_totals, result.scores, strict=True))
+        self.rounds = [*self.rounds, game] if self.keep_rounds else [game]
+        return game
 
     def rematch(self, seed: int | None = None) -> Match:
         """A new match of the same kind, seats, rules, length and seeding (``seed``: its seed, else a random one)."""
@@ -144,12 +233,16 @@ class Match:
             fresh_seeds=self.fresh_seeds,
             names=self.names,
             referee=self.referee,
+            keep_rounds=self.keep_rounds,
         )
 
     # -- saving ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """A saved match: its length, its seed and each round's save (which holds the rules)."""
+        """A saved match: its length, its seed and each round's save (which holds the rules); a match
+        that keeps its rounds only (the apps that keep the current round alone save it their way)."""
+        if not self.keep_rounds:
+            raise GameStateError("a match that keeps the current round only is saved by its app (the room)")
         return {
             "format": self.kind.match_format,
             "version": _MATCH_VERSION,
@@ -204,16 +297,3 @@ class Match:
     @classmethod
     def load(cls, kind: GameKind, path: str | Path, *, referee: Referee | None = None) -> Match:
         return cls.from_json(kind, read_save(path), referee=referee)
-
-
-def match_results(rounds: Sequence[Any], players: int) -> dict[str, Any]:
-    """Each finished round's winner, ending, scores and turns, and each seat's total."""
-    done: list[dict[str, Any]] = []
-    for g in rounds:
-        scores = g.scores()  # None until the round is over
-        if scores is not None:
-            done.append(
-                {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(scores), "turns": g.state.turn}
-            )
-    totals = match_totals([r["scores"] for r in done], players) if done else (0,) * players
-    return {"rounds": done, "totals": list(totals)}

@@ -21,6 +21,7 @@ from contextlib import closing
 from typing import Any
 
 from rummisolve.batch import ordered_map
+from rummisolve.errors import OptionError
 from rummisolve.game.deals import DealTask, contestant_names, deal_seed, run_deal
 from rummisolve.game.kind import GameKind
 from rummisolve.game.tile_game import TILE_GAME

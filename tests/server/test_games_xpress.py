@@ -17,12 +17,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from rummisolve.game.match import Match  # noqa: E402
 from rummisolve.referee import verify  # noqa: E402
 from rummisolve.rules import XPRESS  # noqa: E402
 from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.dice_session import DiceSession  # noqa: E402
 from rummisolve.server.settings import Settings  # noqa: E402
-from rummisolve.xpress import XpressMatch, die_named, die_names  # noqa: E402
+from rummisolve.xpress import XPRESS_GAME, die_named, die_names  # noqa: E402
 
 
 def client(db) -> TestClient:
@@ -65,7 +66,7 @@ def test_an_xpress_game_shows_both_seats_dice_and_never_the_seed(api):
 
 def test_a_practice_game_is_the_matchs_first_game():
     session = DiceSession.new(["human", "hard"], seed=21)
-    game = XpressMatch(seed=21).game
+    game = Match(XPRESS_GAME, 2, seed=21).game
     assert session.game.deal.hands == game.deal.hands and session.game.deal.faces == game.deal.faces
     assert session.view()["seed"] == 21
 

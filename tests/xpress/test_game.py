@@ -19,7 +19,8 @@ from rummisolve.errors import (
     RuleSetError,
 )
 from rummisolve.game.engine import Game
-from rummisolve.xpress import DiceError, XpressGame, XpressMatch, die_named
+from rummisolve.game.match import Match
+from rummisolve.xpress import XPRESS_GAME, DiceError, XpressGame, die_named
 from rummisolve.xpress.seeding import ROLLS_PER_DIE, Seeding
 from rummisolve.xpress.transitions import ROUNDS_WITHOUT_PLAY
 from tests.xpress.helpers import assert_dice_conserved, assert_plays_legal, seed_with_play, snapshot
@@ -325,9 +326,9 @@ def test_rules_the_dice_cannot_play_are_refused():
 
 
 def test_a_match_alternates_the_first_player_and_adds_up_the_scores(tmp_path):
-    match = XpressMatch(games=3, seed=5)
+    match = Match(XPRESS_GAME, 2, seed=5, length=3)
     with pytest.raises(GameStateError, match="still being played"):
-        match.next_game()
+        match.next_round()
     firsts = []
     for index in range(3):
         game = match.game
@@ -336,13 +337,14 @@ def test_a_match_alternates_the_first_player_and_adds_up_the_scores(tmp_path):
             game.pass_turn()
         if index < 2:
             match.save(tmp_path / "match.json")
-            match = XpressMatch.load(tmp_path / "match.json")
-            match.next_game()
+            assert json.loads((tmp_path / "match.json").read_text())["format"] == "rummisolve-xpress-match"
+            match = Match.load(XPRESS_GAME, tmp_path / "match.json")
+            match.next_round()
     assert firsts == [firsts[0], 1 - firsts[0], firsts[0]] and match.finished
-    assert match.totals() == tuple(sum(g.scores()[s] for g in match.games) for s in range(2))
-    assert match.games[0].seed == 5 and len({g.seed for g in match.games}) == 3
+    assert match.totals() == tuple(sum(g.scores()[s] for g in match.rounds) for s in range(2))
+    assert match.rounds[0].seed == 5 and len({g.seed for g in match.rounds}) == 3
     with pytest.raises(GameStateError, match="the match is over"):
-        match.next_game()
+        match.next_round()
 
 
 def test_an_opening_threshold_works_as_in_the_tile_game():

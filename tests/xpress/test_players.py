@@ -11,6 +11,7 @@ from rummisolve import XPRESS, Position, verify
 from rummisolve.cli import main
 from rummisolve.game.actions import Play
 from rummisolve.game.tournament import run_tournament
+from rummisolve.xpress.kind import XPRESS_GAME
 from rummisolve.jsonio import position_from_json
 from rummisolve.melds import Meld
 from rummisolve.tiles import Tile, parse_tiles
@@ -131,7 +132,7 @@ def test_a_match_of_games():
 
 
 def test_a_tournament_mirrors_the_deal_and_counts_draws():
-    summary = run_tournament(["medium", "easy"], 6, seed=4, rules=XPRESS, workers=1)
+    summary = run_tournament(["medium", "easy"], 6, seed=4, rules=XPRESS, workers=1, kind=XPRESS_GAME)
     assert summary["games"] == 6 and summary["illegal_moves"] == 0
     assert sum(summary["wins"].values()) + summary["draws"] == 6
 
