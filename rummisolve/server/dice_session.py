@@ -6,8 +6,8 @@ A turn of the human's is one :meth:`DiceSession.roll` (some free dice, all, or n
 or :meth:`DiceSession.pass_turn`. The AI's whole turn (its roll, then its play or pass) is one
 :meth:`DiceSession.advance`. Dice are rolled in the open, so the view shows both seats' dice; it
 never holds the seed, which decides every roll to come. A session whose seed the player chose is
-a *practice* game, as in the tile game: the seed is shown, game ``g`` is the ``g``-th game of
-:class:`~rummisolve.xpress.XpressMatch` from that seed, and the whole-turn take-back is allowed
+a *practice* game, as in the tile game: the seed is shown, game ``g`` is the ``g``-th game of the
+:class:`~rummisolve.game.match.Match` from that seed, and the whole-turn take-back is allowed
 (elsewhere taking back a roll would show what the dice roll next).
 
 >>> s = DiceSession.new(["human", "easy"], seed=3)
@@ -19,14 +19,11 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from rummisolve.errors import GameStateError, OptionError
-from rummisolve.game.engine import bounded_referee
 from rummisolve.game.reasons import for_people
-from rummisolve.game.transitions import Referee
 from rummisolve.jsonio import hint_to_json, table_to_json
 from rummisolve.rules import XPRESS, RuleSet
 from rummisolve.server.session_base import SessionBase, check_hint_level, kinds_list, placed_tiles
@@ -34,7 +31,7 @@ from rummisolve.tiles import Tile
 from rummisolve.xpress.actions import Pass, Roll, XpressPlayer
 from rummisolve.xpress.events import DicePlayEvent, XpressEvent
 from rummisolve.xpress.game import XpressGame
-from rummisolve.xpress.match import match_game_seed
+from rummisolve.xpress.kind import XPRESS_GAME
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
 from rummisolve.xpress.runner import play_xpress_turn
 from rummisolve.xpress.seeding import SEATS
@@ -63,6 +60,7 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
     """One human and one Xpress AI (``kinds``), game after game (``rounds``: each an :class:`XpressGame`)."""
 
     dice_game = True
+    KIND = XPRESS_GAME
     FORMAT = DICE_SESSION_FORMAT
     VERSION = _VERSION
     _READS_VERSIONS = (_VERSION,)
@@ -88,13 +86,6 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
     def _make_player(self, kind: str, seed: int) -> XpressPlayer:
         return make_xpress_player(kind, seed=seed)
 
-    def _deal(self, r: int) -> XpressGame:
-        referee = bounded_referee(self.max_steps)
-        # A practice game replays from its seed; any other game gets a seed nobody can derive.
-        seed = match_game_seed(self.seed, r) if self.practice else random.SystemRandom().randrange(2**63)
-        first = None if r == 0 else (self.rounds[0].deal.first + r) % SEATS  # alternating, as in a match
-        return XpressGame(seed, self.rules, first=first, names=self.names, referee=referee)
-
     # -- the human's actions ----------------------------------------------------------------------
 
     def roll(self, dice: Sequence[str] | str) -> dict[str, Any]:
@@ -108,9 +99,11 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
             dice = dice.replace(",", " ").split()
         return self._move(lambda: self.game.roll(dice))
 
-    def play(self, table: Sequence[Sequence[Tile | str]]) -> dict[str, Any]:
+    def play(self, table: Sequence[Sequence[Tile | str]], discard: Any = None) -> dict[str, Any]:
         """The human's new table. An illegal play changes nothing and answers ``{"legal": false,
-        "reasons", "message"}`` as the tile game's does."""
+        "reasons", "message"}`` as the tile game's does. Xpress has no ``discard``."""
+        if discard is not None:
+            raise OptionError("discard: the Xpress game has no discard")
         return self._judged(lambda: self.game.play(table))
 
     def pass_turn(self) -> dict[str, Any]:
@@ -252,10 +245,6 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
         """Load a session saved by :meth:`to_json`; every game replays (rolls against its seed, plays
         through the referee)."""
         return cls._from_json(obj, max_steps)
-
-    @classmethod
-    def _load_round(cls, obj: Any, referee: Referee | None) -> XpressGame:
-        return XpressGame.from_json(obj, referee=referee)
 
     # -- internals --------------------------------------------------------------------------------
 

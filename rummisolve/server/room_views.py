@@ -19,8 +19,8 @@ import weakref
 from typing import Any
 
 from rummisolve.game import Game
+from rummisolve.game.match import round_result
 from rummisolve.jsonio import rules_to_json, table_to_json
-from rummisolve.server.room_rounds import round_result
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import seat_event
 

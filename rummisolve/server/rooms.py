@@ -2,7 +2,7 @@
 
 A :class:`Room` has a short code (its invite), seats (``human`` ones taken by joining, each with a
 random secret token the room keeps only as its hash, and AI levels that play themselves), the
-rule set, a turn timer, and the match's rounds (the engine's :class:`~rummisolve.game.Game`, every
+rule set, a turn timer, and the match of rounds (:class:`~rummisolve.game.match.Match`: the engine's :class:`~rummisolve.game.Game`, every
 play refereed). Its status is ``waiting`` until every human seat is taken, then ``playing``,
 ``over`` once the round ends (:meth:`Room.next_round` deals the next).
 
@@ -27,18 +27,20 @@ from __future__ import annotations
 
 import hmac
 import math
-import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rummisolve.errors import GameStateError, JsonInputError, OptionError
-from rummisolve.game import AI_LEVELS, PLAYER_KINDS, Game, Player, PlayerView, make_player, play_turn
+from rummisolve.game import Game, Player, PlayerView, play_turn
+from rummisolve.game.kind import GameKind
+from rummisolve.game.match import Match, RoundResult, round_result
 from rummisolve.jsonio import json_type_name, rules_from_json, rules_to_json
+from rummisolve.kinds import kind_of
 from rummisolve.rules import MAX_TURN_TIMER, RuleSet
 from rummisolve.server.requests import BadRequest
-from rummisolve.server.room_rounds import RoundResult, restore_round, round_result, totals_of
+from rummisolve.server.room_rounds import restore_round
 from rummisolve.server.store import hash_token
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
@@ -114,25 +116,23 @@ class Seat:
         return {"kind": self.kind, "name": self.name, "token": self.token}
 
 
-def _check_seats(seats: Any, rules: RuleSet) -> tuple[str, ...]:
-    if rules.dice:
-        raise OptionError(
-            "rules: rule option 'dice' (Xpress, the dice edition) is not played in game rooms yet: "
-            "play it against an AI on the play page (/play?rules=xpress&players=human,medium)"
-        )
+def _check_seats(seats: Any, rules: RuleSet, kind: GameKind) -> tuple[str, ...]:
+    if kind.rooms_refused is not None:
+        raise OptionError(f"rules: {kind.rooms_refused}")
     if not isinstance(seats, list) or not all(isinstance(k, str) for k in seats):
         raise OptionError('seats: expected an array of seat kinds, e.g. ["human", "human", "hard"]')
     kinds = tuple(k.strip().lower() for k in seats)
-    bad = [k for k in kinds if k not in PLAYER_KINDS]
+    known = (*kind.ai_levels, "human")
+    bad = [k for k in kinds if k not in known]
     if bad:
-        raise OptionError(f"seats: unknown seat kind {bad[0]!r} (known: {', '.join(PLAYER_KINDS)})")
+        raise OptionError(f"seats: unknown seat kind {bad[0]!r} (known: {', '.join(known)})")
     if not rules.min_players <= len(kinds) <= rules.max_players:
         raise OptionError(
             f"seats: {len(kinds)} seats; these rules allow {rules.min_players} to {rules.max_players} players"
         )
     if "human" not in kinds:
         raise OptionError("seats: a room needs at least one 'human' seat (the one who creates it)")
-    if any(k in AI_LEVELS for k in kinds) and (problem := unsupported_rules(rules)) is not None:
+    if any(k in kind.ai_levels for k in kinds) and (problem := unsupported_rules(rules)) is not None:
         raise OptionError(f"rules: {problem} (the AI seats could not play)")
     return kinds
 
@@ -157,7 +157,7 @@ class Room:
         creator: int,
         timer: float | None,
         seed: int,
-        game: Game,
+        game: Game | None = None,
         results: Sequence[RoundResult] = (),
         deadline: float | None = None,
         max_steps: int | None = None,
@@ -171,12 +171,19 @@ class Room:
         """Seconds per human turn (the room's ``timer``, else the rule set's ``turn_timer``), or ``None``."""
         self.seed = seed
         """Secret: seeds the AI players' randomness."""
-        self.game = game
-        """The round being played (or the last one, once it is over)."""
-        self.past = list(results)
-        """The results of the rounds before :attr:`game` (the earlier rounds themselves are not kept)."""
-        self.totals = totals_of(self.past, len(seats))
-        """Each seat's total over :attr:`past`."""
+        self.kind = kind_of(rules)
+        self.match = Match(
+            self.kind,
+            len(seats),
+            rules.replace(turn_timer=None),  # the room keeps the time (see the module's docstring)
+            seed,
+            fresh_seeds=True,  # nobody can derive a round's deal
+            keep_rounds=False,  # the earlier rounds as their results (see the module's docstring)
+            referee=_referee(max_steps),
+            rounds=() if game is None else (game,),
+            results=results,
+        )
+        """The rounds: the current one (:attr:`game`) and the earlier ones' results (:attr:`past`)."""
         self.deadline = deadline
         """When the mover's time runs out (wall-clock seconds), or ``None``."""
         self.max_steps = max_steps
@@ -202,7 +209,7 @@ class Room:
         """A new room, its creator's seat and token; :class:`OptionError` names a bad choice.
         ``seat``: the creator's seat (a human one; default the first); ``now``: the time (the
         timer starts if every seat is taken)."""
-        kinds = _check_seats(seats, rules)
+        kinds = _check_seats(seats, rules, kind_of(rules))
         if seat is None:
             seat = kinds.index("human")
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(kinds):
@@ -218,7 +225,6 @@ class Room:
             creator=seat,
             timer=check_timer(timer),
             seed=secrets.randbits(62),
-            game=_deal(len(kinds), rules, 0, max_steps),
             max_steps=max_steps,
         )
         token = room._take(seat, check_name(name, f"player {seat + 1}"))
@@ -234,19 +240,32 @@ class Room:
     # -- reading --------------------------------------------------------------------------------
 
     @property
+    def game(self) -> Game:
+        """The round being played (or the last one, once it is over)."""
+        return self.match.game  # type: ignore[no-any-return]  # the tile game's, in a room
+
+    @property
+    def past(self) -> list[RoundResult]:
+        """The results of the rounds before :attr:`game` (the earlier rounds themselves are not kept)."""
+        return self.match.past
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over :attr:`past`."""
+        return self.match.past_totals
+
+    @property
     def round(self) -> int:
         """The number of the current round (from 0)."""
-        return len(self.past)
+        return self.match.round
 
     def results(self) -> list[RoundResult]:
         """Every finished round's result, the current round's too once it is over."""
-        last = round_result(self.game)
-        return self.past if last is None else [*self.past, last]
+        return self.match.results()
 
     def match_totals(self) -> tuple[int, ...]:
         """Each seat's total over every finished round (the current one's too once it is over)."""
-        last = round_result(self.game)
-        return self.totals if last is None else tuple(t + s for t, s in zip(self.totals, last.scores, strict=True))
+        return self.match.totals()
 
     @property
     def names(self) -> list[str]:
@@ -345,8 +364,8 @@ class Room:
             raise BadRequest(403, f"only the room's creator ({self.seats[self.creator].name}) hands a seat to an AI")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise OptionError(f"seat: expected a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
-        if kind not in AI_LEVELS:
-            raise OptionError(f"kind: expected an AI level ({', '.join(AI_LEVELS)}), got {kind!r}")
+        if kind not in self.kind.ai_levels:
+            raise OptionError(f"kind: expected an AI level ({', '.join(self.kind.ai_levels)}), got {kind!r}")
         place = self.seats[seat]
         if place.kind != "human":
             raise GameStateError(f"seat {seat} is an AI already ({place.kind})")
@@ -365,11 +384,7 @@ class Room:
         self._require_open()
         if not self.game.finished:
             raise GameStateError("the round is not over yet")
-        result = round_result(self.game)
-        assert result is not None  # the round is over
-        self.past.append(result)
-        self.totals = tuple(t + s for t, s in zip(self.totals, result.scores, strict=True))
-        self.game = _deal(len(self.seats), self.rules, self.round, self.max_steps)
+        self.match.next_round()
         self._turn_started(now)
 
     # -- the server's actions -------------------------------------------------------------------
@@ -399,7 +414,7 @@ class Room:
             return None
         player = self._players.get(seat)
         if player is None:
-            player = self._players[seat] = make_player(kind, seed=self.seed + seat)
+            player = self._players[seat] = self.kind.make_player(kind, seed=self.seed + seat)
         return seat, player, self.game.view(seat)
 
     def ai_move(
@@ -479,14 +494,15 @@ class Room:
             raise JsonInputError("saved room.seats: expected an array of seats")
         places = [Seat(str(s["kind"]), str(s["name"]), s.get("token")) for s in seats]
         referee = _referee(max_steps)
+        kind = kind_of(rules)
         if version == 1:
-            game, results = _first_form(obj, referee)
+            game, results = _first_form(kind, obj, referee)
         else:
             past = obj.get("results")
             if not isinstance(past, list):
                 raise JsonInputError("saved room.results: expected an array of the finished rounds' results")
             results = [RoundResult.from_json(r, len(places), f"saved room.results[{i}]") for i, r in enumerate(past)]
-            game = restore_round(obj.get("round"), referee)
+            game = restore_round(kind, obj.get("round"), referee)
         if game.players != len(places):
             raise JsonInputError(f"saved room.round: {game.players} players for {len(places)} seats")
         room = cls(
@@ -509,28 +525,19 @@ Think = Callable[[Player, PlayerView], tuple[Any, Player]]
 """Where an AI chooses: ``think(player, view)`` answers its choice and the player after choosing."""
 
 
-def _first_form(obj: dict[str, Any], referee: Callable[..., Any] | None) -> tuple[Game, list[RoundResult]]:
+def _first_form(
+    kind: GameKind, obj: dict[str, Any], referee: Callable[..., Any] | None
+) -> tuple[Game, list[RoundResult]]:
     """The current round and the earlier rounds' results of a room saved in the first form (every
     round's whole game), each round replayed through the referee."""
     rounds = obj.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise JsonInputError("saved room.rounds: expected a non-empty array of saved games")
-    games = [Game.from_json(g, referee=referee) for g in rounds]
+    games = [kind.load_round(g, referee=referee) for g in rounds]
     results = [round_result(g) for g in games[:-1]]
     if any(r is None for r in results):
         raise JsonInputError("saved room.rounds: a round before the last is not over")
     return games[-1], [r for r in results if r is not None]
-
-
-def _deal(players: int, rules: RuleSet, r: int, max_steps: int | None) -> Game:
-    """Round ``r`` (from 0) of a room: the first seat moves on by one each round."""
-    return Game(
-        players,
-        rules.replace(turn_timer=None),  # the room keeps the time (see the module's docstring)
-        random.SystemRandom().randrange(2**63),  # nobody can derive a round's deal
-        first=r % players,
-        referee=_referee(max_steps),
-    )
 
 
 def _referee(max_steps: int | None) -> Callable[..., Any] | None:

@@ -3,16 +3,16 @@
 The web app (:mod:`rummisolve.server.routes.games`) keeps one :class:`Session` per game. The human's
 turns arrive as whole tables (every play judged by the engine's referee, which gives its reasons
 meld by meld), draws and, under the discard rule, discards; the AIs' turns are taken one at a
-time by :meth:`Session.advance`, so a frontend can show each before asking for the next. Rounds
-follow :func:`rummisolve.game.runner.play_match`: the first seat moves on by one each round.
+time by :meth:`Session.advance`, so a frontend can show each before asking for the next. The rounds
+are a :class:`~rummisolve.game.match.Match`: the first seat moves on by one each round.
 A session saves to and loads from JSON (:meth:`Session.to_json`), each round as the engine's
 saved game, so every play is re-checked on load.
 
 Hidden information stays hidden: nothing the human can get (:meth:`Session.view`,
 :meth:`Session.replay`, :meth:`Session.summary`, :meth:`Session.record`, the answers to actions)
 holds the pool, another seat's rack or the seed while a round is on. A session whose seed the
-player chose is a *practice* game: round ``r`` is dealt from ``seed + r`` (the same deals again
-from the same seed), the seed is shown, and the whole-turn take-back is allowed. Any other session
+player chose is a *practice* game: round ``r`` is dealt from the match's seed
+(:func:`~rummisolve.game.match.round_seed`: the same deals again from the same seed), the seed is shown, and the whole-turn take-back is allowed. Any other session
 has a secret seed and deals each round from a fresh random seed, so a finished round's deal
 (shown once it is over) tells nothing of the next; it has no take-back, since taking back a draw
 would show the next tile of the pool.
@@ -30,20 +30,19 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from rummisolve.errors import OptionError
 from rummisolve.game.actions import Draw, Player
-from rummisolve.game.engine import Game, bounded_referee
+from rummisolve.game.engine import Game
 from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.reasons import for_people
 from rummisolve.game.runner import play_turn
 from rummisolve.game.saves import SESSION_FORMAT
-from rummisolve.game.transitions import Referee
-from rummisolve.jsonio import hint_to_json, table_to_json
+from rummisolve.game.tile_game import TILE_GAME
+from rummisolve.jsonio import hint_to_json, json_type_name, table_to_json
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.server.replays import round_frames
 from rummisolve.server.session_base import (
@@ -51,14 +50,13 @@ from rummisolve.server.session_base import (
     check_hint_level,
     illegal_answer,
     kinds_list,
-    match_results,
     placed_tiles,
     seat_names,
 )
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
 
-__all__ = ["Session", "SESSION_FORMAT", "seat_names", "seat_event", "match_results", "illegal_answer", "check_kinds"]
+__all__ = ["Session", "SESSION_FORMAT", "seat_names", "seat_event", "illegal_answer", "check_kinds"]
 
 _SESSION_VERSION = 2
 """2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
@@ -67,6 +65,7 @@ _SESSION_VERSION = 2
 class Session(SessionBase[Game, Player]):
     """One human and 1 or more AIs (``kinds``: ``human`` once, AI levels otherwise), round after round."""
 
+    KIND = TILE_GAME
     FORMAT = SESSION_FORMAT
     VERSION = _SESSION_VERSION
     _SAVED = "saved session"
@@ -101,24 +100,14 @@ class Session(SessionBase[Game, Player]):
     def _make_player(self, kind: str, seed: int) -> Player:
         return make_player(kind, seed=seed)
 
-    def _deal(self, r: int) -> Game:
-        # A practice game replays from its seed; any other round gets a seed nobody can derive.
-        seed = self.seed + r if self.practice else random.SystemRandom().randrange(2**63)
-        return Game(
-            len(self.kinds),
-            self.rules,
-            seed,
-            first=r % len(self.kinds),
-            names=self.names,
-            referee=bounded_referee(self.max_steps),
-        )
-
     # -- the human's actions ----------------------------------------------------------------------
 
     def play(self, table: Sequence[Sequence[Tile | str]], discard: Tile | str | None = None) -> dict[str, Any]:
         """The human's new table (and discard, under the discard rule). An illegal play changes
         nothing and answers ``{"legal": false, "reasons": [...], "message"}``, each reason with the
         index of the new meld it concerns (``null``: the turn as a whole)."""
+        if discard is not None and not isinstance(discard, Tile | str):
+            raise OptionError(f"discard: expected a tile code, got {json_type_name(discard)}")
         return self._judged(lambda: self.game.play(table, discard=discard))
 
     def draw(self, source: str = "pool") -> dict[str, Any]:
@@ -210,10 +199,6 @@ class Session(SessionBase[Game, Player]):
     def from_json(cls, obj: Any, *, max_steps: int | None = None) -> Session:
         """Load a session saved by :meth:`to_json`; every round replays through the referee."""
         return cls._from_json(obj, max_steps)
-
-    @classmethod
-    def _load_round(cls, obj: Any, referee: Referee | None) -> Game:
-        return Game.from_json(obj, referee=referee)
 
     # -- internals --------------------------------------------------------------------------------
 

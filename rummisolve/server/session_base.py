@@ -19,9 +19,9 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from rummisolve.errors import GameStateError, IllegalMoveError, JsonInputError, OptionError
 from rummisolve.game.engine import Game, bounded_referee
+from rummisolve.game.kind import GameKind
+from rummisolve.game.match import Match
 from rummisolve.game.reasons import for_people
-from rummisolve.game.scoring import match_totals
-from rummisolve.game.transitions import Referee
 from rummisolve.jsonio import rules_from_json, rules_to_json, table_to_json
 from rummisolve.rules import RuleSet
 from rummisolve.xpress.game import XpressGame
@@ -32,7 +32,6 @@ __all__ = [
     "kinds_list",
     "placed_tiles",
     "illegal_answer",
-    "match_results",
     "check_hint_level",
     "HINT_TIME_LIMIT",
 ]
@@ -51,6 +50,8 @@ P = TypeVar("P")
 class SessionBase(Generic[G, P]):
     """One human (``kinds``: ``human`` once) and AIs, round after round (``rounds``, the last the one on)."""
 
+    KIND: ClassVar[GameKind]
+    """The kind of game the session plays (its rounds are a :class:`~rummisolve.game.match.Match` of it)."""
     FORMAT: ClassVar[str]
     """The saved session's ``format``."""
     VERSION: ClassVar[int]
@@ -73,7 +74,7 @@ class SessionBase(Generic[G, P]):
         kinds: Sequence[str],
         rules: RuleSet,
         seed: int,
-        rounds: list[G],
+        rounds: Sequence[G] = (),
         *,
         practice: bool = False,
         max_steps: int | None = None,
@@ -84,8 +85,18 @@ class SessionBase(Generic[G, P]):
         self.seed = seed
         self.practice = practice
         """Whether the player chose the seed (shown, take-back allowed)."""
-        self.rounds: list[G] = rounds
         self.names = seat_names(self.kinds)
+        self.match = Match(
+            self.KIND,
+            len(self.kinds),
+            rules,
+            seed,
+            fresh_seeds=not practice,  # a secret seed: each round from a seed nobody can derive
+            names=self.names,
+            referee=bounded_referee(max_steps),
+            rounds=rounds,
+        )
+        """The rounds (a practice game's deal from its seed: :func:`~rummisolve.game.match.round_seed`)."""
         self.human = self.kinds.index("human")
         self._players = {
             seat: self._make_player(kind, seed + seat) for seat, kind in enumerate(self.kinds) if kind != "human"
@@ -103,14 +114,7 @@ class SessionBase(Generic[G, P]):
     def _check_rules(cls, rules: RuleSet) -> None:
         """Refuse rules the game's AIs cannot play (:class:`OptionError`)."""
 
-    @classmethod
-    def _load_round(cls, obj: Any, referee: Referee | None) -> G:
-        raise NotImplementedError
-
     def _make_player(self, kind: str, seed: int) -> P:
-        raise NotImplementedError
-
-    def _deal(self, r: int) -> G:
         raise NotImplementedError
 
     def _turn_began(self, undone: Any) -> bool:
@@ -132,6 +136,18 @@ class SessionBase(Generic[G, P]):
     def view(self) -> dict[str, Any]:
         """The game as the human sees it."""
         raise NotImplementedError
+
+    def play(self, table: Sequence[Sequence[Any]], discard: Any = None) -> dict[str, Any]:
+        """The human's new table (and, where the game has one, the discard)."""
+        raise NotImplementedError
+
+    def roll(self, dice: Sequence[str] | str) -> dict[str, Any]:
+        """Re-roll the human's free dice (a game with dice); :class:`OptionError` elsewhere."""
+        raise OptionError('roll: this game has no dice (it is for the Xpress rules, "rules": "xpress")')
+
+    def pass_turn(self) -> dict[str, Any]:
+        """The human ends the turn without a play (a game with dice); :class:`OptionError` elsewhere."""
+        raise OptionError('pass: this game has no dice (it is for the Xpress rules, "rules": "xpress")')
 
     def _fallback(self, view: Any) -> Any:
         """What an AI does whose choice passed its deadline (draw, or pass)."""
@@ -166,14 +182,17 @@ class SessionBase(Generic[G, P]):
             seed = secrets.randbits(62)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
             raise OptionError(f"seed must be a whole number from 0 to 2**53 - 1, not {seed!r}")
-        session = cls(kinds, rules, seed, [], practice=practice, max_steps=max_steps)
-        session.rounds.append(session._deal(0))
-        return session
+        return cls(kinds, rules, seed, practice=practice, max_steps=max_steps)
+
+    @property
+    def rounds(self) -> list[G]:
+        """The rounds' games, the one being played last."""
+        return self.match.rounds
 
     @property
     def game(self) -> G:
         """The round being played (or the last one, once it is over)."""
-        return self.rounds[-1]
+        return self.match.game  # type: ignore[no-any-return]  # a round of the session's kind
 
     # -- the human's actions ----------------------------------------------------------------------
 
@@ -228,7 +247,7 @@ class SessionBase(Generic[G, P]):
         """Start the next round (once the current one is over)."""
         if not self.game.finished:
             raise GameStateError(f"the {self._ROUND} is not over yet")
-        self.rounds.append(self._deal(len(self.rounds)))
+        self.match.next_round()
 
     # -- what the human sees ----------------------------------------------------------------------
 
@@ -256,7 +275,7 @@ class SessionBase(Generic[G, P]):
 
     def results(self) -> dict[str, Any]:
         """Each finished round's winner (``null``: a draw), ending and scores, and each seat's total."""
-        return match_results(self.rounds, len(self.kinds))
+        return self.match.results_json()
 
     def replay(self, r: int) -> dict[str, Any]:
         """Round ``r`` state by state: each table, the event that led to it, and the racks the human may see."""
@@ -337,7 +356,9 @@ class SessionBase(Generic[G, P]):
         if not isinstance(rounds, list) or not rounds:
             raise JsonInputError(f"{saved}.rounds: expected a non-empty array of saved games")
         referee = bounded_referee(max_steps)
-        games = [cls._load_round(g, referee) for g in rounds]
+        games = [cls.KIND.load_round(g, referee) for g in rounds]
+        if any(not g.finished for g in games[:-1]):
+            raise JsonInputError(f"{saved}.rounds: a {cls._ROUND} before the last is not over")
         return cls(kinds, rules, seed, games, practice=practice, max_steps=max_steps)
 
     # -- internals --------------------------------------------------------------------------------
@@ -432,16 +453,3 @@ def illegal_answer(err: IllegalMoveError) -> dict[str, Any]:
     each reason with its code and the index of the new meld it concerns (``null``: the turn)."""
     reasons = [{"code": r.code, "message": for_people(r.message), "meld": r.meld} for r in err.reasons]
     return {"reasons": reasons, "message": "; ".join(r["message"] for r in reasons) or for_people(str(err))}
-
-
-def match_results(rounds: Sequence[Game | XpressGame], players: int) -> dict[str, Any]:
-    """Each finished round's winner, ending, scores and turns, and each seat's total."""
-    done: list[dict[str, Any]] = []
-    for g in rounds:
-        scores = g.scores()  # None until the round is over
-        if scores is not None:
-            done.append(
-                {"winner": g.winner, "end_reason": g.state.end_reason, "scores": list(scores), "turns": g.state.turn}
-            )
-    totals = match_totals([r["scores"] for r in done], players) if done else (0,) * players
-    return {"rounds": done, "totals": list(totals)}

@@ -40,7 +40,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
-from rummisolve.server.dice_session import DiceSession
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
 from rummisolve.server.quotas import client_address, client_key
@@ -246,14 +245,7 @@ def _play(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     if "table" not in body:
         raise BadRequest(400, "missing field 'table' (the whole new table, melds in play order)")
     table = table_from_json(body["table"], "table", session.rules)
-    if isinstance(session, DiceSession):
-        if body.get("discard") is not None:
-            raise BadRequest(400, "discard: the Xpress game has no discard")
-        return session.play(table)
-    discard = body.get("discard")
-    if discard is not None and not isinstance(discard, str):
-        raise BadRequest(400, f"discard: expected a tile code, got {json_type_name(discard)}")
-    return session.play(table, discard)
+    return session.play(table, body.get("discard"))
 
 
 def _draw(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
@@ -274,23 +266,17 @@ def _hint(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     return {"hint": session.hint(body.get("level", 1))}
 
 
-def _dice(session: AnySession, action: str) -> DiceSession:
-    if not isinstance(session, DiceSession):
-        raise BadRequest(400, f'{action}: this game has no dice (it is for the Xpress rules, "rules": "xpress")')
-    return session
-
-
 def _roll(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
     dice = body.get("dice", [])
     if dice != "all" and (not isinstance(dice, list) or not all(isinstance(d, str) for d in dice)):
         raise BadRequest(
             400, f'dice: expected "all" or an array of your free dice\'s names ("D3"), got {json_type_name(dice)}'
         )
-    return _dice(session, "roll").roll(dice)
+    return session.roll(dice)
 
 
 def _pass(session: AnySession, body: dict[str, Any]) -> dict[str, Any]:
-    return _dice(session, "pass").pass_turn()
+    return session.pass_turn()
 
 
 ACTIONS: dict[str, tuple[Action, tuple[str, ...], str]] = {
