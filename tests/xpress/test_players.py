@@ -11,7 +11,6 @@ from rummisolve import XPRESS, Position, verify
 from rummisolve.cli import main
 from rummisolve.game.actions import Play
 from rummisolve.game.tournament import run_tournament
-from rummisolve.xpress.kind import XPRESS_GAME
 from rummisolve.jsonio import position_from_json
 from rummisolve.melds import Meld
 from rummisolve.tiles import Tile, parse_tiles
@@ -26,6 +25,7 @@ from rummisolve.xpress import (
     play_xpress_game,
     play_xpress_match,
 )
+from rummisolve.xpress.kind import XPRESS_GAME
 from rummisolve.xpress.players import HardDicePlayer
 from tests.xpress.helpers import assert_dice_conserved, assert_plays_legal
 
