@@ -1,4 +1,7 @@
-"""Xpress (the dice edition) at the terminal: one human against one AI (docs/cli.md, "Xpress").
+"""Xpress (the dice edition) at the terminal: one human against one AI, or two people taking turns at
+one terminal (docs/cli.md, "Xpress"). The dice are rolled in the open, so both people see every die;
+the seed, which decides every roll to come, is shown only when a game ends, and an undo never takes
+back the other person's turn.
 
 The human's turn starts with ``roll 1 3 5`` (positions in their dice list, or die names), ``roll all``
 or ``keep``, once; then the tile game's table editing (:class:`~rummisolve.game.terminal.human.HumanPlayer`,
@@ -15,6 +18,7 @@ it. After the roll (this turn's), ``undo`` is refused for the same reason.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -74,8 +78,12 @@ class DiceHuman:
         colour: bool,
         input: Callable[[], str] | None = None,
         after_undo: Callable[[], None] | None = None,
+        *,
+        people: bool = False,
     ) -> None:
         self.game = game
+        self.people = people
+        """Two people at this terminal: an undo never takes back the other person's turn."""
         self.colour = colour
         self._read = input or read_line
         self.after_undo = after_undo
@@ -132,6 +140,12 @@ class DiceHuman:
         if not any(e.player == seat and not isinstance(e, RollEvent) for e in game.events):
             print("nothing to undo: you have not played a turn yet")
             return False
+        if self.people and self._other_played_since(seat):
+            print(
+                f"nothing undone: that would take back {game.names[1 - seat]}'s turn (with two people at one"
+                " terminal, a person may not replay a turn after seeing the next person's)"
+            )
+            return False
         others = False
         while True:
             event = game.undo()
@@ -151,6 +165,15 @@ class DiceHuman:
         if rolled:
             self.show(game.view(seat))
         return True
+
+    def _other_played_since(self, seat: int) -> bool:
+        """Whether the other seat has rolled, played or passed since ``seat``'s last play or pass."""
+        for event in reversed(self.game.events):
+            if event.player != seat:
+                return True
+            if not isinstance(event, RollEvent):
+                return False
+        return False
 
     def _roll_phase(self, seat: int) -> str:
         """Read commands until the roll (``"rolled"``) or an undo (``"undone"``)."""
@@ -258,45 +281,55 @@ def reroll_hint(view: XpressView) -> str:
 
 
 def play_xpress(args: argparse.Namespace, rules: RuleSet, kinds: list[str] | None, kind: GameKind) -> int:
-    """``rummisolve play --rules xpress``: one human against one Xpress AI, a match of ``--rounds``
-    games (:class:`~rummisolve.game.match.Match`; ``kind``: Xpress's); the exit status."""
+    """``rummisolve play --rules xpress``: one human against one Xpress AI, or two people at this
+    terminal, a match of ``--rounds`` games (:class:`~rummisolve.game.match.Match`; ``kind``:
+    Xpress's); the exit status."""
     if args.watch:
         return _fail("--watch: not offered for Xpress (rummisolve tournament --rules xpress plays AIs)")
     colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
     try:
         if args.load:
             match = _load(kind, args.load)
-            kinds = kinds or ["human" if n == "you" else n for n in match.game.names]
+            kinds = kinds or [_kind_of(n) for n in match.game.names]
         else:
             kinds = kinds or ["human", "medium"]
             _check_seats(kinds)
-            names = [k if k != "human" else "you" for k in kinds]
-            match = Match(kind, SEATS, rules, args.seed, length=getattr(args, "rounds", 1), names=names)
+            match = Match(kind, SEATS, rules, args.seed, length=getattr(args, "rounds", 1), names=_names(kinds))
         _check_seats(kinds)
     except OSError as err:
         return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
     except RummisolveError as err:
         return _fail(str(err))
-    human = kinds.index("human")
-    ai = make_xpress_player(kinds[1 - human], seed=match.seed)
+    people = kinds.count("human") == SEATS
+    ais = {seat: make_xpress_player(k, seed=match.seed) for seat, k in enumerate(kinds) if k != "human"}
     if args.save and (problem := _save(match, args.save)):
         return _fail(f"--save: {problem}")
     while True:
         game = match.game
-        you = DiceHuman(game, colour, after_undo=lambda: _save_quietly(match, args.save))
-        print(f"rummisolve play: Xpress, {', '.join(game.names)}; seed {game.seed}; type 'help' for commands")
+        hands = {
+            seat: DiceHuman(game, colour, after_undo=lambda: _save_quietly(match, args.save), people=people)
+            for seat, k in enumerate(kinds)
+            if k == "human"
+        }
+        # Two people: the seed stays hidden until the game ends (it decides every roll to come).
+        seed = "the seed is shown when the game ends" if people else f"seed {game.seed}"
+        print(f"rummisolve play: Xpress, {', '.join(game.names)}; {seed}; type 'help' for commands")
         while not game.finished:
             seat = game.current
             try:
-                if seat == human:
-                    you.turn(seat)
+                if seat in hands:
+                    if people:
+                        print(f"\n--- {game.names[seat]}'s turn ---")
+                    hands[seat].turn(seat)
                 else:
-                    _ai_turn(game, ai, seat, colour)
+                    _ai_turn(game, ais[seat], seat, colour)
             except QuitGame as why:
                 print(f"\nleaving the game ({why}){'; saved to ' + args.save if args.save else ''}")
                 return 0
             _save_quietly(match, args.save)
         _final(game, colour)
+        if people:
+            print(f"(seed {game.seed})")
         if match.length is None or match.length == 1:
             return 0
         totals = match.totals()
@@ -305,6 +338,18 @@ def play_xpress(args: argparse.Namespace, rules: RuleSet, kinds: list[str] | Non
             return 0
         match.next_round()
         print(f"\ngame {len(match.rounds)} of {match.length}")
+
+
+def _names(kinds: list[str]) -> list[str]:
+    """One person is "you"; two are "player 1" and "player 2"; an AI is its level."""
+    if kinds.count("human") == SEATS:
+        return [f"player {s + 1}" for s in range(SEATS)]
+    return [k if k != "human" else "you" for k in kinds]
+
+
+def _kind_of(name: str) -> str:
+    """The seat kind a saved game's name stands for (the names :func:`_names` gives)."""
+    return "human" if name == "you" or re.fullmatch(r"player \d+", name) else name
 
 
 def _load(kind: GameKind, path: str) -> Match:
@@ -318,10 +363,10 @@ def _load(kind: GameKind, path: str) -> Match:
 
 def _check_seats(kinds: list[str]) -> None:
     ais = [k for k in kinds if k != "human"]
-    if len(kinds) != 2 or kinds.count("human") != 1 or ais[0] not in XPRESS_AI_LEVELS:
+    if len(kinds) != SEATS or "human" not in kinds or any(k not in XPRESS_AI_LEVELS for k in ais):
         raise RummisolveError(
             f"--players: Xpress at the terminal is one human against one AI ({', '.join(XPRESS_AI_LEVELS)}), "
-            f"e.g. human,hard; not {','.join(kinds)}"
+            f"e.g. human,hard, or two people at this terminal (human,human); not {','.join(kinds)}"
         )
 
 

@@ -91,6 +91,28 @@ def test_play_watch(capsys):
     assert " wins: " in out and "medium" in out
 
 
+def test_play_a_match_of_rounds_saved_and_loaded(capsys, tmp_path):
+    from rummisolve.game.match import Match
+    from rummisolve.game.tile_game import TILE_GAME
+
+    save = tmp_path / "match.json"
+    argv = ["play", "--watch", "--players", "medium,easy", "--seed", "2", "--rules", SMALL, "--colour", "never"]
+    assert main([*argv, "--rounds", "3", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "round 2 of 3" in out and "round 3 of 3" in out and out.count("match totals: ") == 3
+    saved = json.loads(save.read_text())
+    assert saved["format"] == "rummisolve-match" and saved["games"] == 3
+    match = Match.from_json(TILE_GAME, saved)
+    assert match.finished and [g.deal.first for g in match.rounds] == [0, 1, 0]
+    totals = match.totals()
+    assert out.rstrip().endswith(f"match totals: medium {totals[0]:+d}, easy {totals[1]:+d}")
+    assert main([*argv, "--load", str(save)]) == 0  # a finished match: its last round's end again
+    assert "match totals: " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--rounds", "0"])
+    assert done.value.code == 2 and "argument --rounds: must be at least 1" in capsys.readouterr().err
+
+
 def test_play_bad_arguments(capsys):
     assert main(["play", "--players", "human,robot"]) == 2
     assert "unknown player 'robot'" in capsys.readouterr().err

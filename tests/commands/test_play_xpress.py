@@ -89,11 +89,77 @@ def test_save_and_load_mid_game(monkeypatch, capsys, tmp_path):
     assert "rummisolve play: Xpress, you, easy" in capsys.readouterr().out
 
 
-def test_players_other_than_one_human_and_one_ai_are_refused(monkeypatch, capsys):
-    for players in ("human,human", "easy,hard", "human,expert", "human,easy,hard"):
+def test_players_other_than_a_human_and_an_ai_or_two_people_are_refused(monkeypatch, capsys):
+    for players in ("easy,hard", "human,expert", "human,easy,hard", "human,human,human", "human"):
         assert main(["play", "--rules", "xpress", "--players", players]) == 2
         err = capsys.readouterr().err
-        assert "one human against one AI" in err and "Traceback" not in err
+        assert "one human against one AI" in err and "two people at this terminal (human,human)" in err
+        assert f"not {players}" in err and "Traceback" not in err
+
+
+def _people(monkeypatch, capsys, lines, *extra):
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    code = main(["play", "--rules", "xpress", "--players", "human,human", "--colour", "never", *extra])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_two_people_play_xpress_at_one_terminal_to_the_end(monkeypatch, capsys, tmp_path):
+    first = XpressGame(SEED).current
+    code, out, err = _people(monkeypatch, capsys, ["keep", "pass"] * 12, "--seed", str(SEED))
+    assert code == 0 and "Traceback" not in err
+    assert "rummisolve play: Xpress, player 1, player 2; the seed is shown when the game ends" in out
+    assert f"seed {SEED};" not in out  # the seed decides every roll to come: hidden while the game is on
+    turns = [line for line in out.splitlines() if line.startswith("--- player")]
+    assert turns[:4] == [f"--- player {(first + i) % 2 + 1}'s turn ---" for i in range(4)]
+    assert "your dice (9):" in out and "player 2's dice (9):" in out and "player 1's dice (9):" in out
+    assert out.count("you pass") == 6  # three rounds without a play: 2 x 3 passes end the game
+    assert "three rounds without a play" in out and f"(seed {SEED})" in out
+    assert out.count("  player 1 ") == 1 and out.count("  player 2 ") == 1  # the scores
+
+
+def test_two_people_save_load_and_never_undo_the_other_persons_turn(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "people.json"
+    code, out, _ = _people(
+        monkeypatch,
+        capsys,
+        ["keep", "pass", "undo", "keep", "pass", "undo", "q"],
+        "--seed",
+        str(SEED),
+        "--save",
+        str(save),
+    )
+    assert code == 0 and "nothing to undo: you have not played a turn yet" in out  # the second person's first turn
+    assert "nothing undone: that would take back player" in out  # the first person's, after the second's turn
+    game = XpressGame.load(save)
+    assert game.names == ("player 1", "player 2") and len(game.events) == 4  # both turns' rolls and passes stand
+    monkeypatch.setattr("sys.stdin", io.StringIO("keep\npass\nq\n"))
+    assert main(["play", "--load", str(save), "--save", str(save), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "rummisolve play: Xpress, player 1, player 2; the seed is shown" in out and "you pass" in out
+    assert len(XpressGame.load(save).events) == 6
+
+
+def test_a_match_of_xpress_games_alternates_and_saves_as_a_match(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "match.json"
+    code, out, err = _people(
+        monkeypatch, capsys, ["keep", "pass"] * 24, "--seed", "4", "--rounds", "2", "--save", str(save)
+    )
+    assert code == 0 and "Traceback" not in err
+    assert "game 2 of 2" in out and out.count("match totals: ") == 2
+    saved = json.loads(save.read_text())
+    assert saved["format"] == "rummisolve-xpress-match" and saved["games"] == 2
+    from rummisolve.game.match import Match
+    from rummisolve.xpress.kind import XPRESS_GAME
+
+    match = Match.from_json(XPRESS_GAME, saved)
+    totals = match.totals()
+    assert out.rstrip().endswith(f"match totals: player 1 {totals[0]:+d}, player 2 {totals[1]:+d}")
+    assert totals == tuple(sum(g.scores()[seat] for g in match.rounds) for seat in range(2))
+    assert match.finished and [g.deal.first for g in match.rounds] == [
+        match.rounds[0].deal.first,
+        1 - match.rounds[0].deal.first,
+    ]
 
 
 def test_a_repeated_die_is_refused_naming_it_and_the_game_is_unchanged(monkeypatch, capsys):
