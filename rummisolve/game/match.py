@@ -57,6 +57,7 @@ def round_seed(seed: int, r: int) -> int:
     """
     if r == 0:
         return seed
+    # The Xpress matches' string from before there was one Match: their saved games keep loading.
     return random.Random(f"rummisolve-xpress-match/{seed}/{r}").getrandbits(63)
 
 

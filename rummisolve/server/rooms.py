@@ -242,7 +242,7 @@ class Room:
     @property
     def game(self) -> Game:
         """The round being played (or the last one, once it is over)."""
-        return self.match.game  # type: ignore[no-any-return]  # the tile game's, in a room
+        return self.match.game
 
     @property
     def past(self) -> list[RoundResult]:

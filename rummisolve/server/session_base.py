@@ -141,6 +141,22 @@ class SessionBase(Generic[G, P]):
         """The human's new table (and, where the game has one, the discard)."""
         raise NotImplementedError
 
+    def draw(self, source: str = "pool") -> dict[str, Any]:
+        """The human draws (from ``source`` under the discard rule)."""
+        raise NotImplementedError
+
+    def discard(self, tile: Any) -> dict[str, Any]:
+        """The discard rule: the human ends the turn by discarding ``tile``."""
+        raise NotImplementedError
+
+    def hint(self, level: int) -> dict[str, Any]:
+        """A hint of ``level`` (1 to 3) for the human."""
+        raise NotImplementedError
+
+    def timeout(self) -> dict[str, Any]:
+        """Apply the turn timer's penalty if the mover's time is up."""
+        raise NotImplementedError
+
     def roll(self, dice: Sequence[str] | str) -> dict[str, Any]:
         """Re-roll the human's free dice (a game with dice); :class:`OptionError` elsewhere."""
         raise OptionError('roll: this game has no dice (it is for the Xpress rules, "rules": "xpress")')
@@ -192,7 +208,7 @@ class SessionBase(Generic[G, P]):
     @property
     def game(self) -> G:
         """The round being played (or the last one, once it is over)."""
-        return self.match.game  # type: ignore[no-any-return]  # a round of the session's kind
+        return self.match.game
 
     # -- the human's actions ----------------------------------------------------------------------
 

@@ -34,9 +34,9 @@ def new_session(
     """A new web game of the kind that plays ``rules``."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    return session_class(kind_of(rules)).new(kinds, rules, seed, max_steps=max_steps)  # type: ignore[attr-defined, no-any-return]
+    return session_class(kind_of(rules)).new(kinds, rules, seed, max_steps=max_steps)  # type: ignore[attr-defined]
 
 
 def session_from_json(obj: Any, *, max_steps: int | None = None) -> AnySession:
     """A saved web game of any kind, by its ``format``."""
-    return session_class(kind_of_save(obj)).from_json(obj, max_steps=max_steps)  # type: ignore[attr-defined, no-any-return]
+    return session_class(kind_of_save(obj)).from_json(obj, max_steps=max_steps)  # type: ignore[attr-defined]
