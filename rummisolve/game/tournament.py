@@ -55,7 +55,9 @@ def plan(
     ``think``: the expert's budget per move (``None``: its default); ``clock``: whether its moves
     are clocked (``None``: its default; ``False``: a counted budget, independent of the machine's load)."""
     if not kind.plays(rules):
-        raise OptionError(f"rules: {kind.title} does not play these rules (rummisolve.kinds.kind_of finds the kind that does)")
+        raise OptionError(
+            f"rules: {kind.title} does not play these rules (rummisolve.kinds.kind_of finds the kind that does)"
+        )
     n = len(kinds)
     deals = max(1, math.ceil(games / n))
     rules_json = rules_to_json(rules)
