@@ -21,7 +21,7 @@ the moves of rounds long over).
 Saved rounds keep their own deals, so a match saved before this seeding (the tile game's practice
 rounds were dealt from ``seed + r``) still loads; only rounds dealt after loading use :func:`round_seed`.
 
->>> from rummisolve.game.kind import TILE_GAME
+>>> from rummisolve.game.tile_game import TILE_GAME
 >>> match = Match(TILE_GAME, 2, seed=3, length=2)
 >>> match.game.deal.seed, match.finished, match.totals()
 (3, False, (0, 0))
