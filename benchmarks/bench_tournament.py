@@ -30,6 +30,7 @@ from pathlib import Path
 from rummisolve import verify
 from rummisolve.game.tournament import format_summary, run_tournament, summarize
 from rummisolve.jsonio import position_from_json, rules_from_json, rules_to_json
+from rummisolve.kinds import kind_of
 from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.tiles import Tile
 
@@ -106,6 +107,7 @@ def run_stage(
             on_game=on_game,
             log=True,
             think=think,
+            kind=kind_of(rules),  # the tile game's, or Xpress's under --rules xpress
         )
         summary.update(
             stage=stage,
