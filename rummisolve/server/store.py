@@ -45,7 +45,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,9 @@ __all__ = [
     "default_db_path",
     "hash_token",
     "DB_ENV",
+    "open_store",
+    "is_postgres",
+    "shown",
 ]
 
 DB_ENV = "RUMMISOLVE_DB"
@@ -103,6 +106,7 @@ _CLIENT_SCHEMA = (
     "CREATE INDEX IF NOT EXISTS games_by_client ON games (client, finished)",
     "CREATE INDEX IF NOT EXISTS rooms_by_client ON rooms (client, status)",
     "CREATE TABLE IF NOT EXISTS room_leases (code TEXT PRIMARY KEY, holder TEXT NOT NULL, until REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS task_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until REAL NOT NULL)",
 )
 """Added to files of any age, after their tables have a ``client`` column."""
 
@@ -114,6 +118,39 @@ def default_db_path() -> str:
         return named
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return str(Path(base) / "rummisolve" / "games.sqlite3")
+
+
+def is_postgres(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` or ``postgres://`` URL)."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def shown(db: str) -> str:
+    """``--db`` as it may be printed: a URL's password hidden."""
+    if not is_postgres(db):
+        return db
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def open_store(db: str, *, max_live: int, max_stored: int) -> GameStore:
+    """The store ``--db`` names: a SQLite file (or ``:memory:``), or a PostgreSQL URL (the
+    ``postgres`` extra; :class:`GameDatabaseError` if it is not installed or cannot be reached)."""
+    if not is_postgres(db):
+        return GameStore(db, max_live=max_live, max_stored=max_stored)
+    try:
+        from rummisolve.server.store_postgres import PostgresStore
+    except ImportError as err:
+        raise GameDatabaseError(
+            f"--db {shown(db)}: PostgreSQL needs the 'postgres' extra ({err.name} is missing): "
+            "pip install 'rummisolve[postgres]'"
+        ) from None
+    return PostgresStore(db, max_live=max_live, max_stored=max_stored)
 
 
 def hash_token(token: str) -> str:
@@ -237,6 +274,10 @@ class GameStore(Upkeep):
         except sqlite3.DatabaseError as err:
             raise StoreUnavailable(f"the game database refused the request: {err}") from None
 
+    def _transaction(self, db: Any) -> contextlib.AbstractContextManager[None]:
+        """A check and the write it allows, atomic across processes (``BEGIN IMMEDIATE``)."""
+        return _transaction(db)
+
     def close(self) -> None:
         with self._lock:
             for db in self._connections:
@@ -273,9 +314,7 @@ class GameStore(Upkeep):
         """Games stored, and those whose round is still running: the owner's, or (``None``) all."""
         where, args = ("WHERE owner = ?", (owner,)) if owner is not None else ("", ())
         with self._db() as db:
-            stored, live = db.execute(
-                f"SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games {where}", args
-            ).fetchone()
+            stored, live = db.execute(f"{_GAME_COUNTS} {where}", args).fetchone()
         return {"stored": stored, "live": live}
 
     def create(
@@ -296,11 +335,9 @@ class GameStore(Upkeep):
         ident = secrets.token_urlsafe(9)
         now = time.time()
         text, summary_text = json.dumps(data), json.dumps(summary)
-        with self._db() as db, _transaction(db):
+        with self._db() as db, self._transaction(db):
             if client is not None:
-                mine, mine_live = db.execute(
-                    "SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games WHERE client = ?", (client,)
-                ).fetchone()
+                mine, mine_live = db.execute(f"{_GAME_COUNTS} WHERE client = ?", (client,)).fetchone()
                 if max_client_stored is not None and mine >= max_client_stored:
                     raise StoreFull(
                         f"this client keeps {mine} saved games, the most one client may (max_client_stored_games): "
@@ -311,7 +348,7 @@ class GameStore(Upkeep):
                         f"this client has {mine_live} unfinished games, the most one client may "
                         "(max_client_live_games): finish or delete one first"
                     )
-            stored, live = db.execute("SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games").fetchone()
+            stored, live = db.execute(_GAME_COUNTS).fetchone()
             if stored >= self.max_stored:
                 raise StoreFull(
                     f"this server stores at most {self.max_stored} games (max_stored_games) and has {stored}: "
@@ -428,7 +465,7 @@ class GameStore(Upkeep):
         ``False`` if ``code`` is taken. :class:`StoreFull` past a limit of the server's or
         (``max_client_*``) of the client's; archived rooms count against neither."""
         now = time.time() if now is None else now
-        with self._db() as db, _transaction(db):
+        with self._db() as db, self._transaction(db):
             if client is not None:
                 mine, mine_live = db.execute(f"{_ROOM_COUNTS} WHERE client = ?", (client,)).fetchone()
                 if max_client_live is not None and mine_live >= max_client_live:
@@ -514,17 +551,43 @@ class GameStore(Upkeep):
             raise DamagedGame(f"room {code!r} is damaged and cannot be loaded (not a saved room)")
         return row[0], data
 
-    def lease_room(self, code: str, version: int, until: float, holder: str | None = None) -> bool:
+    def lease_room(
+        self, code: str, version: int, until: float, holder: str | None = None, *, now: float | None = None
+    ) -> bool:
         """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
         turn: the others leave it alone until then), under the name of process ``holder``; whether
-        the room is still at that version."""
-        with self._db() as db, _transaction(db):
-            cursor = db.execute("UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version))
+        the room is still at that version. With ``now``, only a room due by then is leased: of two
+        processes looking at one turn, one takes it (the other finds it leased)."""
+        query, args = "UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version)
+        if now is not None:
+            query, args = f"{query} AND due IS NOT NULL AND due <= ?", (*args, now)
+        with self._db() as db, self._transaction(db):
+            cursor = db.execute(query, args)
             if cursor.rowcount == 1 and holder is not None:
                 db.execute(
-                    "INSERT OR REPLACE INTO room_leases (code, holder, until) VALUES (?, ?, ?)", (code, holder, until)
+                    "INSERT INTO room_leases (code, holder, until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder, until = excluded.until",
+                    (code, holder, until),
                 )
         return cursor.rowcount == 1
+
+    def room_versions(self, codes: list[str]) -> dict[str, int]:
+        """The stored version of each room of ``codes`` still there."""
+        if not codes:
+            return {}
+        with self._db() as db:
+            marks = ", ".join("?" * len(codes))
+            rows = db.execute(f"SELECT code, version FROM rooms WHERE code IN ({marks})", tuple(codes)).fetchall()
+        return {code: version for code, version in rows}
+
+    def watch_rooms(self, changed: Callable[[str | None, int], None]) -> bool:
+        """Call ``changed(code, version)`` (from another thread) for every new version of a room saved
+        by any process, and ``changed(None, 0)`` when some may have been missed; whether this store
+        tells (SQLite does not: the hub looks at the versions of the rooms it serves instead)."""
+        return False
+
+    def beat(self, holder: str) -> None:
+        """Note that process ``holder`` is alive (a store shared by machines judges leases by it)."""
 
     def rooms_due(self, now: float, limit: int = 100) -> list[str]:
         """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""
@@ -551,7 +614,11 @@ class GameStore(Upkeep):
         return [row[0] for row in rows]
 
 
+_GAME_COUNTS = "SELECT COUNT(*), COALESCE(SUM(CASE WHEN finished = 0 THEN 1 ELSE 0 END), 0) FROM games"
+"""Games stored and games whose round is still running."""
+
 _ROOM_COUNTS = (
-    "SELECT COALESCE(SUM(status != 'archived'), 0), COALESCE(SUM(status NOT IN ('over', 'archived')), 0) FROM rooms"
+    "SELECT COALESCE(SUM(CASE WHEN status != 'archived' THEN 1 ELSE 0 END), 0), "
+    "COALESCE(SUM(CASE WHEN status NOT IN ('over', 'archived') THEN 1 ELSE 0 END), 0) FROM rooms"
 )
 """Rooms kept (archived ones do not count against the caps) and rooms live."""

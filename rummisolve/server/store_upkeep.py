@@ -17,15 +17,16 @@ class Upkeep:
     """Retention and leases over the store's connection (``_db``)."""
 
     _db: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    _transaction: Callable[[sqlite3.Connection], AbstractContextManager[None]]
 
     def take_over_leases(self, now: float, dead: Callable[[str], bool]) -> list[str]:
         """Make due at ``now`` the rooms whose AI turn a process that is ``dead`` leased (it died
         thinking); their codes. Leases of turns since taken are forgotten. (Read first: the write
         lock is taken only when there is something to change.)"""
         with self._db() as db:
-            if db.execute(f"SELECT COUNT(*) FROM ({_LEASES})").fetchone()[0] == 0:
+            if db.execute(f"SELECT COUNT(*) FROM ({_LEASES}) AS leases").fetchone()[0] == 0:
                 return []
-            with transaction(db):
+            with self._transaction(db):
                 resumed, spent = [], []
                 for code, holder, until, due in db.execute(_LEASES).fetchall():
                     if due != until:  # the turn was played, or the room is gone
@@ -37,6 +38,19 @@ class Upkeep:
                     db.execute("DELETE FROM room_leases WHERE code = ?", (code,))
         return resumed
 
+    def claim_task(self, name: str, holder: str, now: float, until: float) -> bool:
+        """Whether process ``holder`` may do task ``name`` (the sweeper's chores) now: no other
+        process claimed it until a time after ``now``. Claimed until ``until``: of several processes
+        sharing the store, one does it."""
+        with self._db() as db:
+            cursor = db.execute(
+                "INSERT INTO task_leases (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
+                "SET holder = excluded.holder, until = excluded.until WHERE task_leases.until <= ? "
+                "OR task_leases.holder = excluded.holder",
+                (name, holder, until, now),
+            )
+            return cursor.rowcount == 1
+
     def purge(self, *, rooms_before: float, games_before: float, limit: int = 500) -> dict[str, int]:
         """Delete (at most ``limit`` of each at a time) the rooms over or archived that nobody
         changed or watched since ``rooms_before``, the games nobody played since ``games_before``
@@ -46,7 +60,7 @@ class Upkeep:
         with self._db() as db:
             if not any(db.execute(f"SELECT EXISTS ({query})", args).fetchone()[0] for query in _PAST.values()):
                 return dict.fromkeys(_PAST, 0)
-            with transaction(db):
+            with self._transaction(db):
                 gone = {}
                 for name, query in _PAST.items():
                     key = {"rooms": "code", "games": "id", "owners": "hash"}[name]

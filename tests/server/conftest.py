@@ -46,3 +46,18 @@ def browser():
 def server(tmp_path_factory, browser):
     with served(tmp_path_factory.mktemp("webapp")) as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL server for this test process (tests/support/postgres.py)."""
+    from tests.support.postgres import throwaway_cluster
+
+    with throwaway_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster) -> str:
+    """The URL of a new empty database on the throwaway server."""
+    return postgres_cluster.new_database()
