@@ -58,7 +58,15 @@ OPTIONS: tuple[tuple[str, type, str, str], ...] = (
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind (default: 8000)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    parser.add_argument(
+        "--processes",
+        "--workers",
+        dest="processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port and the database (default: 1; --workers is another name for it)",
+    )
     parser.add_argument(
         "--allowed-host",
         dest="allowed_host",
@@ -71,11 +79,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="PATH",
+        metavar="PATH_OR_URL",
         default=None,
-        help="SQLite file of the web app's saved games (default: $RUMMISOLVE_DB, else "
+        help="the database of the web app's games and rooms: a SQLite file (default: $RUMMISOLVE_DB, else "
         "$XDG_DATA_HOME/rummisolve/games.sqlite3, i.e. ~/.local/share/rummisolve/games.sqlite3; "
-        "':memory:' keeps nothing)",
+        "':memory:' keeps nothing) or a PostgreSQL URL, postgresql://user@host/db (the 'postgres' extra), "
+        "shared by servers on several machines",
     )
     for name, kind, metavar, text in OPTIONS:
         default = getattr(Settings, name)
@@ -106,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"rummisolve serve: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return 2
-    if args.workers < 1:
-        print(f"rummisolve serve: --workers must be at least 1, not {args.workers}", file=sys.stderr)
+    if args.processes < 1:
+        print(f"rummisolve serve: --processes must be at least 1, not {args.processes}", file=sys.stderr)
         return 2
     overrides = {name: getattr(args, name) for name, *_ in OPTIONS if getattr(args, name) is not None}
     try:
@@ -131,18 +140,17 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from rummisolve.server.store import DB_ENV, default_db_path
+    from rummisolve.server.store import DB_ENV, default_db_path, open_store, shown
 
     db = args.db or default_db_path()
-    if db == ":memory:" and args.workers > 1:
+    if db == ":memory:" and args.processes > 1:
         print(
-            "rummisolve serve: --db :memory: needs --workers 1 (each worker would have its own games)", file=sys.stderr
+            "rummisolve serve: --db :memory: needs --processes 1 (each process would have its own games)",
+            file=sys.stderr,
         )
         return 2
-    from rummisolve.server.store import GameStore
-
-    try:  # open and check the file once here, so that a bad one is one line, not a worker's traceback
-        GameStore(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games).close()
+    try:  # open and check the database once here, so that a bad one is one line, not a process's traceback
+        open_store(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games).close()
     except GameDatabaseError as err:
         print(f"rummisolve serve: {err}", file=sys.stderr)
         return 1
@@ -153,13 +161,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     os.environ.update(settings.to_env())  # every worker process reads the same limits
     os.environ[DB_ENV] = db
-    print(f"rummisolve: the web app is at http://{host}:{args.port}/ (games saved in {db})", flush=True)
+    print(f"rummisolve: the web app is at http://{host}:{args.port}/ (games saved in {shown(db)})", flush=True)
     uvicorn.run(
         "rummisolve.server.app:create_app",
         factory=True,
         host=args.host,
         port=args.port,
-        workers=args.workers,
+        workers=args.processes,
         log_level=args.log_level,
         access_log=not args.no_access_log,
         proxy_headers=args.trust_proxy,

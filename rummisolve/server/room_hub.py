@@ -15,11 +15,18 @@
   on meanwhile, the AI looks again). Each AI move is a version of its own, pushed at once.
 - **The sweeper** wakes every :data:`TICK` seconds: it applies the timeouts whose deadline has
   passed and starts the AI turns that are due (the store's ``due`` column, so after a restart too),
-  and pushes the rooms another worker process changed. Every :data:`CHORES` seconds it notes the
-  rooms watched here as seen, archives those nobody changed or watched for ``room_idle_seconds``,
-  deletes what retention lets go (:meth:`~rummisolve.server.store.GameStore.purge`) and takes
-  over the AI turns leased by a process that died (at start-up too). A failure it meets again and
+  and pushes the rooms another server process changed: told at once by a store that tells
+  (PostgreSQL's ``NOTIFY``, :meth:`~rummisolve.server.store.GameStore.watch_rooms`), else found by
+  reading the versions of the rooms watched here at every tick (SQLite). Every :data:`LEASE_LOOK`
+  seconds it notes that this process is alive and takes over the AI turns leased by a process that
+  died (at start-up too). Every :data:`CHORES` seconds it notes the rooms watched here as seen and,
+  in one process of those sharing the store (:meth:`~rummisolve.server.store.GameStore.claim_task`),
+  archives those nobody changed or watched for ``room_idle_seconds`` and deletes what retention
+  lets go (:meth:`~rummisolve.server.store.GameStore.purge`). A failure it meets again and
   again (a damaged database) is logged once a minute, not at every tick.
+- **Across processes** an AI's turn is leased by the one process that finds it due first
+  (:meth:`~rummisolve.server.store.GameStore.lease_room`); a timeout is applied by whichever saves
+  first (the others' saves are stale).
 - **A race lost** (another process saved the room first, e.g. both applied one timeout) is a
   normal outcome: the room is read again and served at once.
 One room is served by one task at a time (:meth:`RoomHub.kick` while one runs makes it run again).
@@ -44,7 +51,18 @@ from rummisolve.server.room_cache import CachedRoom, RoomCache
 from rummisolve.server.settings import Settings
 from rummisolve.server.store import StaleGame
 
-__all__ = ["RoomHub", "Watcher", "Closed", "SeatRevoked", "TICK", "AI_LEASE", "CHORES", "LOG_EVERY"]
+__all__ = [
+    "RoomHub",
+    "Watcher",
+    "Closed",
+    "SeatRevoked",
+    "TICK",
+    "AI_LEASE",
+    "CHORES",
+    "LEASE_LOOK",
+    "RECHECK",
+    "LOG_EVERY",
+]
 
 log = logging.getLogger("rummisolve.server")
 
@@ -57,6 +75,13 @@ dies, another takes the turn after this)."""
 
 CHORES = 60.0
 """Seconds between the sweeper's chores: rooms watched noted as seen, idle rooms archived."""
+
+LEASE_LOOK = 1.0
+"""Seconds between two heartbeats of this process, each with a look for AI turns of processes that died."""
+
+RECHECK = 5.0
+"""Seconds between two reads of the versions of the rooms watched here when the store tells every
+change (a safety net: a change told while the store's listening connection was lost)."""
 
 _RETRY_FAILED = 30.0
 """Seconds before a room whose service failed (a bug, a damaged row) is tried again."""
@@ -160,6 +185,12 @@ class RoomHub:
         self._published: dict[str, int] = {}
         self._failed: dict[str, float] = {}
         self._chores_done = -math.inf
+        self._leases_done = -math.inf
+        self._rechecked = -math.inf
+        self._told = False
+        """Whether the store tells this hub every room's new version (else the hub reads them)."""
+        self._missed = False
+        """Whether the store may have missed telling some (its listening connection was lost)."""
         self._logged: dict[str, float] = {}
         self._unlogged: dict[str, int] = {}
 
@@ -173,10 +204,23 @@ class RoomHub:
         """Take over the AI turns of processes that died, and start the sweeper (the app's
         lifespan calls it, on the server's event loop)."""
         try:
+            self.cache.store.beat(holder())
             self.take_over_leases(self.cache.clock())
         except Exception as err:
             self._log_failure("rooms: taking over dead processes' AI turns failed", err)
+        loop = asyncio.get_running_loop()
+        self._told = self.cache.store.watch_rooms(
+            lambda code, version: loop.call_soon_threadsafe(self.told, code, version)
+        )
         self._spawn(self._sweep())
+
+    def told(self, code: str | None, version: int) -> None:
+        """The store tells that room ``code`` is at ``version`` now (``None``: some changes may have
+        been missed): serve it if it is watched here and its watchers have not had that version."""
+        if code is None:
+            self._missed = True
+        elif code in self.watchers and version > self._published.get(code, 0):
+            self.kick(code)
 
     def take_over_leases(self, now: float) -> list[str]:
         """Make due now the AI turns a process that died was thinking (see :mod:`rummisolve.server.leases`)."""
@@ -357,7 +401,7 @@ class RoomHub:
 
         def look(cached: CachedRoom, now: float) -> tuple[int, Any] | None:
             due = cached.room.ai_to_move()
-            if due is None or not self.cache.store.lease_room(code, cached.version, now + AI_LEASE, holder()):
+            if due is None or not self.cache.store.lease_room(code, cached.version, now + AI_LEASE, holder(), now=now):
                 return None
             return cached.version, due
 
@@ -421,16 +465,29 @@ class RoomHub:
         if now - self._chores_done >= CHORES:
             self._chores_done = now
             self.chores(now)
+        if now - self._leases_done >= LEASE_LOOK or now < self._leases_done:
+            self._leases_done = now
+            store.beat(holder())
+            self.take_over_leases(now)
         due = [c for c in store.rooms_due(now) if now - self._failed.get(c, -_RETRY_FAILED) >= _RETRY_FAILED]
-        moved = [c for c in list(self.watchers) if (store.room_version(c) or 0) > self._published.get(c, 0)]
+        moved: list[str] = []
+        if not self._told or self._missed or now - self._rechecked >= RECHECK or now < self._rechecked:
+            self._missed = False
+            self._rechecked = now
+            versions = store.room_versions(list(self.watchers))
+            moved = [c for c, version in versions.items() if version > self._published.get(c, 0)]
         return list(dict.fromkeys(due + moved))
 
     def chores(self, now: float) -> None:
-        """Note the rooms watched here as seen, archive those nobody changed or watched for
-        ``room_idle_seconds``, delete what is past retention (rooms over or archived, games nobody
-        played, owners left with none), and take over the AI turns of processes that died."""
+        """Note the rooms watched here as seen, take over the AI turns of processes that died, and
+        (one process of those sharing the store at a time) archive the rooms nobody changed or
+        watched for ``room_idle_seconds`` and delete what is past retention (rooms over or
+        archived, games nobody played, owners left with none)."""
         store = self.cache.store
         store.touch_rooms(list(self.watchers), now)
+        self.take_over_leases(now)
+        if not store.claim_task("chores", holder(), now, now + CHORES * 0.9):
+            return  # another process sharing the store does the rest
         settings = self.settings
         purged = store.purge(
             rooms_before=now - settings.room_retention_seconds,
@@ -438,7 +495,6 @@ class RoomHub:
         )
         if any(purged.values()):
             log.info("retention: deleted %(rooms)d rooms, %(games)d games and %(owners)d owners", purged)
-        self.take_over_leases(now)
         for code in store.idle_rooms(now - self.settings.room_idle_seconds):
             if code in self.watchers:
                 continue

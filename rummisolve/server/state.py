@@ -16,7 +16,7 @@ from rummisolve.server.quotas import Quotas
 from rummisolve.server.room_cache import RoomCache
 from rummisolve.server.room_hub import RoomHub
 from rummisolve.server.settings import Settings
-from rummisolve.server.store import GameStore
+from rummisolve.server.store import GameStore, open_store
 
 __all__ = ["ServerState", "SharedState", "server_state"]
 
@@ -49,7 +49,7 @@ class ServerState:
 
     @classmethod
     def build(cls, settings: Settings, db: str, cache_size: int) -> ServerState:
-        store = GameStore(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games)
+        store = open_store(db, max_live=settings.max_live_games, max_stored=settings.max_stored_games)
         games = GameCache(store, size=cache_size, max_steps=settings.max_verify_steps)
         lanes = Lanes(settings)
         pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="rummisolve-games")

@@ -111,6 +111,9 @@ def test_a_room_is_saved_by_version_and_its_code_taken_once(store):
     assert store.room_versions(["ABCDEF", "NOSUCH"]) == {"ABCDEF": 2}
     assert store.room_counts("c") == {"stored": 1, "live": 1}
     assert store.rooms_due(49.0) == [] and store.rooms_due(50.0) == ["ABCDEF"]
+    assert store.rewrite_room("ABCDEF", {"n": 2, "form": 2}, expected=2)  # another form, the same version
+    assert not store.rewrite_room("ABCDEF", {"n": "stale"}, expected=1)
+    assert store.load_room("ABCDEF") == (2, {"n": 2, "form": 2})
 
 
 def test_an_ai_turn_is_leased_by_one_process_and_taken_over_when_it_dies(store):
@@ -241,3 +244,15 @@ def test_a_password_is_never_printed():
     assert shown("postgresql://me:s3cret@db.example/games") == "postgresql://me:***@db.example/games"
     assert shown("games.sqlite3") == "games.sqlite3"
     assert is_postgres("postgres://x/y") and not is_postgres("postgres.sqlite3")
+
+
+def test_the_default_store_imports_nothing_of_postgresql():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from rummisolve.server.app import create_app; create_app(db=':memory:'); "
+        "print(sorted(m for m in sys.modules if m.startswith(('psycopg', 'rummisolve.server.store_postgres'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
