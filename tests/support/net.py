@@ -25,13 +25,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(folder: Path, *options: str) -> Iterator[str]:
-    """``rummisolve serve`` on a free port (its games in ``folder``), once it answers ``/health``: its
-    address. Stopped at the end; its log (``folder/server.log``) may hold no traceback."""
+def served(folder: Path, *options: str, db: str | None = None) -> Iterator[str]:
+    """``rummisolve serve`` on a free port (its games in ``folder``, or in database ``db``), once it
+    answers ``/health``: its address. Stopped at the end; its log (``folder/server.log``) may hold no
+    traceback."""
+    with serving(folder, *options, db=db) as (base, _):
+        yield base
+
+
+@contextlib.contextmanager
+def serving(folder: Path, *options: str, db: str | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+    """:func:`served`, with the server's process (a test may kill it)."""
     port = free_port()
     log = (folder / "server.log").open("w")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(folder / "games.sqlite3")]
+    database = str(folder / "games.sqlite3") if db is None else db
+    command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", database]
     proc = subprocess.Popen([*command, *options], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60  # a bound on a hang: it waits for the server's answer, not a time
@@ -45,7 +54,7 @@ def served(folder: Path, *options: str) -> Iterator[str]:
                 pytest.fail(f"the server did not start:\n{(folder / 'server.log').read_text()}")
             time.sleep(0.2)
     try:
-        yield base
+        yield base, proc
     finally:
         proc.terminate()
         try:
