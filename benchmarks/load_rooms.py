@@ -12,7 +12,13 @@ setup, at most :data:`SETUP_TIMEOUT` s; the load; then a grace of :data:`DRAIN_G
 last answers, AI turns and pushes; every wait has a timeout).
 
     python -m benchmarks.load_rooms [--rooms 50] [--duration 60] [--ai-rooms N] [--seed S] [--out FILE]
-        [--ai-levels easy,medium] [--think 1.0]
+        [--ai-levels easy,medium] [--think 1.0] [--servers N] [--db postgresql://...]
+
+With ``--servers N``, N servers share the database (``--db``: a PostgreSQL URL, else the temporary
+SQLite file), each on its own port, as machines behind a load balancer would: room ``i`` is made on
+server ``i mod N`` and its other seats join, listen and play on the next ones, so a move made
+through one server reaches seats on the others (the pushes across processes). Memory and CPU are
+per server and summed.
 
 The room plan (sizes, AI seats, think times) follows ``--seed``; the server deals its own tiles
 (the rooms' rounds are dealt from the system's randomness), so two runs play different games.
@@ -287,6 +293,8 @@ class SeatClient:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     socket: Any = None
     reader: asyncio.Task | None = None
+    port: int = 0
+    """The port of the server its WebSocket and its moves go to (with --servers, a room's seats spread)."""
 
     def receive(self, view: dict[str, Any], at: float, stats: Stats) -> None:
         where = f"room {self.room.code} seat {self.seat}"
@@ -367,9 +375,18 @@ class Load:
     """The scripted clients of every room, and what they saw."""
 
     def __init__(
-        self, host: str, port: int, plans: list[list[str]], think: float, seed: int, spread: bool = False
+        self,
+        host: str,
+        port: int,
+        plans: list[list[str]],
+        think: float,
+        seed: int,
+        spread: bool = False,
+        ports: list[int] | None = None,
     ) -> None:
         self.host = host
+        self.ports = ports or [port]
+        """Every server's port: room ``i`` is made on server ``i``, its next seats join on the next ones."""
         self.spread = spread
         """Each room's players from a loopback address of their own (else all from 127.0.0.1)."""
         self.port = port
@@ -388,14 +405,15 @@ class Load:
 
         async def one(i: int, kinds: list[str]) -> None:
             async with limit:
-                await self._make_room(kinds, client_address(i) if self.spread else None)
+                await self._make_room(kinds, client_address(i) if self.spread else None, i)
 
         await asyncio.gather(*(one(i, kinds) for i, kinds in enumerate(self.plans)))
 
-    async def _make_room(self, kinds: list[str], address: str | None) -> None:
+    async def _make_room(self, kinds: list[str], address: str | None, index: int = 0) -> None:
         from rummisolve.jsonio import rules_from_json
 
-        http = Http(self.host, self.port, address)
+        ports = [self.ports[(index + k) % len(self.ports)] for k in range(len(kinds))]
+        http = Http(self.host, ports[0], address)
         try:
             status, made = await http.call("POST", "/rooms", {"rules": "standard", "seats": kinds, "name": "seat 0"})
             if status != 201:
@@ -404,20 +422,24 @@ class Load:
             room = RoomClient(made["room"], kinds, made["seat"], threshold=rules.initial_threshold, address=address)
             room.min_length = rules.min_meld_length
             self.rooms.append(room)  # before its sockets open: closed at the end whatever happens
-            await self._connect(room, made["seat"], made["token"])
-            for _ in range(kinds.count("human") - 1):
-                status, joined = await http.call("POST", f"/rooms/{room.code}/join", {"name": "a player"})
+            await self._connect(room, made["seat"], made["token"], ports[0])
+            for k in range(1, kinds.count("human")):
+                joining = Http(self.host, ports[k], address)
+                try:
+                    status, joined = await joining.call("POST", f"/rooms/{room.code}/join", {"name": "a player"})
+                finally:
+                    await joining.close()
                 if status != 200:
                     raise RuntimeError(f"POST /rooms/{room.code}/join: {status} {joined}")
-                await self._connect(room, joined["seat"], joined["token"])
+                await self._connect(room, joined["seat"], joined["token"], ports[k])
         finally:
             await http.close()
 
-    async def _connect(self, room: RoomClient, seat: int, token: str) -> None:
+    async def _connect(self, room: RoomClient, seat: int, token: str, port: int) -> None:
         from websockets.asyncio.client import connect
 
-        client = SeatClient(room, seat, token)
-        url = f"ws://{self.host}:{self.port}/rooms/{room.code}/ws?token={token}"
+        client = SeatClient(room, seat, token, port=port)
+        url = f"ws://{self.host}:{port}/rooms/{room.code}/ws?token={token}"
         local = None if room.address is None else (room.address, 0)
         client.socket = await connect(url, open_timeout=10, close_timeout=2, max_size=4 * 2**20, local_addr=local)
         room.seats[seat] = client
@@ -470,7 +492,7 @@ class Load:
             self.lags.append(time.perf_counter() - t0 - 0.05)
 
     async def _player(self, client: SeatClient, stop_at: float, rng: random.Random) -> None:
-        http = Http(self.host, self.port, client.room.address)
+        http = Http(self.host, client.port, client.room.address)
         acted = 0
         try:
             while time.perf_counter() < stop_at and self.stats.moves < MAX_MOVES:
@@ -776,7 +798,7 @@ def room_plans(rooms: int, ai_rooms: int, rng: random.Random, levels: tuple[str,
 # -- the server ----------------------------------------------------------------------------------
 
 
-def start_server(db: Path, log: Path, extra: list[str]) -> tuple[subprocess.Popen, str, int]:
+def start_server(db: Path | str, log: Path, extra: list[str]) -> tuple[subprocess.Popen, str, int]:
     """``rummisolve serve`` of this checkout on a free loopback port; the process, URL and port."""
     port = _free_port()
     command = [sys.executable, "-m", "rummisolve", "serve", "--port", str(port), "--db", str(db)]
@@ -835,13 +857,13 @@ def _server_log_problems(log: Path) -> list[str]:
 # -- main ----------------------------------------------------------------------------------------
 
 
-async def _run(load: Load, duration: float, pid: int, attack: Any = None) -> dict[str, Any]:
+async def _run(load: Load, duration: float, pids: list[int], attack: Any = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     attacker = None
     try:
         await asyncio.wait_for(load.setup(), SETUP_TIMEOUT)
         setup_s = time.perf_counter() - t0
-        after_setup_kib = sum(_status_kib(p, "VmRSS") for p in _descendants(pid))
+        after_setup_kib = [sum(_status_kib(p, "VmRSS") for p in _descendants(pid)) for pid in pids]
         print(
             f"{len(load.rooms)} rooms, {sum(len(r.seats) for r in load.rooms)} WebSockets open in {setup_s:.1f} s; "
             f"playing for {duration:g} s",
@@ -859,7 +881,7 @@ async def _run(load: Load, duration: float, pid: int, attack: Any = None) -> dic
             await attacker.close()
         ended = await load.drain()
         end = time.perf_counter()
-        end_kib = sum(_status_kib(p, "VmRSS") for p in _descendants(pid))
+        end_kib = [sum(_status_kib(p, "VmRSS") for p in _descendants(pid)) for pid in pids]
     finally:
         await load.close()
     out = figures(load, played_s, end)
@@ -890,6 +912,19 @@ def main(argv: list[str] | None = None) -> int:
         "--out", default=None, help="JSON file or directory (default benchmarks/results/load_rooms.json)"
     )
     parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="rummisolve serve processes sharing the database, each on a port of its own; room i is made on "
+        "server i and its other seats join (and play) on the next ones, so every move crosses processes (default 1)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="the servers' database: a PostgreSQL URL (postgresql://...; a database of its own: the run's rooms "
+        "stay in it), else a temporary SQLite file",
+    )
+    parser.add_argument(
         "--abuse",
         action="store_true",
         help="an attacker client (127.0.0.2) beside the players: rooms, games, code guesses, spectator "
@@ -914,6 +949,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--duration must be in (0, {MAX_DURATION:g}] seconds")
     if not 0 <= args.think <= 60:
         parser.error("--think must be in [0, 60] seconds")
+    if not 1 <= args.servers <= 8:
+        parser.error("--servers must be between 1 and 8")
     out_path = Path(args.out) if args.out else ROOT / "benchmarks" / "results" / "load_rooms.json"
     if out_path.is_dir() or (args.out or "").endswith(os.sep):
         out_path = out_path / "load_rooms.json"
@@ -942,40 +979,61 @@ def main(argv: list[str] | None = None) -> int:
             return Attacker("127.0.0.1", port, codes, budget, seed=args.seed)
 
     with tempfile.TemporaryDirectory(prefix="load_rooms-") as tmp:
-        log = Path(tmp) / "server.log"
-        proc, url, port = start_server(Path(tmp) / "rooms.sqlite3", log, options)
-        sampler = MemorySampler(proc.pid, interval=0.1)
-        sampler.sample()
-        start_kib = sampler.peak_rss_kib
-        sampler.start()
-        load_before = os.getloadavg()
-        cpu_before = cpu_seconds(proc.pid)
-        client_before = os.times()
-        load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32), spread)
+        db = args.db or Path(tmp) / "rooms.sqlite3"
+        logs = [Path(tmp) / f"server{i}.log" for i in range(args.servers)]
+        servers: list[subprocess.Popen] = []
         try:
-            measured = asyncio.run(_run(load, args.duration, proc.pid, attack))
-            server_cpu = cpu_seconds(proc.pid) - cpu_before
-            alive = proc.poll() is None
-        finally:
-            sampler.stop()
-            proc.terminate()
+            ports = []
+            for log in logs:
+                proc, url, port = start_server(db, log, options)
+                servers.append(proc)
+                ports.append(port)
+            port = ports[0]
+            samplers = [MemorySampler(proc.pid, interval=0.1) for proc in servers]
+            for sampler in samplers:
+                sampler.sample()
+            start_kib = [sampler.peak_rss_kib for sampler in samplers]
+            for sampler in samplers:
+                sampler.start()
+            load_before = os.getloadavg()
+            cpu_before = [cpu_seconds(proc.pid) for proc in servers]
+            client_before = os.times()
+            load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32), spread, ports)
             try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                measured = asyncio.run(_run(load, args.duration, [proc.pid for proc in servers], attack))
+                server_cpus = [cpu_seconds(proc.pid) - before for proc, before in zip(servers, cpu_before)]
+                alive = all(proc.poll() is None for proc in servers)
+            finally:
+                for sampler in samplers:
+                    sampler.stop()
+        finally:
+            for proc in servers:
+                proc.terminate()
+            for proc in servers:
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
         client = os.times()
-        problems = _server_log_problems(log)
+        problems = [line for log in logs for line in _server_log_problems(log)]
 
     stats = load.stats
     memory = measured.pop("memory_kib")
-    mib = {
-        "start_rss": round(start_kib / 1024, 1),
-        "after_setup_rss": round(memory["after_setup"] / 1024, 1),
-        "peak_rss": round(sampler.peak_rss_kib / 1024, 1),
-        "end_rss": round(memory["end"] / 1024, 1),
-        "processes": len(sampler.hwm_kib),
-    }
+    each = [
+        {
+            "start_rss": round(start_kib[i] / 1024, 1),
+            "after_setup_rss": round(memory["after_setup"][i] / 1024, 1),
+            "peak_rss": round(samplers[i].peak_rss_kib / 1024, 1),
+            "end_rss": round(memory["end"][i] / 1024, 1),
+            "processes": len(samplers[i].hwm_kib),
+        }
+        for i in range(args.servers)
+    ]
+    mib: dict[str, Any] = {key: round(sum(e[key] for e in each), 1) for key in each[0]}  # every server's summed
+    if args.servers > 1:
+        mib["per_server"] = each
+    peak_kib = max(sampler.peak_rss_kib for sampler in samplers)
     lost = measured.pop("lost")
     events = {
         "pushes_received": sum(len(c.received) for r in load.rooms for c in r.seats.values()),
@@ -1013,7 +1071,10 @@ def main(argv: list[str] | None = None) -> int:
         **measured,
         "events": events,
         "server_memory_mib": mib,
-        "server_cpu_s": round(server_cpu, 1),
+        "servers": args.servers,
+        "database": "postgresql" if args.db and args.db.startswith(("postgresql://", "postgres://")) else "sqlite",
+        "server_cpu_s": round(sum(server_cpus), 1),
+        "server_cpu_s_per_server": [round(c, 1) for c in server_cpus],
         "client_cpu_s": round(client.user + client.system - client_before.user - client_before.system, 1),
         "errors": len(stats.errors),
         "error_samples": stats.errors[:SAMPLES],
@@ -1025,7 +1086,7 @@ def main(argv: list[str] | None = None) -> int:
         "targets": {
             f"every_seat_p99_under_{TARGET_PUSH_P99_MS:g}_ms": every["all"]["p99"] < TARGET_PUSH_P99_MS,
             "no_lost_or_duplicated_event": invariants_hold,
-            f"server_rss_under_{TARGET_MEMORY_MB:g}_mb": sampler.peak_rss_kib * 1024 < TARGET_MEMORY_MB * 1e6,
+            f"server_rss_under_{TARGET_MEMORY_MB:g}_mb": peak_kib * 1024 < TARGET_MEMORY_MB * 1e6,  # each server
             f"rooms_without_ai_p99_under_{TARGET_PUSH_P99_MS:g}_ms_during_ai_turns": (
                 every["rooms_without_ai_while_an_ai_turn_runs_elsewhere"]["p99"] < TARGET_PUSH_P99_MS
             ),
@@ -1036,7 +1097,7 @@ def main(argv: list[str] | None = None) -> int:
     if "abuse" in report:
         # Idle: the server with the players' rooms made and their sockets open, before any move and
         # before the attacker; after: at the end, the attacker gone (its sockets closed).
-        ratio = round(memory["end"] / max(1, memory["after_setup"]), 2)
+        ratio = round(sum(memory["end"]) / max(1, sum(memory["after_setup"])), 2)
         report["abuse"]["memory_end_over_idle"] = ratio
         report["targets"][f"memory_after_within_{TARGET_ABUSE_MEMORY_RATIO:g}x_idle"] = (
             ratio <= TARGET_ABUSE_MEMORY_RATIO
@@ -1053,6 +1114,7 @@ def _summary(report: dict[str, Any]) -> str:
     moves, events, memory = report["moves"], report["events"], report["server_memory_mib"]
     after = events["skipped_after_connecting"]
     lines = [
+        f"{report['servers']} server(s) on {report['database']}: "
         f"{report['rooms']} rooms ({report['ai_rooms']} with an AI seat), {report['websockets']} WebSockets, "
         f"{report['played_s']} s: {moves['human']} human moves ({moves['per_second']}/s), {moves['ai_turns']} AI turns "
         f"(one running {100 * report['ai_turn_running_share']:.0f}% of the time)",
@@ -1072,7 +1134,7 @@ def _summary(report: dict[str, Any]) -> str:
         f"filled; then coalesced {after['coalesced']}, unexplained {after['unexplained']}); "
         f"errors {report['errors']}; "
         f"server log problems {report['server_log_problems']}",
-        f"server RSS MiB: start {memory['start_rss']}, after setup {memory['after_setup_rss']}, "
+        f"server RSS MiB (all servers): start {memory['start_rss']}, after setup {memory['after_setup_rss']}, "
         f"peak {memory['peak_rss']}, end {memory['end_rss']}; server CPU {report['server_cpu_s']} s, "
         f"clients' {report['client_cpu_s']} s; client loop lag p99 {report['client_loop_lag_ms']['p99']} ms",
         "targets: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in report["targets"].items()),

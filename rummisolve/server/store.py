@@ -558,7 +558,8 @@ class GameStore(Upkeep):
         turn: the others leave it alone until then), under the name of process ``holder``; whether
         the room is still at that version. With ``now``, only a room due by then is leased: of two
         processes looking at one turn, one takes it (the other finds it leased)."""
-        query, args = "UPDATE rooms SET due = ? WHERE code = ? AND version = ?", (until, code, version)
+        query = "UPDATE rooms SET due = ? WHERE code = ? AND version = ?"
+        args: tuple[Any, ...] = (until, code, version)
         if now is not None:
             query, args = f"{query} AND due IS NOT NULL AND due <= ?", (*args, now)
         with self._db() as db, self._transaction(db):
@@ -580,7 +581,7 @@ class GameStore(Upkeep):
             rows = db.execute(f"SELECT code, version FROM rooms WHERE code IN ({marks})", tuple(codes)).fetchall()
         return {code: version for code, version in rows}
 
-    def watch_rooms(self, changed: Callable[[str | None, int], None]) -> bool:
+    def watch_rooms(self, changed: Callable[[str | None, int], object]) -> bool:
         """Call ``changed(code, version)`` (from another thread) for every new version of a room saved
         by any process, and ``changed(None, 0)`` when some may have been missed; whether this store
         tells (SQLite does not: the hub looks at the versions of the rooms it serves instead)."""

@@ -115,7 +115,7 @@ class _Connection:
         self.conn = conn
 
     def execute(self, sql: str, args: Any = ()) -> psycopg.Cursor:
-        return self.conn.execute(_dialect(sql, isinstance(args, dict)), args)  # type: ignore[call-overload]
+        return self.conn.execute(_dialect(sql, isinstance(args, dict)), args)
 
 
 class PostgresStore(GameStore):
@@ -136,7 +136,7 @@ class PostgresStore(GameStore):
         self.max_stored = max_stored
         self.busy_timeout = busy_timeout
         self._closed = threading.Event()
-        self._listeners: list[Callable[[str | None, int], None]] = []
+        self._listeners: list[Callable[[str | None, int], object]] = []
         self._listening: threading.Thread | None = None
         self._pool = ConnectionPool(
             url,
@@ -240,7 +240,7 @@ class PostgresStore(GameStore):
 
     # -- pushes -----------------------------------------------------------------------------------
 
-    def watch_rooms(self, changed: Callable[[str | None, int], None]) -> bool:
+    def watch_rooms(self, changed: Callable[[str | None, int], object]) -> bool:
         self._listeners.append(changed)
         if self._listening is None:
             self._listening = threading.Thread(target=self._listen, name="rummisolve-listen", daemon=True)

@@ -168,3 +168,84 @@ def test_an_ai_turn_leased_by_a_process_killed_is_played_by_the_one_still_runnin
             assert view["turn"] == 1 and view["last"]["player"] == 0
         finally:
             socket.close()
+
+
+def test_two_browsers_on_two_processes_play_a_room_a_third_watches_and_a_seat_moves_after_kill_9(
+    browser, tmp_path, postgres_url
+):
+    """The pages of two servers sharing the database (as two machines behind a balancer): Ann's on
+    one, Bo's and a spectator's (a phone) on the other; each draw shown on every page without a
+    reload; one server killed, Ann's seat opened on the other by her link, her rack as it was."""
+    import re
+
+    from .test_browser import DESKTOP, PHONE
+    from .test_browser_rooms import RoomPage, at_version, call, chips, counts, rack, turn_is
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with ExitStack() as stack:
+        one, one_proc = stack.enter_context(serving(tmp_path / "one", db=postgres_url))
+        two, _ = stack.enter_context(serving(tmp_path / "two", db=postgres_url))
+        ann = RoomPage(browser, one, DESKTOP, shots)
+        a = ann.page
+        ann.open("/play")
+        a.get_by_test_id("room-seat-name").fill("Ann")
+        a.get_by_test_id("create-room").click()
+        a.wait_for_url(re.compile(r"/play\?room=[A-Z]{6}&token=[\w-]+$"))
+        a.wait_for_selector("body[data-ready=true]")
+        code = a.get_by_test_id("room-code").inner_text()
+        ann_link = a.url.removeprefix(one)
+
+        bo = RoomPage(browser, two, DESKTOP, shots)  # the invite opened on the other server
+        b = bo.page
+        bo.open(f"/r/{code}")
+        b.get_by_test_id("join-name").fill("Bo")
+        b.get_by_test_id("join-button").click()
+        b.wait_for_url(re.compile(rf"/play\?room={code}&token=[\w-]+$"))
+        turn_is(a, "Your turn · turn 1")  # Ann's page, on the first server, follows Bo's join on the second
+        turn_is(b, "Ann is playing · turn 1")
+        watcher = RoomPage(browser, two, PHONE, shots)
+        w = watcher.page
+        watcher.open(f"/r/{code}")
+        w.get_by_test_id("watching").wait_for()
+        pages = {0: ann, 1: bo}
+        names = ["Ann", "Bo"]
+        for _ in range(4):  # each draws in turn on their own server's page
+            start = call(two, f"/rooms/{code}")
+            mover = pages[start["turn"]].page
+            turn_is(mover, f"Your turn · turn {start['turn_number'] + 1}")
+            mover.wait_for_selector("body:not([data-pending]) [data-testid=draw]:not([disabled])")
+            mover.get_by_test_id("draw").click()
+            for page in (a, b, w):
+                at_version(page, start["version"] + 1)
+            now = call(one, f"/rooms/{code}")
+            nxt = now["turn"]
+            turn_is(pages[nxt].page, f"Your turn · turn {now['turn_number'] + 1}")
+            turn_is(w, f"{names[nxt]} is playing · turn {now['turn_number'] + 1}")
+            assert chips(a) == counts(now, 0) and chips(b) == counts(now, 1) and chips(w) == counts(now, None)
+        ann.shoot_step("01-ann-on-server-one")
+        bo.shoot_step("01-bo-on-server-two")
+        watcher.shoot_step("01-spectator-on-server-two")
+        before = sorted(rack(a))
+        seen = call(two, f"/rooms/{code}")
+
+        one_proc.send_signal(signal.SIGKILL)  # kill -9 of Ann's server
+        one_proc.wait()
+        ann.context.close()  # her page lost its server (what it logs meanwhile is not judged)
+        ann = RoomPage(browser, two, DESKTOP, shots)  # her link, now answered by the other server
+        a = ann.page
+        ann.open(ann_link)
+        at_version(a, seen["version"])
+        assert sorted(rack(a)) == before and chips(a) == counts(seen, 0)  # nothing lost
+        pages[0] = ann
+        mover = pages[seen["turn"]].page
+        mover.wait_for_selector("body:not([data-pending]) [data-testid=draw]:not([disabled])")
+        mover.get_by_test_id("draw").click()
+        for page in (a, b, w):
+            at_version(page, seen["version"] + 1)
+        ann.shoot_step("02-ann-moved-to-server-two", key=True)
+        watcher.shoot_step("02-spectator-after-the-kill", key=True)
+        for page in (ann, bo, watcher):
+            page.close()  # no page logged an error

@@ -62,8 +62,9 @@ def _as_owner(owner: str | None, command: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def throwaway_cluster() -> Iterator[Cluster]:
-    """Start a cluster (see the module's docstring); stopped and its folder deleted at the end."""
+def throwaway_cluster(*, fsync: bool = False) -> Iterator[Cluster]:
+    """Start a cluster (see the module's docstring); stopped and its folder deleted at the end.
+    ``fsync`` off by default (the cluster is thrown away; a benchmark turns it on)."""
     if not installed("psycopg") or not installed("psycopg_pool"):
         unavailable("PostgreSQL test: psycopg is not installed (pip install '.[postgres]')")
     bin_dir = binaries()
@@ -88,7 +89,7 @@ def throwaway_cluster() -> Iterator[Cluster]:
     port = free_port()
     options = (
         f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={folder} "
-        "-c fsync=off -c max_connections=200 -c shared_buffers=32MB"
+        f"-c fsync={'on' if fsync else 'off'} -c max_connections=200 -c shared_buffers=32MB"
     )
     try:
         subprocess.run(
