@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummisolve serve: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return 2
     if args.processes < 1:
-        print(f"rummisolve serve: --processes must be at least 1, not {args.processes}", file=sys.stderr)
+        print(f"rummisolve serve: --processes (--workers) must be at least 1, not {args.processes}", file=sys.stderr)
         return 2
     overrides = {name: getattr(args, name) for name, *_ in OPTIONS if getattr(args, name) is not None}
     try:

@@ -148,8 +148,8 @@ class PostgresStore(GameStore):
             name="rummisolve",
         )
         try:
+            self._migrate()  # on a connection of its own first: a database it cannot use is named at once
             self._pool.open(wait=True, timeout=busy_timeout * 5)
-            self._migrate()
         except psycopg.Error as err:
             self._pool.close()
             raise GameDatabaseError(
@@ -163,7 +163,8 @@ class PostgresStore(GameStore):
 
     def _migrate(self) -> None:
         """Make the tables, or run the migrations the database has not had; one process at a time."""
-        with self._pool.connection() as conn, conn.transaction():
+        timeout = max(1, round(self.busy_timeout * 5))
+        with psycopg.connect(self.path, autocommit=True, connect_timeout=timeout) as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
             conn.execute("CREATE TABLE IF NOT EXISTS rummisolve_schema (version INTEGER NOT NULL)")
             row = conn.execute("SELECT MAX(version) FROM rummisolve_schema").fetchone()

@@ -823,7 +823,8 @@ def test_agrees_with_the_cli_on_dealt_positions(server, tmp_path):
     "args,message",
     [
         (["--port", "70000"], "--port must be between 0 and 65535"),
-        (["--workers", "0"], "--workers must be at least 1"),
+        (["--workers", "0"], "--processes (--workers) must be at least 1, not 0"),
+        (["--processes", "0"], "--processes (--workers) must be at least 1, not 0"),
         (["--max-time-limit", "-1"], "max_time_limit"),
         (["--max-body-bytes", "10"], "max_body_bytes"),
         (["--max-queued-solves", "-1"], "max_queued_solves must be between 0 and 100,000, not -1"),
@@ -839,6 +840,17 @@ def test_serve_command_rejects_bad_options(args, message):
     )
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_names_a_postgresql_database_it_cannot_use_in_one_line_without_its_password():
+    pytest.importorskip("psycopg")
+    url = "postgresql://me:s3cret@/nothing?host=/nonexistent&port=1"
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "serve", "--db", url], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "cannot use the PostgreSQL database" in done.stderr and "me:***@" in done.stderr
+    assert "s3cret" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_several_workers(tmp_path):
