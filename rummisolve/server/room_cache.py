@@ -124,10 +124,13 @@ class RoomCache:
         self._keep(code, cached)
         return cached
 
-    def views(self, code: str, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        """The room's views for ``seats`` (``None``: a spectator), as stored now."""
+    def views(self, code: str, seats: Iterable[int | None], newer_than: int = 0) -> dict[int | None, dict[str, Any]]:
+        """The room's views for ``seats`` (``None``: a spectator), as stored now; none if the room's
+        version is not newer than ``newer_than`` (its watchers have it: nothing to build)."""
         with self.locks.hold(code):
             cached = self.get(code)
+            if cached.version <= newer_than:
+                return {}
             now = self.clock()
             return {seat: room_view(cached.room, seat, cached.version, now) for seat in set(seats)}
 

@@ -349,7 +349,15 @@ class RoomHub:
         if not seats:
             return
         tokens = {w.token for w in watchers if w.token is not None}
-        views, holders = await self.run(lambda: (self.cache.views(code, seats), self.cache.seats_of(code, tokens)))
+        published = self._published.get(code, 0)
+
+        def build() -> tuple[dict[int | None, dict[str, Any]], dict[str, int | None]]:
+            views = self.cache.views(code, seats, newer_than=published)  # none when its watchers have it
+            return views, (self.cache.seats_of(code, tokens) if views else {})
+
+        views, holders = await self.run(build)
+        if not views:
+            return
         for watcher in watchers:
             if watcher.token is not None and holders.get(watcher.token) != watcher.seat:
                 watcher.revoke()  # its seat was handed to an AI: it sees nothing more
@@ -465,11 +473,11 @@ class RoomHub:
         if now - self._chores_done >= CHORES:
             self._chores_done = now
             self.chores(now)
+        due = [c for c in store.rooms_due(now) if now - self._failed.get(c, -_RETRY_FAILED) >= _RETRY_FAILED]
         if now - self._leases_done >= LEASE_LOOK or now < self._leases_done:
             self._leases_done = now
             store.beat(holder())
             self.take_over_leases(now)
-        due = [c for c in store.rooms_due(now) if now - self._failed.get(c, -_RETRY_FAILED) >= _RETRY_FAILED]
         moved: list[str] = []
         if not self._told or self._missed or now - self._rechecked >= RECHECK or now < self._rechecked:
             self._missed = False
