@@ -383,7 +383,10 @@ class Load:
         seed: int,
         spread: bool = False,
         ports: list[int] | None = None,
+        sticky: bool = False,
     ) -> None:
+        self.sticky = sticky
+        """Each room's seats all on the server that made it (else spread over the servers)."""
         self.host = host
         self.ports = ports or [port]
         """Every server's port: room ``i`` is made on server ``i``, its next seats join on the next ones."""
@@ -412,7 +415,7 @@ class Load:
     async def _make_room(self, kinds: list[str], address: str | None, index: int = 0) -> None:
         from rummisolve.jsonio import rules_from_json
 
-        ports = [self.ports[(index + k) % len(self.ports)] for k in range(len(kinds))]
+        ports = [self.ports[(index + (0 if self.sticky else k)) % len(self.ports)] for k in range(len(kinds))]
         http = Http(self.host, ports[0], address)
         try:
             status, made = await http.call("POST", "/rooms", {"rules": "standard", "seats": kinds, "name": "seat 0"})
@@ -919,6 +922,11 @@ def main(argv: list[str] | None = None) -> int:
         "server i and its other seats join (and play) on the next ones, so every move crosses processes (default 1)",
     )
     parser.add_argument(
+        "--sticky",
+        action="store_true",
+        help="with --servers: each room's seats all on the server that made it (a balancer routing by room)",
+    )
+    parser.add_argument(
         "--db",
         default=None,
         help="the servers' database: a PostgreSQL URL (postgresql://...; a database of its own: the run's rooms "
@@ -998,7 +1006,7 @@ def main(argv: list[str] | None = None) -> int:
             load_before = os.getloadavg()
             cpu_before = [cpu_seconds(proc.pid) for proc in servers]
             client_before = os.times()
-            load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32), spread, ports)
+            load = Load("127.0.0.1", port, plans, args.think, rng.randrange(2**32), spread, ports, args.sticky)
             try:
                 measured = asyncio.run(_run(load, args.duration, [proc.pid for proc in servers], attack))
                 server_cpus = [cpu_seconds(proc.pid) - before for proc, before in zip(servers, cpu_before)]
@@ -1072,6 +1080,7 @@ def main(argv: list[str] | None = None) -> int:
         "events": events,
         "server_memory_mib": mib,
         "servers": args.servers,
+        "sticky": args.sticky,
         "database": "postgresql" if args.db and args.db.startswith(("postgresql://", "postgres://")) else "sqlite",
         "server_cpu_s": round(sum(server_cpus), 1),
         "server_cpu_s_per_server": [round(c, 1) for c in server_cpus],
