@@ -27,6 +27,8 @@
 - **Across processes** an AI's turn is leased by the one process that finds it due first
   (:meth:`~rummisolve.server.store.GameStore.lease_room`); a timeout is applied by whichever saves
   first (the others' saves are stale).
+- **Told by the store** that another process changed a room watched here, the hub only pushes it
+  (:meth:`RoomHub.push`): that process applies its timeout and plays its AI turns.
 - **A race lost** (another process saved the room first, e.g. both applied one timeout) is a
   normal outcome: the room is read again and served at once.
 One room is served by one task at a time (:meth:`RoomHub.kick` while one runs makes it run again).
@@ -182,6 +184,9 @@ class RoomHub:
         self._tasks: set[asyncio.Task] = set()
         self._busy: set[str] = set()
         self._again: set[str] = set()
+        """Rooms kicked while served: served again once their service is over."""
+        self._pushes: set[str] = set()
+        """Rooms another process changed while served: pushed again once their service is over."""
         self._published: dict[str, int] = {}
         self._failed: dict[str, float] = {}
         self._chores_done = -math.inf
@@ -220,6 +225,33 @@ class RoomHub:
         if code is None:
             self._missed = True
         elif code in self.watchers and version > self._published.get(code, 0):
+            self.push(code)
+
+    def push(self, code: str) -> None:
+        """Room ``code`` changed in another process: push it (only: that process applies its timeout
+        and plays its AI turns, or, if it dies, the sweeper of any process finds them due)."""
+        if code in self._busy:
+            self._pushes.add(code)  # pushed when the room's service now running is over
+            return
+        self._busy.add(code)
+        self._spawn(self._push(code))
+
+    async def _push(self, code: str) -> None:
+        try:
+            while True:
+                self._pushes.discard(code)
+                await self.publish(code)
+                if code not in self._pushes:  # told again meanwhile: push again
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            self._failed[code] = self.cache.clock()
+            self._log_failure(f"room {code}: its push failed", err)
+        finally:
+            self._busy.discard(code)
+        if code in self._again:  # kicked meanwhile: served now
+            self._again.discard(code)
             self.kick(code)
 
     def take_over_leases(self, now: float) -> list[str]:
@@ -403,6 +435,9 @@ class RoomHub:
             self._log_failure(f"room {code}: its timers or AI turns failed", err)
         finally:
             self._busy.discard(code)
+        if code in self._pushes:  # told of another process's change meanwhile
+            self._pushes.discard(code)
+            self.push(code)
 
     async def _ai_turn(self, code: str) -> bool:
         """Play one AI turn of room ``code`` if one is due; whether the room changed (or moved on)."""
@@ -460,14 +495,18 @@ class RoomHub:
     async def sweep_once(self) -> None:
         """One look of the sweeper: serve what is due (a failure is logged, at most once a minute)."""
         try:
-            for code in await self.run(self._look):
+            due, moved = await self.run(self._look)
+            for code in due:
                 self.kick(code)
+            for code in moved:
+                if code not in due:
+                    self.push(code)
         except Exception as err:
             self._log_failure("rooms: the sweeper's look failed", err)
 
-    def _look(self) -> list[str]:
-        """The rooms to serve: those due (a timer run out, an AI to move) and those watched here
-        that another process changed; and once every :data:`CHORES` seconds, the chores."""
+    def _look(self) -> tuple[list[str], list[str]]:
+        """The rooms to serve, those due (a timer run out, an AI to move), and to push, those
+        watched here that another process changed; and once every :data:`CHORES` seconds, the chores."""
         store = self.cache.store
         now = self.cache.clock()
         if now - self._chores_done >= CHORES:
@@ -484,7 +523,7 @@ class RoomHub:
             self._rechecked = now
             versions = store.room_versions(list(self.watchers))
             moved = [c for c, version in versions.items() if version > self._published.get(c, 0)]
-        return list(dict.fromkeys(due + moved))
+        return due, moved
 
     def chores(self, now: float) -> None:
         """Note the rooms watched here as seen, take over the AI turns of processes that died, and

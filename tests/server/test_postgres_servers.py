@@ -1,4 +1,5 @@
-"""Two ``rummisolve serve`` processes on one PostgreSQL database (a throwaway server the suite starts),
+"""Two ``rummisolve serve`` processes on one PostgreSQL database (a throwaway server the suite starts;
+the first test on a shared SQLite file too),
 as two machines behind a load balancer would be: players on different processes play one room, a
 spectator watches from a third connection, every move reaches every socket whichever process holds
 it; one process killed with ``kill -9``, its seat reconnects to the other and nothing is lost. An
@@ -82,13 +83,21 @@ def draw(base: str, code: str, token: str, version: int) -> dict[str, Any]:
     return answer.json()
 
 
+@pytest.fixture(params=["postgres", "sqlite"])
+def shared_db(request, tmp_path) -> str:
+    """A database two servers share: PostgreSQL, or (processes of one machine) a SQLite file."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.sqlite3")
+    return request.getfixturevalue("postgres_url")
+
+
 @pytest.mark.slow
-def test_two_processes_serve_one_room_and_a_killed_ones_seat_moves_to_the_other(tmp_path, postgres_url):
+def test_two_processes_serve_one_room_and_a_killed_ones_seat_moves_to_the_other(tmp_path, shared_db):
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
     with ExitStack() as stack:
-        one, one_proc = stack.enter_context(serving(tmp_path / "one", db=postgres_url))
-        two, _ = stack.enter_context(serving(tmp_path / "two", db=postgres_url))
+        one, one_proc = stack.enter_context(serving(tmp_path / "one", db=shared_db))
+        two, _ = stack.enter_context(serving(tmp_path / "two", db=shared_db))
         made = httpx.post(f"{one}/rooms", json={"seats": ["human", "human"], "name": "Ann"}, timeout=WAIT)
         assert made.status_code == 201, made.text
         code, ann = made.json()["room"], made.json()["token"]
