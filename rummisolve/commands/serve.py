@@ -140,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from rummisolve.server.store import DB_ENV, default_db_path, open_store, shown
+    from rummisolve.server.store import DB_ENV, default_db_path, shown
+    from rummisolve.server.stores import open_store
 
     db = args.db or default_db_path()
     if db == ":memory:" and args.processes > 1:

@@ -16,7 +16,8 @@ from rummisolve.server.quotas import Quotas
 from rummisolve.server.room_cache import RoomCache
 from rummisolve.server.room_hub import RoomHub
 from rummisolve.server.settings import Settings
-from rummisolve.server.store import GameStore, open_store
+from rummisolve.server.store import GameStore
+from rummisolve.server.stores import open_store
 
 __all__ = ["ServerState", "SharedState", "server_state"]
 

@@ -45,7 +45,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,6 @@ __all__ = [
     "default_db_path",
     "hash_token",
     "DB_ENV",
-    "open_store",
     "is_postgres",
     "shown",
 ]
@@ -136,21 +135,6 @@ def shown(db: str) -> str:
         return db
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return parts._replace(netloc=netloc).geturl()
-
-
-def open_store(db: str, *, max_live: int, max_stored: int) -> GameStore:
-    """The store ``--db`` names: a SQLite file (or ``:memory:``), or a PostgreSQL URL (the
-    ``postgres`` extra; :class:`GameDatabaseError` if it is not installed or cannot be reached)."""
-    if not is_postgres(db):
-        return GameStore(db, max_live=max_live, max_stored=max_stored)
-    try:
-        from rummisolve.server.store_postgres import PostgresStore
-    except ImportError as err:
-        raise GameDatabaseError(
-            f"--db {shown(db)}: PostgreSQL needs the 'postgres' extra ({err.name} is missing): "
-            "pip install 'rummisolve[postgres]'"
-        ) from None
-    return PostgresStore(db, max_live=max_live, max_stored=max_stored)
 
 
 def hash_token(token: str) -> str:
@@ -551,27 +535,6 @@ class GameStore(Upkeep):
             raise DamagedGame(f"room {code!r} is damaged and cannot be loaded (not a saved room)")
         return row[0], data
 
-    def lease_room(
-        self, code: str, version: int, until: float, holder: str | None = None, *, now: float | None = None
-    ) -> bool:
-        """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
-        turn: the others leave it alone until then), under the name of process ``holder``; whether
-        the room is still at that version. With ``now``, only a room due by then is leased: of two
-        processes looking at one turn, one takes it (the other finds it leased)."""
-        query = "UPDATE rooms SET due = ? WHERE code = ? AND version = ?"
-        args: tuple[Any, ...] = (until, code, version)
-        if now is not None:
-            query, args = f"{query} AND due IS NOT NULL AND due <= ?", (*args, now)
-        with self._db() as db, self._transaction(db):
-            cursor = db.execute(query, args)
-            if cursor.rowcount == 1 and holder is not None:
-                db.execute(
-                    "INSERT INTO room_leases (code, holder, until) VALUES (?, ?, ?) "
-                    "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder, until = excluded.until",
-                    (code, holder, until),
-                )
-        return cursor.rowcount == 1
-
     def room_versions(self, codes: list[str]) -> dict[str, int]:
         """The stored version of each room of ``codes`` still there."""
         if not codes:
@@ -580,15 +543,6 @@ class GameStore(Upkeep):
             marks = ", ".join("?" * len(codes))
             rows = db.execute(f"SELECT code, version FROM rooms WHERE code IN ({marks})", tuple(codes)).fetchall()
         return {code: version for code, version in rows}
-
-    def watch_rooms(self, changed: Callable[[str | None, int], object]) -> bool:
-        """Call ``changed(code, version)`` (from another thread) for every new version of a room saved
-        by any process, and ``changed(None, 0)`` when some may have been missed; whether this store
-        tells (SQLite does not: the hub looks at the versions of the rooms it serves instead)."""
-        return False
-
-    def beat(self, holder: str) -> None:
-        """Note that process ``holder`` is alive (a store shared by machines judges leases by it)."""
 
     def rooms_due(self, now: float, limit: int = 100) -> list[str]:
         """The codes of rooms the server must act on by ``now`` (a timer run out, an AI seat to move)."""

@@ -1,6 +1,8 @@
 """The store's upkeep, mixed into :class:`rummisolve.server.store.GameStore`: retention (what is
-over and left alone is deleted, owners with no game left too), the AI turns leased by a process
-that died taken over, and the helpers the store shares (a transaction, a file's identity)."""
+over and left alone is deleted, owners with no game left too), what the processes sharing the
+store coordinate by (an AI's turn leased by one process, those of a process that died taken over,
+the chores claimed by one, rooms' changes told), and the helpers the store shares (a transaction,
+a file's identity)."""
 
 from __future__ import annotations
 
@@ -9,15 +11,46 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from typing import Any
 
 __all__ = ["Upkeep", "transaction", "file_identity"]
 
 
 class Upkeep:
-    """Retention and leases over the store's connection (``_db``)."""
+    """Retention, leases and the processes' coordination over the store's connection (``_db``)."""
 
     _db: Callable[[], AbstractContextManager[sqlite3.Connection]]
     _transaction: Callable[[sqlite3.Connection], AbstractContextManager[None]]
+
+    def lease_room(
+        self, code: str, version: int, until: float, holder: str | None = None, *, now: float | None = None
+    ) -> bool:
+        """Put off version ``version`` of a room's due time to ``until`` (a process takes its AI's
+        turn: the others leave it alone until then), under the name of process ``holder``; whether
+        the room is still at that version. With ``now``, only a room due by then is leased: of two
+        processes looking at one turn, one takes it (the other finds it leased)."""
+        query = "UPDATE rooms SET due = ? WHERE code = ? AND version = ?"
+        args: tuple[Any, ...] = (until, code, version)
+        if now is not None:
+            query, args = f"{query} AND due IS NOT NULL AND due <= ?", (*args, now)
+        with self._db() as db, self._transaction(db):
+            cursor = db.execute(query, args)
+            if cursor.rowcount == 1 and holder is not None:
+                db.execute(
+                    "INSERT INTO room_leases (code, holder, until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder, until = excluded.until",
+                    (code, holder, until),
+                )
+        return cursor.rowcount == 1
+
+    def watch_rooms(self, changed: Callable[[str | None, int], object]) -> bool:
+        """Call ``changed(code, version)`` (from another thread) for every new version of a room saved
+        by any process, and ``changed(None, 0)`` when some may have been missed; whether this store
+        tells (SQLite does not: the hub looks at the versions of the rooms it serves instead)."""
+        return False
+
+    def beat(self, holder: str) -> None:
+        """Note that process ``holder`` is alive (a store shared by machines judges leases by it)."""
 
     def take_over_leases(self, now: float, dead: Callable[[str], bool]) -> list[str]:
         """Make due at ``now`` the rooms whose AI turn a process that is ``dead`` leased (it died

@@ -143,7 +143,7 @@ import sys, time
 from rummisolve.rules import STANDARD
 from rummisolve.server.leases import holder
 from rummisolve.server.rooms import Room
-from rummisolve.server.store import open_store
+from rummisolve.server.stores import open_store
 store = open_store(sys.argv[1], max_live=10, max_stored=10)
 store.beat(holder())
 now = time.time()

@@ -18,9 +18,9 @@ from rummisolve.server.store import (  # noqa: E402
     StoreFull,
     StoreUnavailable,
     is_postgres,
-    open_store,
     shown,
 )
+from rummisolve.server.stores import open_store  # noqa: E402
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
