@@ -560,3 +560,4 @@ def test_twist_hint_benchmark_smoke(capsys):
     assert twist_hint.main(["--limit", "3"]) == 0
     out = capsys.readouterr().out
     assert "twist, no hint: 3 searches" in out and "twist, the optimum as hint: 3 searches" in out
+    assert "twist, the optimum as bound: 3 searches" in out and "twist, heuristic: hint and bound: 3 searches" in out

@@ -440,6 +440,7 @@ def staged_search(
     efforts: tuple[float, float, int] | None = None,
     *,
     widening: bool = False,
+    upper: int | None = None,
 ) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
@@ -463,29 +464,39 @@ def staged_search(
     ``widening`` (Twist, :data:`TWIST_EFFORTS`): the target searches keep CP-SAT's cuts, and each
     one after an infeasible one pins a range twice as wide (1, 2, 4, ... values, below the best
     solution found); a solution in a range is optimal once the search proves it the range's best,
-    else it is the incumbent the full stage has to beat."""
+    else it is the incumbent the full stage has to beat.
+    ``upper``: an objective value some solution is known to reach (a primal heuristic's, for the
+    benchmarks: :func:`~rummisolve.solver.probe.search`; :func:`solve` passes none): every stage
+    searches at or below it."""
     run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
-    response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
+    objective = proto.objective
+    cap = INF if upper is None else upper
+    if upper is not None:
+        objective.domain.extend([-INF, cap])
+    try:
+        response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
+    finally:
+        if upper is not None:
+            objective.domain.clear()
     if response.status in PROVEN or _expired(deadline, stop):
         return response
     incumbent = response if response.status == CP_FEASIBLE else None
     lower = response.best_objective_bound
     bounded = math.isfinite(lower)
     bound = math.ceil(lower - 1e-6) if bounded else 0
-    objective = proto.objective
     try:
         if bounded:
-            budget = (target_effort, target_steps, widening)
+            budget = (target_effort, target_steps, widening, cap)
             answer, bound, incumbent = _targets(run, proto, seed, deadline, stop, bound, incumbent, budget)
             if answer is not None:
                 return answer
         if _expired(deadline, stop):
             # The caller's time limit (or stop), not the work caps, stopped the search.
             return response if incumbent is None else incumbent
-        if bounded or incumbent is not None:
-            upper = INF if incumbent is None else round(incumbent.objective_value) - 1
-            objective.domain.extend([bound if bounded else -INF, upper])
+        if bounded or incumbent is not None or upper is not None:
+            top = cap if incumbent is None else min(cap, round(incumbent.objective_value) - 1)
+            objective.domain.extend([bound if bounded else -INF, top])
         second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager))
     finally:
         objective.domain.clear()
@@ -507,11 +518,12 @@ def _targets(
     stop: StopSignal | None,
     bound: int,
     incumbent: cmh.CpSolverResponse | None,
-    budget: tuple[float, int, bool],
+    budget: tuple[float, int, bool, int],
 ) -> tuple[cmh.CpSolverResponse | None, int, cmh.CpSolverResponse | None]:
     """:func:`staged_search`'s target stage from ``bound``, ``budget`` its (effort, steps,
-    widening): the answer if proven, else the bound not yet ruled out and the best solution found."""
-    effort, steps, widening = budget
+    widening, cap: no range reaches past it): the answer if proven, else the bound not yet ruled
+    out and the best solution found."""
+    effort, steps, widening, cap = budget
     objective = proto.objective
     width = 1
     for step in range(steps + 1):
@@ -520,7 +532,7 @@ def _targets(
             return incumbent, bound, incumbent
         if step == steps:
             break
-        top = bound + width - 1
+        top = min(bound + width - 1, cap)
         if incumbent is not None:
             top = min(top, round(incumbent.objective_value) - 1)
         objective.domain.extend([bound, top])

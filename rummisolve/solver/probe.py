@@ -1,4 +1,5 @@
-"""The solver's stages one at a time, for measuring them (``benchmarks/floor.py``, ``benchmarks/shortcut.py``).
+"""The solver's stages one at a time, for measuring them (``benchmarks/floor.py``, ``benchmarks/shortcut.py``,
+``benchmarks/twist_hint.py``).
 
 :func:`rummisolve.solver.solve` is the way to solve; these expose its model and search so a
 benchmark can time the search alone, the search given a perfect hint, and the bare model load,
@@ -26,8 +27,9 @@ from rummisolve.solver._solve import (
     staged_search,
 )
 from rummisolve.solver._stop import StopSignal
+from rummisolve.solver._twist_heuristic import moving_pieces, standard_move, standard_search
 from rummisolve.solver._variant import SHIPPED, ModelVariant
-from rummisolve.solver_limits import check_alternatives_mode
+from rummisolve.solver_limits import check_alternatives_mode, check_objective
 
 __all__ = [
     "ModelVariant",
@@ -36,6 +38,8 @@ __all__ = [
     "model_of",
     "search",
     "load",
+    "heuristic",
+    "heuristic_move",
     "shortcut_fires",
     "solve_variant",
 ]
@@ -61,6 +65,10 @@ class Model:
     """The search's budgets when not the defaults (grouped catalogues, strict table jokers, Twist)."""
     widening: bool = False
     """Whether the target searches widen (Twist, :func:`~rummisolve.solver._solve.staged_search`)."""
+    weight: int = 1
+    """The objective's weight of the primary term (:mod:`~rummisolve.solver._objective`)."""
+    moving: tuple[int, ...] = ()
+    """Variables of the Twist pieces that move a special joker (:mod:`~rummisolve.solver._twist_heuristic`)."""
 
 
 def model_of(position: Position, objective: Objective | str) -> Model | None:
@@ -70,19 +78,41 @@ def model_of(position: Position, objective: Objective | str) -> Model | None:
     if built is None:
         return None
     eager = len(cat.sets) <= EAGER_FALLBACK_SETS
-    return Model(built.proto, eager, search_efforts(cat, built), built.widens)
+    return Model(built.proto, eager, search_efforts(cat, built), built.widens, built.weight, moving_pieces(built))
 
 
-def search(model: Model, hint: SearchResult | None = None) -> SearchResult:
+def search(model: Model, hint: SearchResult | None = None, upper: int | None = None) -> SearchResult:
     """The shipped staged search on ``model`` (seed 0, no time limit), optionally given a
-    complete solution hint (what a perfect first guess would give)."""
+    complete solution hint (what a perfect first guess would give) and an objective value some
+    solution reaches (``upper``, a primal heuristic's bound)."""
     proto = model.proto
     if hint is not None:
         proto = cmh.CpModelProto()
         proto.copy_from(model.proto)
         proto.solution_hint.vars.extend(range(len(hint.values)))
         proto.solution_hint.values.extend(hint.values)
-    return _result(staged_search(proto, 0, None, model.eager, efforts=model.efforts, widening=model.widening))
+    return _result(
+        staged_search(proto, 0, None, model.eager, efforts=model.efforts, widening=model.widening, upper=upper)
+    )
+
+
+def heuristic(model: Model) -> SearchResult | None:
+    """The Twist primal heuristic on ``model`` (:mod:`~rummisolve.solver._twist_heuristic`): the
+    best solution that moves no special joker, a complete assignment (status ``FEASIBLE``: never
+    a proof), or ``None`` when it plays nothing."""
+    found = standard_search(model.proto, model.moving, model.eager)
+    if found is None:
+        return None
+    values, value = found
+    return SearchResult("FEASIBLE", value, values)
+
+
+def heuristic_move(position: Position, objective: Objective | str = Objective.TILES) -> Solution:
+    """The Twist primal heuristic's move for ``position``, refereed: ``feasible``, or the empty
+    move (``unknown``) where it plays nothing."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position, not {type(position).__name__}")
+    return standard_move(position, model_catalogue(position.rules), check_objective(objective))
 
 
 def load(model: Model) -> SearchResult:
