@@ -49,6 +49,12 @@ class GameKind:
     """The kind's web session, ``module:Class`` (the server imports it; the engines never do)."""
     rooms_refused: ClassVar[str | None] = None
     """Why game rooms do not play the kind yet (``None``: they do)."""
+    room_actions: ClassVar[tuple[str, ...]] = ()
+    """The actions of a seat's turn in a game room (``play``, ``draw``, ``discard``, ``roll``, ``pass``):
+    a room refuses the others, naming these."""
+    room_view: ClassVar[str] = ""
+    """What a room's view adds for the kind, ``module:function`` (the server imports it; the engines
+    never do): ``function(room, seat, now)`` answers the kind's part of the view."""
 
     def plays(self, rules: RuleSet) -> bool:
         """Whether ``rules`` are a rule set of this kind."""
@@ -77,6 +83,19 @@ class GameKind:
 
     def make_player(self, level: str, seed: int | None = None, think: float | None = None) -> Any:
         """An AI of ``level`` (one of :attr:`ai_levels`)."""
+        raise NotImplementedError
+
+    def play_turn(self, game: Any, player: Any, name: str) -> Any:
+        """Ask ``player`` (the one to move) for its whole turn of ``game`` and apply it (a refused
+        action forfeits the turn); what happened."""
+        raise NotImplementedError
+
+    def forfeit(self, view: Any) -> Any:
+        """The action of a player that could not choose in time, seeing ``view`` (the turn is lost)."""
+        raise NotImplementedError
+
+    def timeout(self, game: Any) -> Any:
+        """The mover of ``game`` ran out of time (a room's turn timer): the kind's penalty; its event."""
         raise NotImplementedError
 
     def tournament_game(self) -> TournamentGame:

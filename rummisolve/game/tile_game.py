@@ -40,6 +40,8 @@ class TileGame(GameKind):
     formats = ("rummisolve-game", "rummisolve-session", "rummisolve-match")
     match_format = "rummisolve-match"
     session = "rummisolve.server.session:Session"
+    room_actions = ("play", "draw", "discard")
+    room_view = "rummisolve.server.room_views:tile_room_view"
 
     def plays(self, rules: RuleSet) -> bool:
         return not rules.dice
@@ -67,6 +69,19 @@ class TileGame(GameKind):
         from rummisolve.game.players import make_player
 
         return make_player(level, seed=seed, think=think)
+
+    def play_turn(self, game: Any, player: Any, name: str) -> Any:
+        from rummisolve.game.runner import play_turn
+
+        return play_turn(game, player, name)
+
+    def forfeit(self, view: Any) -> Any:
+        from rummisolve.game.actions import Draw
+
+        return Draw()  # after a draw under the discard rule it is refused: the turn is forfeit
+
+    def timeout(self, game: Any) -> Any:
+        return game.timeout()
 
     def tournament_game(self) -> TournamentGame:
         import functools

@@ -45,7 +45,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from rummisolve.game.actions import Draw
 from rummisolve.server.lanes import JobDeadline, LaneFull, Lanes
 from rummisolve.server.leases import holder, holder_dead
 from rummisolve.server.requests import BadRequest
@@ -463,7 +462,7 @@ class RoomHub:
 
     async def _think(self, player: Any, seen: Any) -> tuple[Any, Any]:
         """``player.choose(seen)`` in a worker process of the game lane (waiting while it is full):
-        the choice and the player after it. Past ``ai_turn_deadline_seconds`` the AI draws."""
+        the choice and the player after it. Past ``ai_turn_deadline_seconds`` the turn is forfeit (the kind's forfeit: a draw, an Xpress pass)."""
         while True:
             try:
                 action, after, _ = await self.lanes.choose_async(player, seen)
@@ -472,7 +471,7 @@ class RoomHub:
                 continue
             except JobDeadline as late:
                 log.warning("a room's AI: %s", late.message)
-                return Draw(), player
+                return None, player  # the room plays the kind's forfeit
             return action, after
 
     def _think_here(self, player: Any, view: Any) -> tuple[Any, Any]:
@@ -482,7 +481,7 @@ class RoomHub:
             action, after, _ = self.lanes.choose(player, view)
         except (JobDeadline, LaneFull) as refused:
             log.warning("a room's AI: %s", refused)
-            return Draw(), player  # refused after a draw: the turn is forfeit
+            return None, player  # the turn is forfeit (the room plays the kind's forfeit)
         return action, after
 
     # -- the sweeper ----------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""What a seat, or a spectator, sees of a game room: :func:`room_view`.
+"""What a seat, or a spectator, sees of a game room: :func:`room_view`, the part every kind's room
+shows, with the kind's own part (the function its ``room_view`` names: the tile game's
+:func:`tile_room_view` here, Xpress's in :mod:`rummisolve.server.room_views_xpress`).
 
 A seat's view holds its own rack and nobody else's; a spectator's holds no rack. Neither holds
 the pool's order, a deck, a seed or a token: the pool is a count, other seats are tile counts,
@@ -14,9 +16,11 @@ round is put in words for the log once, as every seat and as its own player sees
 
 from __future__ import annotations
 
+import importlib
 import threading
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from rummisolve.game import Game
 from rummisolve.game.match import round_result
@@ -24,7 +28,7 @@ from rummisolve.jsonio import rules_to_json, table_to_json
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import seat_event
 
-__all__ = ["room_view", "room_results", "invite_path"]
+__all__ = ["room_view", "tile_room_view", "room_results", "invite_path"]
 
 
 def invite_path(code: str) -> str:
@@ -33,22 +37,16 @@ def invite_path(code: str) -> str:
 
 
 def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[str, Any]:
-    """Room ``room`` at ``version`` as ``seat`` sees it (``None``: a spectator), at time ``now``."""
-    game = room.game
-    state = game.state
-    finished = state.finished
-    players = []
-    for s, place in enumerate(room.seats):
-        player: dict[str, Any] = {
-            "name": place.name,
-            "kind": place.kind,
-            "tiles": len(state.racks[s]),
-            "opened": state.opened[s],
-            "joined": place.taken,
-        }
-        if finished:
-            player["rack"] = [str(t) for t in state.racks[s]]
-        players.append(player)
+    """Room ``room`` at ``version`` as ``seat`` sees it (``None``: a spectator), at time ``now``:
+    what every kind's room shows, then the kind's own part (its ``room_view``, e.g. the tile
+    game's :func:`tile_room_view`) with each player's own fields merged into ``players``."""
+    state = room.game.state
+    part = _kind_part(room.kind.room_view)(room, seat, now)
+    extra = part.pop("players")
+    players = [
+        {"name": place.name, "kind": place.kind, **extra[s], "joined": place.taken}
+        for s, place in enumerate(room.seats)
+    ]
     out: dict[str, Any] = {
         "room": room.code,
         "invite": invite_path(room.code),
@@ -60,25 +58,57 @@ def room_view(room: Room, seat: int | None, version: int, now: float) -> dict[st
         "creator": room.creator,
         "players": players,
         "table": table_to_json(state.table),
-        "pool": len(state.pool),
+        "pool": part.pop("pool"),
         "rules": rules_to_json(room.rules),
         "timer": _timer(room, now),
-        "last": _last(room, seat),
-        "log": _round_log(game).lines(room.names, seat),
+        "last": part.pop("last"),
+        "log": part.pop("log"),
         "winner": state.winner,
         "end_reason": state.end_reason,
         "results": _results(room),
+    }
+    if seat is not None:
+        out["seat"] = seat
+    out.update(part)
+    return out
+
+
+def tile_room_view(room: Room, seat: int | None, now: float) -> dict[str, Any]:
+    """The tile game's part of a room's view: tile counts, the pool's size, the log (other seats'
+    draws without their tiles), the seat's rack; the discard pile and the mover's draw under the
+    discard rule; every rack once the round is over."""
+    game = room.game
+    state = game.state
+    finished = state.finished
+    players = []
+    for s in range(len(room.seats)):
+        player: dict[str, Any] = {"tiles": len(state.racks[s]), "opened": state.opened[s]}
+        if finished:
+            player["rack"] = [str(t) for t in state.racks[s]]
+        players.append(player)
+    out: dict[str, Any] = {
+        "players": players,
+        "pool": len(state.pool),
+        "last": _last(room, seat),
+        "log": _round_log(game).lines(room.names, seat),
     }
     if room.rules.discard:
         out["discard_pile"] = [str(t) for t in state.discards]
     if seat is not None:
         mover = seat == state.current  # what it drew this turn, the mover's only (as the engine's view)
-        out["seat"] = seat
         out["rack"] = [str(t) for t in state.racks[seat]]
         if room.rules.discard:
             out["draw_from"] = state.draw_from if mover else None
             out["drawn"] = None if state.drawn is None or not mover else str(state.drawn)
     return out
+
+
+def _kind_part(name: str) -> Callable[[Room, int | None, float], dict[str, Any]]:
+    """The function a kind names for its part of a room's view (``module:function``)."""
+    module, _, function = name.partition(":")
+    return cast(
+        "Callable[[Room, int | None, float], dict[str, Any]]", getattr(importlib.import_module(module), function)
+    )
 
 
 def room_results(room: Room) -> dict[str, Any]:

@@ -33,13 +33,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummisolve.errors import GameStateError, JsonInputError, OptionError
-from rummisolve.game import Game, Player, PlayerView, play_turn
+from rummisolve.game import Game, Player, PlayerView
 from rummisolve.game.kind import GameKind
 from rummisolve.game.match import Match, RoundResult, round_result
 from rummisolve.jsonio import json_type_name, rules_from_json, rules_to_json
 from rummisolve.kinds import kind_of
 from rummisolve.rules import MAX_TURN_TIMER, RuleSet
 from rummisolve.server.requests import BadRequest
+from rummisolve.server.room_ai import Chosen, Think
 from rummisolve.server.room_rounds import restore_round
 from rummisolve.server.store import hash_token
 from rummisolve.solver_limits import unsupported_rules
@@ -337,24 +338,58 @@ class Room:
     def play(self, seat: int, table: Sequence[Sequence[Tile]], discard: str | None, now: float) -> None:
         """``seat`` plays the whole new table; :class:`~rummisolve.errors.IllegalMoveError` (nothing
         changed) with the referee's reasons for an illegal one."""
-        self._require_turn(seat)
+        self._require_action("play", seat)
+        if discard is not None:
+            self._require_action("discard", seat)
         turn = self.game.state.turn
-        self.game.play(table, discard=discard)
+        if discard is None:
+            self.game.play(table)
+        else:
+            self.game.play(table, discard=discard)
         self._ended(turn, now)
 
     def draw(self, seat: int, source: str, now: float) -> None:
         """``seat`` draws (the discard rule: from ``source``, and the turn goes on)."""
-        self._require_turn(seat)
+        self._require_action("draw", seat)
         turn = self.game.state.turn
         self.game.draw(source)
         self._ended(turn, now)
 
     def discard(self, seat: int, tile: str, now: float) -> None:
         """The discard rule: ``seat`` ends a turn without a play by discarding ``tile``."""
-        self._require_turn(seat)
+        self._require_action("discard", seat)
         turn = self.game.state.turn
         self.game.discard(tile)
         self._ended(turn, now)
+
+    def roll(self, seat: int, dice: Any, now: float) -> None:
+        """Xpress: ``seat`` re-rolls its free dice named in ``dice`` (``[]``: keeps them all;
+        ``"all"``: every one), once a turn before its play or pass; the turn goes on."""
+        self._require_action("roll", seat)
+        if dice == "all":
+            dice = list(self.game.view(seat).dice)
+        if not isinstance(dice, list) or not all(isinstance(d, str) for d in dice):
+            raise OptionError(
+                f'roll: expected the names of the dice to roll (e.g. ["D3", "D7"]; [] keeps them all) or "all", got {json_type_name(dice)}'
+            )
+        turn = self.game.state.turn
+        self.game.roll(dice)
+        self._ended(turn, now)
+
+    def pass_turn(self, seat: int, now: float) -> None:
+        """Xpress: ``seat`` ends its turn without a play."""
+        self._require_action("pass", seat)
+        turn = self.game.state.turn
+        self.game.pass_turn()
+        self._ended(turn, now)
+
+    def _require_action(self, action: str, seat: int) -> None:
+        """``seat`` may act now, and ``action`` is one of the kind's (else :class:`OptionError` naming them)."""
+        if action not in self.kind.room_actions:
+            raise OptionError(
+                f"{action}: {self.kind.title} has no {action!r} (a turn is {', '.join(self.kind.room_actions)})"
+            )
+        self._require_turn(seat)
 
     def hand_to_ai(self, by: int, seat: Any, kind: Any, now: float) -> None:
         """The creator (seat ``by``) hands human seat ``seat`` to the AI level ``kind`` (its
@@ -400,7 +435,7 @@ class Room:
             return False
         if self.seats[self.game.current].kind != "human":
             return False
-        self.game.timeout()
+        self.kind.timeout(self.game)
         self._turn_started(now)
         return True
 
@@ -429,12 +464,14 @@ class Room:
     ) -> None:
         """Apply the AI's whole turn, starting with ``choice``, what it chose seeing ``seen``
         (``player``: the AI as it was after choosing it). ``think(player, view)`` answers ``(choice,
-        player after)`` for the rest of the turn (the discard rule's second step); else it chooses here."""
+        player after)`` for the rest of the turn (the discard rule's second step, Xpress's play after
+        its roll); else it chooses here. A choice of ``None`` (it could not choose in time) is the
+        kind's forfeit."""
         due = self.ai_to_move()
         if due is None or due[0] != seat:
             raise GameStateError(f"it is not seat {seat}'s turn")
-        chosen = _Chosen(due[1] if player is None else player, seen, choice, think)
-        play_turn(self.game, chosen, self.seats[seat].name)
+        chosen = Chosen(due[1] if player is None else player, seen, choice, think, self.kind.forfeit)
+        self.kind.play_turn(self.game, chosen, self.seats[seat].name)
         self._players[seat] = chosen.player
         self._turn_started(now)
 
@@ -521,10 +558,6 @@ class Room:
         return room
 
 
-Think = Callable[[Player, PlayerView], tuple[Any, Player]]
-"""Where an AI chooses: ``think(player, view)`` answers its choice and the player after choosing."""
-
-
 def _first_form(
     kind: GameKind, obj: dict[str, Any], referee: Callable[..., Any] | None
 ) -> tuple[Game, list[RoundResult]]:
@@ -547,24 +580,3 @@ def _referee(max_steps: int | None) -> Callable[..., Any] | None:
     from rummisolve.referee import verify
 
     return lambda position, table: verify(position, table, max_steps=max_steps)
-
-
-class _Chosen:
-    """A player whose first choice is made already (out of the room's lock); the rest of its turn
-    (the discard rule's second step) it chooses as usual."""
-
-    def __init__(self, player: Player, seen: PlayerView, choice: Any, think: Think | None = None) -> None:
-        self.player = player
-        self.name = player.name
-        self.seen: PlayerView | None = seen
-        self.choice = choice
-        self.think = think
-
-    def choose(self, view: PlayerView) -> Any:
-        if self.seen is not None and view == self.seen:
-            self.seen = None
-            return self.choice
-        if self.think is not None:
-            action, self.player = self.think(self.player, view)
-            return action
-        return self.player.choose(view)

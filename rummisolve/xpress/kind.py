@@ -37,10 +37,8 @@ class XpressKind(GameKind):
     formats = ("rummisolve-xpress-game", "rummisolve-xpress-session", "rummisolve-xpress-match")
     match_format = "rummisolve-xpress-match"
     session = "rummisolve.server.dice_session:DiceSession"
-    rooms_refused = (
-        "rule option 'dice' (Xpress, the dice edition) is not played in game rooms yet: "
-        "play it against an AI on the play page (/play?rules=xpress&players=human,medium)"
-    )
+    room_actions = ("roll", "play", "pass")
+    room_view = "rummisolve.server.room_views_xpress:xpress_room_view"
 
     def plays(self, rules: RuleSet) -> bool:
         return rules.dice
@@ -73,6 +71,19 @@ class XpressKind(GameKind):
         from rummisolve.xpress.players import make_xpress_player
 
         return make_xpress_player(level, seed=seed, think=think)
+
+    def play_turn(self, game: Any, player: Any, name: str) -> Any:
+        from rummisolve.xpress.runner import play_xpress_turn
+
+        return play_xpress_turn(game, player, name)
+
+    def forfeit(self, view: Any) -> Any:
+        from rummisolve.xpress.actions import Pass
+
+        return Pass()  # allowed before the roll as after it
+
+    def timeout(self, game: Any) -> Any:
+        return game.pass_turn()  # out of time: the turn passes (no tiles to draw in Xpress)
 
     def tournament_game(self) -> TournamentGame:
         from rummisolve.xpress.players import make_xpress_player

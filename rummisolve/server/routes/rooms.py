@@ -5,7 +5,8 @@
 - ``GET /rooms/{room}``: the view of the seat whose token ``Authorization: Bearer`` carries, or
   without one the spectator's view; ``GET /rooms/{room}/results``: every finished round's result.
 - ``POST /rooms/{room}/turn`` (the seat's token, the ``version`` its view showed): a play (the
-  whole new table), a draw, or under the discard rule a discard; 200 with the new view, 400 with
+  whole new table), a draw, or under the discard rule a discard; in Xpress a roll (the dice
+  named), then a play or a pass (the kind's actions: a room refuses another kind's); 200 with the new view, 400 with
   the referee's reasons for an illegal play, 409 out of turn or a stale version, 401 without a
   token, 403 with one that is no seat's. ``POST /rooms/{room}/next-round`` deals the next round;
   ``POST /rooms/{room}/seats/{seat}`` (the creator) hands a human seat to an AI.
@@ -56,7 +57,7 @@ log = logging.getLogger("rummisolve.server")
 
 router = APIRouter()
 
-_TURN_FIELDS = ("table", "draw", "source", "discard", "version")
+_TURN_FIELDS = ("table", "draw", "source", "discard", "roll", "pass", "version")
 
 
 def _token(request: Request) -> str | None:
@@ -208,7 +209,8 @@ async def get_results(code: str, state: SharedState) -> Response:
 
 @router.post(
     "/rooms/{code}/turn",
-    summary='A seat\'s turn: {"table": [[...]], "version": n} (a play: the whole new table) or {"draw": true, "version": n}',
+    summary='A seat\'s turn: {"table": [[...]], "version": n} (a play: the whole new table), {"draw": true, '
+    '"version": n}; Xpress: {"roll": ["D3"], "version": n}, a play, or {"pass": true, "version": n}',
 )
 async def take_turn(code: str, request: Request, state: SharedState) -> Response:
     with _guessing(state, request):
@@ -244,13 +246,17 @@ async def _turn(code: str, request: Request, state: ServerState) -> Response:
 
 def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
     """The turn ``body`` asks for; :class:`BadRequest` (400) naming a body that asks for none or two."""
-    asked: list[str] = [k for k in ("table", "draw") if k in body] or (["discard"] if "discard" in body else [])
+    asked: list[str] = [k for k in ("table", "draw", "roll", "pass") if k in body]
+    asked = asked or (["discard"] if "discard" in body else [])
     if len(asked) != 1:
         raise BadRequest(
             400,
-            'a turn is {"table": [[...]], "version": n} (a play) or {"draw": true, "version": n}'
+            'a turn is {"table": [[...]], "version": n} (a play), {"draw": true, "version": n}, or in '
+            'Xpress {"roll": ["D3", ...], "version": n} then a play or {"pass": true, "version": n}'
             + (f", not both {' and '.join(asked)}" if asked else ""),
         )
+    if asked[0] in ("roll", "pass") and "discard" in body:
+        raise BadRequest(400, f"a {asked[0]} and a discard are two actions: send them one at a time")
     if asked == ["table"]:
         discard = body.get("discard")
         if discard is not None and not isinstance(discard, str):
@@ -265,6 +271,12 @@ def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
         if source not in ("pool", "discard"):
             raise BadRequest(400, f"source: expected 'pool' or 'discard', got {source!r}")
         room.draw(seat, source, now)
+    elif asked == ["roll"]:
+        room.roll(seat, body["roll"], now)
+    elif asked == ["pass"]:
+        if body["pass"] is not True:
+            raise BadRequest(400, f"pass: expected true, got {json_type_name(body['pass'])}")
+        room.pass_turn(seat, now)
     else:
         tile = body["discard"]
         if not isinstance(tile, str):
