@@ -150,7 +150,7 @@ export class RulesForm {
   /** ``positionOnly``: show only the options that change a position's moves (the analysis board);
    * the others keep their preset's values. ``games``: only what the game engines play: no dice
    * option to tick on other rules, and the dice edition's preset only with ``dice`` (the play
-   * page's games against an AI; game rooms have no dice game yet, docs/rules.md#xpress). */
+   * page's games against an AI and game rooms play it, docs/rules.md#xpress). */
   constructor(container, meta, onChange, { positionOnly = false, games = false, dice = false } = {}) {
     this.meta = meta;
     this.onChange = onChange || (() => {});

@@ -36,9 +36,9 @@ export function renderSeats(count) {
   $("add-ai").disabled = count >= maxAIs();
 }
 
-/** The AI levels the rules chosen have: Xpress (the dice edition) has its own. */
-function aiLevels() {
-  const dice = state.rulesForm && ruleValue(state.meta, state.rulesForm.value(), "dice");
+/** The AI levels the rules chosen (``form``: a RulesForm, default the new game's) have: Xpress (the dice edition) has its own. */
+export function aiLevels(form = state.rulesForm) {
+  const dice = form && ruleValue(state.meta, form.value(), "dice");
   return dice ? state.meta.xpress_ai_levels : state.meta.ai_levels;
 }
 

@@ -15,7 +15,7 @@ import { params, setRender, state } from "./play-state.js";
 import { applyHint, draw, endTurn, enterGame, hint, nextRound, roll, skipAhead, takeBackTurn } from "./play-turns.js";
 import { render } from "./play-view.js";
 import { openRoom } from "./room-join.js";
-import { confirmPass, giveSeatToAI, roomDraw, roomEndTurn, roomNextRound } from "./room-play.js";
+import { confirmPass, giveSeatToAI, roomDraw, roomEndTurn, roomNextRound, roomRoll } from "./room-play.js";
 import { wireRoomSetup } from "./room-setup.js";
 import { wireRoom } from "./room-view.js";
 import { t } from "./words.js";
@@ -34,9 +34,9 @@ function wireGame(turns) {
   $("reset").addEventListener("click", resetTurn);
   $("undo-turn").addEventListener("click", takeBackTurn);
   $("hint").addEventListener("click", hint);
-  $("roll").addEventListener("click", () => roll([...state.rollPick]));
-  $("roll-all").addEventListener("click", () => roll("all"));
-  $("roll-none").addEventListener("click", () => roll([]));
+  $("roll").addEventListener("click", () => turns.roll([...state.rollPick]));
+  $("roll-all").addEventListener("click", () => turns.roll("all"));
+  $("roll-none").addEventListener("click", () => turns.roll([]));
   $("hint-apply").addEventListener("click", applyHint);
   $("split").addEventListener("click", splitSelected);
   $("join").addEventListener("click", joinSelected);
@@ -69,7 +69,7 @@ async function main() {
   wireRoomSetup();
   const invite = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
   const room = invite ? decodeURIComponent(invite[1]) : params.get("room");
-  wireGame(room ? { endTurn: roomEndTurn, draw: roomDraw, nextRound: roomNextRound } : { endTurn, draw, nextRound });
+  wireGame(room ? { endTurn: roomEndTurn, draw: roomDraw, nextRound: roomNextRound, roll: roomRoll } : { endTurn, draw, nextRound, roll });
   if (room) {
     wireRoom({ confirmPass, giveSeatToAI });
     return openRoom(room, { invited: Boolean(invite), token: params.get("token") });

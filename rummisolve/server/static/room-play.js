@@ -7,6 +7,7 @@ import { forgetSeat, follow, getRoom, handSeat, postNextRound, postTurn } from "
 import { asGame, drawnBy, newest, room, sharedScreen, WATCH } from "./room-state.js";
 import { renderRoom } from "./room-view.js";
 import { startDraft } from "./play-draft.js";
+import { isDice, markRolled, rollPhase } from "./play-dice.js";
 import { say, showError, state, yourTurn } from "./play-state.js";
 import { changedSince, endTurnRequest, markIllegal } from "./play-turns.js";
 import { describe, render, renderControls } from "./play-view.js";
@@ -184,12 +185,26 @@ export async function roomEndTurn() {
   done(seat, await act(seat, (token, version) => postTurn(room.code, token, { ...body, version })));
 }
 
-/** Draw from "pool" or (under the discard rule) take the "discard". */
+/** Draw from "pool" or (under the discard rule) take the "discard"; Xpress: pass. */
 export async function roomDraw(source) {
   if (!yourTurn()) return;
   const seat = room.shown;
-  const body = { draw: true, ...(source === "discard" ? { source } : {}) };
+  const body = isDice() ? { pass: true } : { draw: true, ...(source === "discard" ? { source } : {}) };
   done(seat, await act(seat, (token, version) => postTurn(room.code, token, { ...body, version })));
+}
+
+/** Xpress: roll the dice named ("all", or none: keep them all), once a turn; then play or pass. */
+export async function roomRoll(dice) {
+  if (!rollPhase()) return;
+  const seat = room.shown;
+  const answer = await act(seat, (token, version) => postTurn(room.code, token, { roll: dice, version }));
+  if (!answer) return;
+  state.rollPick = new Set();
+  if (answer.last && answer.last.type === "roll") {
+    markRolled(answer.last.dice);
+    say(`${capital(describe(answer.last))}. ${t("dice.now_play")}`, "info");
+  }
+  render();
 }
 
 export async function roomNextRound() {

@@ -4,6 +4,7 @@
 // /play?room=<code>&token=<your token>, where the waiting room shows the invite.
 import { $, el, RulesForm, ruleValue, showMessage } from "./common.js";
 import { createRoom, forgetSeat, joinRoom, keepName, lastName, storedRooms, storeSeat } from "./room-client.js";
+import { aiLevels } from "./play-setup.js";
 import { state } from "./play-state.js";
 import { capital, errorWords, t } from "./words.js";
 
@@ -15,7 +16,7 @@ const maxSeats = () => ruleValue(state.meta, rules.value(), "max_players");
 const say = (text, kind = "bad") => showMessage($("room-setup-message"), text, kind);
 
 export function wireRoomSetup() {
-  rules = new RulesForm($("room-rules"), state.meta, fit, { games: true });
+  rules = new RulesForm($("room-rules"), state.meta, fit, { games: true, dice: true });
   rules.preset.dataset.testid = "room-rules-preset"; // the single-player form has "rules-preset"
   seats[0].name = lastName();
   $("room-add-seat").addEventListener("click", () => { seats.push({ kind: "friend", name: "" }); renderRoomSeats(); });
@@ -39,9 +40,11 @@ function listRooms() {
     el("button", { type: "button", class: "small", onclick: () => { for (const s of held) forgetSeat(code, s); listRooms(); } }, t("room.forget")))));
 }
 
-/** The rules changed: no more seats than they allow. */
+/** The rules changed: no more seats than they allow, and only AI levels that play them (Xpress has its own). */
 function fit() {
   while (seats.length > maxSeats()) seats.splice(seats.findLastIndex((s) => s.kind !== "you"), 1);
+  const levels = aiLevels(rules);
+  for (const seat of seats) if (!(seat.kind in HUMANS) && !levels.includes(seat.kind)) seat.kind = levels[levels.length - 1];
   renderRoomSeats();
 }
 
@@ -50,7 +53,7 @@ function renderRoomSeats() {
     const id = `room-seat-${s}`;
     const kind = el("select", { id, "data-testid": "room-seat-kind" });
     for (const [value, key] of Object.entries(HUMANS)) kind.append(el("option", { value, text: t(key) }));
-    for (const level of state.meta.ai_levels) kind.append(el("option", { value: level, text: t("room.kind_ai", { level: t(`ai.${level}`) }) }));
+    for (const level of aiLevels(rules)) kind.append(el("option", { value: level, text: t("room.kind_ai", { level: t(`ai.${level}`) }) }));
     kind.value = seat.kind;
     kind.addEventListener("change", () => choose(s, kind.value));
     const row = el("div", { class: "row", "data-testid": "room-seat" }, el("label", { for: id }, capital(t(s === 0 ? "play.seat_first" : "play.seat_n", { n: s + 1 }))), kind);

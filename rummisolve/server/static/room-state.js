@@ -66,6 +66,13 @@ export function asGame(view, seat) {
     // GET /rooms/{room}/results): what the page shows of them, in the play page's shape.
     results: { rounds: view.results.last ? [view.results.last] : [], totals: view.results.totals },
     last: view.last,
+    // Xpress (docs/rooms.md): the dice, rolled in the open, in the play page's shape (play-dice.js).
+    dice_game: "table_dice" in view,
+    dice: view.dice || [],
+    table_dice: view.table_dice,
+    rolled: Boolean(view.rolled),
+    passes: view.passes,
+    passes_to_end: view.passes_to_end,
   };
 }
 

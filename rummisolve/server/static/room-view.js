@@ -3,6 +3,7 @@
 // invite, the spectator's page (no rack, no controls) and, on a shared screen, the "pass the device"
 // screen that keeps the next player's rack out of the page until they say they hold it.
 import { $, el, showMessage } from "./common.js";
+import { isDice } from "./play-dice.js";
 import { room, sharedScreen } from "./room-state.js";
 import { state } from "./play-state.js";
 import { capital, playerWord, t } from "./words.js";
@@ -30,6 +31,7 @@ async function copy(text, done) {
 }
 
 const isAI = (player) => player.kind !== "human";
+const aiLevelsOf = (view) => ("table_dice" in view ? state.meta.xpress_ai_levels : state.meta.ai_levels); // Xpress has its own
 const label = (player) => (isAI(player) && !player.name.startsWith(player.kind) ? `${player.name} (${t("room.level_ai", { level: t(`ai.${player.kind}`) })})` : isAI(player) ? `${player.name} (${t("room.ai")})` : playerWord(player.name));
 
 function turnText(view, seat, passTo) {
@@ -47,7 +49,8 @@ function renderPlayers(view, seat) {
   const current = view.status === "playing" ? view.turn : null;
   $("players").replaceChildren(...view.players.map((p, s) => {
     const here = room.seats.has(s) && (s === seat || sharedScreen());
-    const tiles = p.joined ? `${t("count.tiles", { n: p.tiles })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}` : t("room.free_seat");
+    const count = isDice() ? `${t("count.dice", { n: p.tiles })} · ${t("bar.points_left", { n: p.total })}` : `${t("count.tiles", { n: p.tiles })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}`;
+    const tiles = p.joined ? count : t("room.free_seat");
     return el("span", { class: `player${s === current ? " current" : ""}${s === seat ? " you" : ""}`, "data-testid": "player", "data-seat": s },
       `${label(p)}${s === seat ? ` (${t("play.you")})` : here ? ` (${t("room.this_screen")})` : ""}: ${tiles}`);
   }));
@@ -69,8 +72,8 @@ function renderWaiting(view) {
       item.append(el("span", { class: "muted", text: t("room.waiting_player") }));
       if (creator) {
         const level = el("select", { "aria-label": t("room.ai_level_for", { n: s + 1 }), onchange: () => levels.set(s, level.value) },
-          ...state.meta.ai_levels.map((l) => el("option", { value: l, text: t(`ai.${l}`) })));
-        level.value = levels.get(s) || state.meta.ai_levels[0]; // kept as pushes redraw the list
+          ...aiLevelsOf(view).map((l) => el("option", { value: l, text: t(`ai.${l}`) })));
+        level.value = levels.get(s) || aiLevelsOf(view)[0]; // kept as pushes redraw the list
         item.append(" ", level, el("button", { type: "button", class: "small", "data-testid": "give-to-ai", onclick: () => actions.giveSeatToAI(s, level.value) }, t("room.give_to_ai")));
       }
     }
@@ -116,7 +119,7 @@ export function renderRoom() {
   $("log-panel").classList.toggle("hidden", waiting);
   $("rack-panel").classList.toggle("hidden", waiting || seat === null); // a spectator, or between turns on a shared screen
   $("table-controls").classList.toggle("hidden", seat === null);
-  $("rack-owner").textContent = sharedScreen() && seat !== null ? t("room.whose_rack", { who: view.players[seat].name }) : t("play.your_rack");
+  $("rack-owner").textContent = sharedScreen() && seat !== null ? t("room.whose_rack", { who: view.players[seat].name }) : isDice() ? t("dice.your_dice") : t("play.your_rack");
   const mine = seat !== null && view.turn === seat && view.status === "playing";
   $("legend-changed-text").textContent = mine ? t("play.legend_changed") : view.last ? t("room.changed_by", { who: view.last.name }) : t("room.changed_last");
   const passing = passTo !== null;
