@@ -138,6 +138,63 @@ def test_two_processes_serve_one_room_and_a_killed_ones_seat_moves_to_the_other(
             assert socket.until(version)["version"] == version, name
 
 
+def act(base: str, code: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer = httpx.post(f"{base}/rooms/{code}/turn", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=WAIT)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+@pytest.mark.slow
+def test_an_xpress_room_on_two_processes_pushes_every_roll_and_survives_kill_9(tmp_path, shared_db):
+    # Issue 48, point 4: the Xpress room goes through the one hub, across processes as tile rooms do.
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with ExitStack() as stack:
+        one, one_proc = stack.enter_context(serving(tmp_path / "one", db=shared_db))
+        two, _ = stack.enter_context(serving(tmp_path / "two", db=shared_db))
+        made = httpx.post(f"{one}/rooms", json={"rules": "xpress", "name": "Ann"}, timeout=WAIT)
+        assert made.status_code == 201, made.text
+        code, ann = made.json()["room"], made.json()["token"]
+        joined = httpx.post(f"{two}/rooms/{code}/join", json={"name": "Bob"}, timeout=WAIT)
+        assert joined.status_code == 200, joined.text
+        bob = joined.json()["token"]
+        sockets = {
+            "ann": Socket(ws_url(one, code, ann)),
+            "bob": Socket(ws_url(two, code, bob)),
+            "spectator": Socket(ws_url(two, code)),
+        }
+        for socket in sockets.values():
+            stack.callback(socket.close)
+        version = sockets["ann"].until(2)["version"]
+        tokens = {0: (one, ann), 1: (two, bob)}
+        for step in range(4):  # a roll, then a pass, each through the mover's own process
+            view = sockets["spectator"].until(version)
+            base, token = tokens[view["turn"]]
+            body = {"roll": "all"} if step % 2 == 0 else {"pass": True}
+            version = act(base, code, token, {**body, "version": version})["version"]
+            for name, socket in sockets.items():
+                seen = socket.until(version)
+                assert seen["version"] == version and seen["log"][-1]["type"] == ("roll" if step % 2 == 0 else "pass")
+                assert "seed" not in json.dumps(seen), name
+        ann_before = sockets["ann"].until(version)
+        one_proc.send_signal(signal.SIGKILL)  # kill -9: Ann's process is gone
+        one_proc.wait()
+        sockets["ann"].close()
+        sockets["ann"] = Socket(ws_url(two, code, ann))
+        resumed = sockets["ann"].until(version)
+        assert resumed["version"] == version and resumed["seat"] == 0
+        assert (resumed["log"], resumed["rack"], resumed["dice"], resumed["players"]) == (
+            ann_before["log"],
+            ann_before["rack"],
+            ann_before["dice"],
+            ann_before["players"],
+        )  # nothing lost
+        view = sockets["spectator"].until(version)
+        version = act(two, code, ann if view["turn"] == 0 else bob, {"roll": [], "version": version})["version"]
+        for name, socket in sockets.items():
+            assert socket.until(version)["version"] == version, name
+
+
 _LEASER = """
 import sys, time
 from rummisolve.rules import STANDARD
