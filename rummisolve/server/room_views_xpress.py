@@ -15,7 +15,7 @@ down, a pass), each public.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rummisolve.jsonio import table_to_json
 from rummisolve.server.rooms import Room
@@ -23,12 +23,15 @@ from rummisolve.server.session_base import placed_tiles
 from rummisolve.xpress.state import die_name
 from rummisolve.xpress.transitions import ROUNDS_WITHOUT_PLAY
 
+if TYPE_CHECKING:
+    from rummisolve.xpress.game import XpressGame
+
 __all__ = ["xpress_room_view"]
 
 
 def xpress_room_view(room: Room, seat: int | None, now: float) -> dict[str, Any]:
     """Xpress's part of room ``room``'s view as ``seat`` sees it (``None``: a spectator)."""
-    game = room.game
+    game = cast("XpressGame", room.game)  # the kind's engine (a room types its round as the tile game's)
     state = game.state
     totals = state.totals()
     racks = state.racks
@@ -61,7 +64,7 @@ def xpress_room_view(room: Room, seat: int | None, now: float) -> dict[str, Any]
     return out
 
 
-def _event(game: Any, i: int, names: list[str]) -> dict[str, Any]:
+def _event(game: XpressGame, i: int, names: list[str]) -> dict[str, Any]:
     """Event ``i`` of the round in the log: every event is public; a play lists the faces it put down."""
     event = game.events[i]
     line = event.to_json()

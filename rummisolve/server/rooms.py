@@ -366,21 +366,23 @@ class Room:
         """Xpress: ``seat`` re-rolls its free dice named in ``dice`` (``[]``: keeps them all;
         ``"all"``: every one), once a turn before its play or pass; the turn goes on."""
         self._require_action("roll", seat)
+        game: Any = self.game  # the kind's engine: one with a roll (the kind's room_actions say so)
         if dice == "all":
-            dice = list(self.game.view(seat).dice)
+            dice = list(game.view(seat).dice)
         if not isinstance(dice, list) or not all(isinstance(d, str) for d in dice):
             raise OptionError(
                 f'roll: expected the names of the dice to roll (e.g. ["D3", "D7"]; [] keeps them all) or "all", got {json_type_name(dice)}'
             )
-        turn = self.game.state.turn
-        self.game.roll(dice)
+        turn = game.state.turn
+        game.roll(dice)
         self._ended(turn, now)
 
     def pass_turn(self, seat: int, now: float) -> None:
         """Xpress: ``seat`` ends its turn without a play."""
         self._require_action("pass", seat)
-        turn = self.game.state.turn
-        self.game.pass_turn()
+        game: Any = self.game  # the kind's engine: one with a pass
+        turn = game.state.turn
+        game.pass_turn()
         self._ended(turn, now)
 
     def _require_action(self, action: str, seat: int) -> None:

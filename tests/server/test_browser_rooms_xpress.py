@@ -17,7 +17,15 @@ import re
 import pytest
 
 from .test_browser import DESKTOP, PHONE
-from .test_browser_rooms import RoomPage, at_version, call, lay_out, rack_melds, shots, turn_is  # noqa: F401 (a fixture)
+from .test_browser_rooms import (
+    RoomPage,
+    at_version,
+    call,
+    lay_out,
+    rack_melds,
+    shots,  # noqa: F401 (the screenshots' folder, a fixture)
+    turn_is,
+)
 
 
 def _dice(locator) -> dict[str, str]:
@@ -30,7 +38,7 @@ def _every_seat(view: dict) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(browser, server, shots):
+def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(browser, server, shots):  # noqa: F811
     ann = RoomPage(browser, server, DESKTOP, shots)
     a = ann.page
     ann.open("/play")
@@ -67,6 +75,9 @@ def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(brow
     w = watcher.page
     watcher.open(f"/r/{code}")
     w.get_by_test_id("watching").wait_for()
+    w.wait_for_function(
+        "document.querySelector('[data-testid=watching]').textContent.includes('dice are rolled in the open')"
+    )
     assert w.locator("#rack-panel").is_hidden() and w.get_by_test_id("roll").is_hidden()
     assert w.get_by_test_id("draw").is_hidden() and w.locator("#table-controls").is_hidden()
     # Every seat's dice, shown to everyone: they are rolled in the open.
@@ -89,7 +100,9 @@ def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(brow
         assert p.get_by_test_id("end-turn").is_hidden() and other.page.get_by_test_id("roll-none").is_hidden()
         mine = call(server, f"/rooms/{code}", tokens[mover])
         assert _dice(p.get_by_test_id("rack")) == dict(zip(mine["dice"], mine["rack"], strict=True))
-        assert _dice(other.page.locator("#opponent-dice")) == {d["die"]: d["face"] for d in mine["players"][mover]["dice"]}
+        assert _dice(other.page.locator("#opponent-dice")) == {
+            d["die"]: d["face"] for d in mine["players"][mover]["dice"]
+        }
         picked = mine["dice"][:2] if turn % 2 == 0 else []
         for die in picked:
             p.get_by_test_id("rack").locator(f"[data-die={die}]").click()
@@ -118,7 +131,11 @@ def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(brow
             p.wait_for_function("document.querySelector('[data-testid=error]').textContent.startsWith('Not allowed')")
             assert "at least 3" in p.get_by_test_id("error").inner_text()
             after = call(server, f"/rooms/{code}", tokens[mover])
-            assert (after["version"], after["rack"], after["table"]) == (rolled["version"], rolled["rack"], rolled["table"])
+            assert (after["version"], after["rack"], after["table"]) == (
+                rolled["version"],
+                rolled["rack"],
+                rolled["table"],
+            )
             me.shoot_step("x06-illegal", key=True)
             p.get_by_test_id("reset").click()
             illegal += 1

@@ -139,7 +139,9 @@ def test_two_processes_serve_one_room_and_a_killed_ones_seat_moves_to_the_other(
 
 
 def act(base: str, code: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
-    answer = httpx.post(f"{base}/rooms/{code}/turn", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=WAIT)
+    answer = httpx.post(
+        f"{base}/rooms/{code}/turn", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=WAIT
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()
 

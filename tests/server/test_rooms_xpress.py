@@ -213,7 +213,9 @@ def after(ws, version: int, seat: int) -> dict:
 def test_ai_seats_play_xpress_and_a_seat_is_handed_to_an_ai(app):
     with TestClient(app) as client:
         refused = client.post("/rooms", json={"rules": "xpress", "seats": ["human", "expert"]})
-        assert refused.status_code == 400 and "expert" in refused.json()["error"] and "medium" in refused.json()["error"]
+        assert (
+            refused.status_code == 400 and "expert" in refused.json()["error"] and "medium" in refused.json()["error"]
+        )
         made = create(client, rules="xpress", seats=["human", "medium"], name="Ann")
         code, token = made["room"], made["token"]
         with client.websocket_connect(f"/rooms/{code}/ws?token={token}") as ws:

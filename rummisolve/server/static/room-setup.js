@@ -49,6 +49,7 @@ function fit() {
 }
 
 function renderRoomSeats() {
+  const drawnFirst = ruleValue(state.meta, rules.value(), "dice"); // Xpress: the deal draws who moves first
   $("room-seats").replaceChildren(...seats.map((seat, s) => {
     const id = `room-seat-${s}`;
     const kind = el("select", { id, "data-testid": "room-seat-kind" });
@@ -56,7 +57,7 @@ function renderRoomSeats() {
     for (const level of aiLevels(rules)) kind.append(el("option", { value: level, text: t("room.kind_ai", { level: t(`ai.${level}`) }) }));
     kind.value = seat.kind;
     kind.addEventListener("change", () => choose(s, kind.value));
-    const row = el("div", { class: "row", "data-testid": "room-seat" }, el("label", { for: id }, capital(t(s === 0 ? "play.seat_first" : "play.seat_n", { n: s + 1 }))), kind);
+    const row = el("div", { class: "row", "data-testid": "room-seat" }, el("label", { for: id }, capital(t(s === 0 && !drawnFirst ? "play.seat_first" : "play.seat_n", { n: s + 1 }))), kind);
     if (seat.kind === "you" || seat.kind === "screen") {
       const name = el("input", { type: "text", maxlength: 24, value: seat.name, "aria-label": t("room.seat_name", { n: s + 1 }), "data-testid": "room-seat-name",
         placeholder: seat.kind === "you" ? t("room.your_name_ph") : t("room.their_name"), autocomplete: seat.kind === "you" ? "nickname" : "off" });

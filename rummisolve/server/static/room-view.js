@@ -113,7 +113,8 @@ export function renderRoom() {
   const waiting = view.status === "waiting";
   const watching = !room.seats.size;
   $("watching").classList.toggle("hidden", !watching);
-  $("watching").textContent = t(room.full ? "room.watching_full" : "room.watching");
+  const watchingKey = isDice() ? (room.full ? "room.watching_full_dice" : "room.watching_dice") : room.full ? "room.watching_full" : "room.watching"; // Xpress: every seat's dice are shown
+  $("watching").textContent = t(watchingKey);
   $("bar-panel").classList.toggle("your-turn", seat !== null && view.turn === seat && view.status === "playing");
   $("table-panel").classList.toggle("hidden", waiting);
   $("log-panel").classList.toggle("hidden", waiting);
