@@ -161,3 +161,43 @@ def test_two_browsers_play_an_xpress_room_by_its_invite_and_a_third_watches(brow
     assert illegal == 1 and played + passed >= 2
     for page in (ann, bo, watcher):
         assert page.errors == [], page.errors
+
+
+@pytest.mark.slow
+def test_players_sharing_a_screen_play_an_xpress_room(browser, server, shots):  # noqa: F811
+    page = RoomPage(browser, server, DESKTOP, shots)
+    p = page.page
+    page.open("/play")
+    p.get_by_test_id("room-rules-preset").select_option("xpress")
+    p.get_by_test_id("room-seat-name").fill("Ann")
+    p.get_by_test_id("room-seat-kind").nth(1).select_option("screen")
+    p.get_by_test_id("room-seat-name").nth(1).fill("Cy")
+    assert p.get_by_test_id("room-add-seat").is_disabled()  # Xpress is two players
+    p.get_by_test_id("create-room").click()
+    p.wait_for_url(re.compile(r"/play\?room=[A-Z]{6}&token=[\w-]+$"))
+    p.wait_for_selector("body[data-ready=true]")
+    code = p.url.split("room=")[1].split("&")[0]
+    names = ["Ann", "Cy"]
+    for step in range(4):  # each in turn: the device passed, a roll (all, or none), then a pass
+        view = call(server, f"/rooms/{code}")
+        name = names[view["turn"]]
+        p.get_by_test_id("pass-screen").wait_for()
+        p.wait_for_function("n => document.querySelector('[data-testid=pass-name]').textContent === n", arg=name)
+        assert p.get_by_test_id("rack").locator("[data-die]").count() == 0  # no rack until they hold the device
+        if step == 0:
+            page.shoot_step("x10-xpress-pass-the-device", key=True)
+        p.get_by_test_id("pass-ready").click()
+        turn_is(p, f"Your turn, {name} · turn {view['turn_number'] + 1}")
+        assert p.locator("#rack-owner").inner_text() == f"{name}'s dice"
+        assert p.get_by_test_id("rack").locator("[data-die]").count() == len(view["players"][view["turn"]]["dice"])
+        p.wait_for_selector("body:not([data-pending]) [data-testid=roll-none]:not([disabled])")
+        p.get_by_test_id("roll-all" if step % 2 else "roll-none").click()
+        at_version(p, view["version"] + 1)
+        p.wait_for_selector("body:not([data-pending]) [data-testid=draw]:not([disabled])")
+        if step == 1:
+            page.shoot_step("x11-xpress-shared-screen-rolled", key=True)
+        p.get_by_test_id("draw").click()  # "Pass"
+        at_version(p, view["version"] + 2)
+    log = call(server, f"/rooms/{code}")["log"]
+    assert [e["type"] for e in log] == ["roll", "pass"] * 4 and [len(e["dice"]) for e in log[::2]] == [0, 9, 0, 9]
+    assert page.errors == [], page.errors

@@ -120,7 +120,8 @@ export function renderRoom() {
   $("log-panel").classList.toggle("hidden", waiting);
   $("rack-panel").classList.toggle("hidden", waiting || seat === null); // a spectator, or between turns on a shared screen
   $("table-controls").classList.toggle("hidden", seat === null);
-  $("rack-owner").textContent = sharedScreen() && seat !== null ? t("room.whose_rack", { who: view.players[seat].name }) : isDice() ? t("dice.your_dice") : t("play.your_rack");
+  const owner = sharedScreen() && seat !== null ? view.players[seat].name : null;
+  $("rack-owner").textContent = isDice() ? (owner ? t("dice.whose", { who: owner }) : t("dice.your_dice")) : owner ? t("room.whose_rack", { who: owner }) : t("play.your_rack");
   const mine = seat !== null && view.turn === seat && view.status === "playing";
   $("legend-changed-text").textContent = mine ? t("play.legend_changed") : view.last ? t("room.changed_by", { who: view.last.name }) : t("room.changed_last");
   const passing = passTo !== null;
