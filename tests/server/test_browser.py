@@ -505,7 +505,7 @@ def test_the_setup_form_seats_and_saved_games(browser, server):
     presets = p.get_by_test_id("rules-preset").locator("option").all_inner_texts()
     assert "standard" in presets and "xpress" in presets  # the dice game, against an AI
     room_presets = p.get_by_test_id("room-rules-preset").locator("option").all_inner_texts()
-    assert "standard" in room_presets and "xpress" not in room_presets  # not in game rooms yet
+    assert "standard" in room_presets and "xpress" in room_presets  # Xpress rooms too (issue 48)
     assert p.locator("#setup [data-option-row=dice]").count() == 0
     assert p.locator("#setup [data-option-row=discard]").count() == 1
     assert p.get_by_test_id("ai-level").count() == 1 and p.get_by_test_id("remove-ai").is_disabled()

@@ -154,8 +154,11 @@ def test_tile_actions_and_dice_actions_are_refused_where_they_do_not_fit(api):
     refused = api.post(f"/games/{tiles}/roll", json={"dice": "all"})
     assert refused.status_code == 400 and "no dice" in refused.json()["error"]
     assert api.post("/games", json={"players": "human,easy,easy", "rules": "xpress"}).status_code == 400
-    room = api.post("/rooms", json={"seats": ["human", "human"], "rules": "xpress"})
-    assert room.status_code == 400 and "'dice'" in room.json()["error"]
+    # Xpress rooms exist (issue 48; tests/server/test_rooms_xpress.py): two seats, Xpress's own AIs.
+    room = api.post("/rooms", json={"seats": ["human", "human", "human"], "rules": "xpress"})
+    assert room.status_code == 400 and "2 to 2 players" in room.json()["error"]
+    room = api.post("/rooms", json={"seats": ["human", "expert"], "rules": "xpress"})
+    assert room.status_code == 400 and "'expert'" in room.json()["error"]
 
 
 def test_a_whole_game_of_passes_against_the_ai_ends_and_the_next_one_starts(api):
