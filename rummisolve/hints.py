@@ -23,9 +23,22 @@ from rummisolve.position import Position
 from rummisolve.solution import Objective, Solution, Status
 from rummisolve.tiles import Tile, format_tiles
 
-__all__ = ["Hint", "hint", "HINT_LEVELS"]
+__all__ = ["Hint", "HintWords", "TILE_WORDS", "hint", "HINT_LEVELS"]
 
 HINT_LEVELS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class HintWords:
+    """What a hint calls the pieces a move plays (one, several) and says when there is no move."""
+
+    one: str = "tile"
+    many: str = "tiles"
+    no_move: str = "No move: draw a tile."
+
+
+TILE_WORDS = HintWords()
+"""The tile game's words (Xpress plays dice: ``HintWords("die", "dice", "No play with these dice: pass.")``)."""
 
 
 @dataclass(frozen=True)
@@ -60,20 +73,20 @@ def hint(
     return hint_of(solve(position, objective, time_limit), level)
 
 
-def hint_of(solution: Solution, level: int) -> Hint:
-    """The hint of ``level`` that ``solution`` (a solve's answer) gives."""
+def hint_of(solution: Solution, level: int, words: HintWords = TILE_WORDS) -> Hint:
+    """The hint of ``level`` that ``solution`` (a solve's answer) gives, in ``words``."""
     if isinstance(level, bool) or level not in HINT_LEVELS:
         raise OptionError(f"hint level must be 1, 2 or 3, not {level!r}")
     if not solution:
         text = (
-            "No move: draw a tile."
+            words.no_move
             if solution.status is Status.NO_MOVE
             else "No move found in time (not a proof that there is none)."
         )
         return Hint(level, solution.status, (), None if level < 2 else (), None, None, text)
     tiles = solution.played
     count = len(tiles)
-    text = f"You can play {count} tile{'' if count == 1 else 's'}: {format_tiles(tiles)}."
+    text = f"You can play {count} {words.one if count == 1 else words.many}: {format_tiles(tiles)}."
     touched = None
     table = explanation = None
     if level >= 2:

@@ -26,17 +26,17 @@ from rummisolve.errors import GameStateError, OptionError
 from rummisolve.game.reasons import for_people
 from rummisolve.jsonio import hint_to_json, table_to_json
 from rummisolve.rules import XPRESS, RuleSet
-from rummisolve.server.session_base import SessionBase, check_hint_level, kinds_list, placed_tiles
+from rummisolve.server.game_views import dice_event, xpress_view
+from rummisolve.server.session_base import SessionBase, check_hint_level, kinds_list
 from rummisolve.tiles import Tile
 from rummisolve.xpress.actions import Pass, Roll, XpressPlayer
-from rummisolve.xpress.events import DicePlayEvent, XpressEvent
+from rummisolve.xpress.events import XpressEvent
 from rummisolve.xpress.game import XpressGame
 from rummisolve.xpress.kind import XPRESS_GAME
 from rummisolve.xpress.players import XPRESS_AI_LEVELS, make_xpress_player
 from rummisolve.xpress.runner import play_xpress_turn
 from rummisolve.xpress.seeding import SEATS
 from rummisolve.xpress.state import die_name
-from rummisolve.xpress.transitions import ROUNDS_WITHOUT_PLAY
 
 __all__ = ["DiceSession", "DICE_SESSION_FORMAT", "check_dice_kinds", "reroll_text"]
 
@@ -59,7 +59,6 @@ def check_dice_kinds(kinds: Any) -> tuple[str, ...]:
 class DiceSession(SessionBase[XpressGame, XpressPlayer]):
     """One human and one Xpress AI (``kinds``), game after game (``rounds``: each an :class:`XpressGame`)."""
 
-    dice_game = True
     KIND = XPRESS_GAME
     FORMAT = DICE_SESSION_FORMAT
     VERSION = _VERSION
@@ -113,7 +112,7 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
     def hint(self, level: int) -> dict[str, Any]:
         """Before the roll: the best re-roll (:func:`~rummisolve.xpress.best_reroll`, by dice played),
         ``reroll`` its ranking. After it: the best play for the faces shown, at ``level`` 1 to 3."""
-        from rummisolve.hints import hint_of
+        from rummisolve.hints import HintWords, hint_of
         from rummisolve.xpress.reroll import best_reroll
         from rummisolve.xpress.reroll_json import advice_to_json
 
@@ -134,16 +133,7 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
             reroll["outcomes"] = advice.best.outcomes
             return {"level": level, "kind": "reroll", "text": reroll_text(reroll), "dice": names, "reroll": reroll}
         solution = self._solve(view.position)
-        out = hint_to_json(hint_of(solution, level))
-        count = len(solution.played) if solution else 0
-        if not solution:
-            out["text"] = "No play with these dice: pass."
-        else:
-            out["text"] = out["text"].replace(
-                f"You can play {count} tile{'' if count == 1 else 's'}:",
-                f"You can play {count} {'die' if count == 1 else 'dice'}:",
-                1,
-            )
+        out = hint_to_json(hint_of(solution, level, HintWords("die", "dice", "No play with these dice: pass.")))
         out["kind"] = "play"
         return out
 
@@ -177,46 +167,8 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
 
     # -- what the human sees ----------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """The game as the human sees it: both seats' dice (rolled in the open), never the seed
-        (unless practice)."""
-        game = self.game
-        state = game.state
-        view = game.view(self.human)
-        totals = state.totals()
-        players = []
-        for s in range(SEATS):
-            seat_view = game.view(s)
-            players.append(
-                {
-                    "name": self.names[s],
-                    "kind": self.kinds[s],
-                    "rack_size": len(seat_view.dice),
-                    "opened": state.opened[s],
-                    "dice": [{"die": d, "face": str(f)} for d, f in zip(seat_view.dice, seat_view.rack, strict=True)],
-                    "rack": [str(t) for t in seat_view.rack],
-                    "total": totals[s],
-                }
-            )
-        middle = {
-            "discard_rule": False,
-            "table": table_to_json(state.table),
-            "table_dice": [list(m) for m in view.table_dice],
-            "rack": [str(t) for t in view.rack],
-            "dice": list(view.dice),
-            "rolled": state.rolled,
-            "passes": state.passes,
-            "passes_to_end": ROUNDS_WITHOUT_PLAY * SEATS,
-            "opened": view.opened,
-            "pool_size": 0,
-            "discard_pile": [],
-            "draw_from": None,
-            "drawn": None,
-            "turn_timer": None,
-            "timer_penalty": self.rules.timer_penalty,
-            "time_left": None,
-        }
-        return {"dice_game": True, **self._view(players, middle)}
+    def _seat_view(self) -> dict[str, Any]:
+        return xpress_view(self.game, self.human, self.names, self.kinds, self.match)
 
     def _frames(self, game: XpressGame) -> list[dict[str, Any]]:
         # Every seat's dice, all open.
@@ -226,14 +178,13 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
             racks = state.racks
             frames.append(
                 {
-                    "turn": state.turn,
-                    "current": state.current,
+                    "turn": state.current,
+                    "turn_number": state.turn,
                     "event": event,
                     "table": table_to_json(state.table),
                     "racks": [[str(t) for t in rack] for rack in racks],
                     "dice": [[die_name(d) for d in hand] for hand in state.hands],
                     "rack_sizes": [len(rack) for rack in racks],
-                    "pool_size": 0,
                 }
             )
         return frames
@@ -250,11 +201,7 @@ class DiceSession(SessionBase[XpressGame, XpressPlayer]):
 
     def _public(self, event: XpressEvent, before: Sequence[Any] = ()) -> dict[str, Any]:
         """An event with its mover's name; a play also lists the faces it put on the table."""
-        obj = event.to_json()
-        obj["name"] = self.names[event.player]
-        if isinstance(event, DicePlayEvent):
-            obj["played"] = placed_tiles(event.table, before)
-        return obj
+        return dice_event(event, self.human, self.names, before)
 
 
 def reroll_text(reroll: dict[str, Any]) -> str:

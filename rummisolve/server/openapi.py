@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from rummisolve.server import schemas
+from rummisolve.server import schemas, view_schemas
 
 __all__ = ["request_body", "install_openapi"]
 
@@ -31,7 +31,8 @@ def request_body(model: str | None, examples: dict[str, Any]) -> dict[str, Any]:
 
 
 def install_openapi(app: FastAPI) -> None:
-    """Make ``app.openapi()`` include the request models of :data:`rummisolve.server.schemas.REQUEST_MODELS`."""
+    """Make ``app.openapi()`` include the request models of :data:`rummisolve.server.schemas.REQUEST_MODELS`
+    and :data:`rummisolve.server.view_schemas.REQUEST_MODELS`."""
     app.openapi = _openapi_with_request_models(app)  # type: ignore[method-assign]
 
 
@@ -40,7 +41,11 @@ def _openapi_with_request_models(app: FastAPI) -> Callable[[], dict[str, Any]]:
         if app.openapi_schema is None:
             doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
             components = doc.setdefault("components", {}).setdefault("schemas", {})
-            models: tuple[type[BaseModel], ...] = (*schemas.REQUEST_MODELS, schemas.SolveResult)
+            models: tuple[type[BaseModel], ...] = (
+                *schemas.REQUEST_MODELS,
+                *view_schemas.REQUEST_MODELS,
+                schemas.SolveResult,
+            )
             for model in models:
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))

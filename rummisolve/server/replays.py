@@ -46,7 +46,9 @@ def round_frames(
     seat: int | None = None,
     public: Callable[[Any, Any], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every state of a round: its table, the event that led to it and the racks. A round still
+    """Every state of a round: the seat to move (``turn``), ``turn_number``, its table, the event
+    that led to it, the racks and their sizes, the ``pool`` (a count), in the game view's names
+    (records saved before them, shown as they are, say ``current``, ``turn`` and ``pool_size``). A round still
     running, seen by ``seat``: only that seat's rack, and the others' events as ``public(event,
     table before it)`` gives them; otherwise (a finished round, or no seat) everything."""
     hide = seat is not None and not game.finished
@@ -58,13 +60,13 @@ def round_frames(
             event = public(done, game.states[i - 1].table) if hide and public is not None else done.to_json()
         frames.append(
             {
-                "turn": state.turn,
-                "current": state.current,
+                "turn": state.current,
+                "turn_number": state.turn,
                 "event": event,
                 "table": table_to_json(state.table),
                 "racks": [None if hide and s != seat else [str(t) for t in rack] for s, rack in enumerate(state.racks)],
                 "rack_sizes": [len(rack) for rack in state.racks],
-                "pool_size": len(state.pool),
+                "pool": len(state.pool),
             }
         )
     return frames

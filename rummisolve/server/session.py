@@ -36,7 +36,7 @@ from typing import Any
 from rummisolve.errors import OptionError
 from rummisolve.game.actions import Draw, Player
 from rummisolve.game.engine import Game
-from rummisolve.game.events import DrawEvent, PlayEvent, TimeoutEvent, public_event
+from rummisolve.game.events import DrawEvent, public_event
 from rummisolve.game.players import AI_LEVELS, PLAYER_KINDS, make_player
 from rummisolve.game.reasons import for_people
 from rummisolve.game.runner import play_turn
@@ -44,19 +44,19 @@ from rummisolve.game.saves import SESSION_FORMAT
 from rummisolve.game.tile_game import TILE_GAME
 from rummisolve.jsonio import hint_to_json, json_type_name, table_to_json
 from rummisolve.rules import STANDARD, RuleSet
+from rummisolve.server.game_views import seat_event, tile_view, timer_view
 from rummisolve.server.replays import round_frames
 from rummisolve.server.session_base import (
     SessionBase,
     check_hint_level,
     illegal_answer,
     kinds_list,
-    placed_tiles,
     seat_names,
 )
 from rummisolve.solver_limits import unsupported_rules
 from rummisolve.tiles import Tile
 
-__all__ = ["Session", "SESSION_FORMAT", "seat_names", "seat_event", "illegal_answer", "check_kinds"]
+__all__ = ["Session", "SESSION_FORMAT", "seat_names", "illegal_answer", "check_kinds"]
 
 _SESSION_VERSION = 2
 """2: ``practice`` (absent in version 1: such a session loads as a game that is not practice)."""
@@ -153,41 +153,12 @@ class Session(SessionBase[Game, Player]):
 
     # -- what the human sees ----------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """The game as the human sees it (every rack shown once the round is over)."""
+    def _seat_view(self) -> dict[str, Any]:
         game = self.game
-        state = game.state
-        view = game.view(self.human)
-        finished = state.finished
-        players = [
-            {
-                "name": self.names[s],
-                "kind": self.kinds[s],
-                "rack_size": len(state.racks[s]),
-                "opened": state.opened[s],
-            }
-            for s in range(len(self.kinds))
-        ]
-        out = self._view(
-            players,
-            {
-                "discard_rule": self.rules.discard,
-                "table": table_to_json(state.table),
-                "rack": [str(t) for t in view.rack],
-                "opened": view.opened,
-                "pool_size": view.pool_size,
-                "discard_pile": [str(t) for t in view.discard_pile],
-                "draw_from": view.draw_from,
-                "drawn": None if view.drawn is None else str(view.drawn),
-                "turn_timer": self.rules.turn_timer,
-                "timer_penalty": self.rules.timer_penalty,
-                "time_left": None if finished else game.time_left(),
-            },
-        )
-        if finished:
-            for seat, player in enumerate(players):
-                player["rack"] = [str(t) for t in state.racks[seat]]
-        return out
+        rules = self.rules
+        left = None if game.finished else game.time_left()
+        timer = timer_view(rules.turn_timer, rules.timer_penalty, None, left)
+        return tile_view(game, self.human, self.names, self.kinds, self.match, timer)
 
     def _frames(self, game: Game) -> list[dict[str, Any]]:
         # A round still running shows the human's rack alone.
@@ -206,19 +177,6 @@ class Session(SessionBase[Game, Player]):
         """An event as the human may see it: their own draws shown, the others' hidden; a play
         also lists the rack tiles it put on the table (``before``: the table it started from)."""
         return seat_event(event, self.human, self.names, before)
-
-
-def seat_event(event: Any, seat: int | None, names: Sequence[str], before: Sequence[Any] = ()) -> dict[str, Any]:
-    """An event as ``seat`` may see it (``None``: a spectator): that seat's own draws shown, the
-    others' hidden; with the mover's name, and for a play the rack tiles it put on the table
-    (``before``: the table it started from)."""
-    obj = event.to_json() if seat is not None and event.player == seat else public_event(event)
-    obj["name"] = names[event.player]
-    if isinstance(event, PlayEvent):
-        obj["played"] = placed_tiles(event.table, before)
-    if isinstance(event, TimeoutEvent):
-        obj["drew"] = len(event.tiles)
-    return obj
 
 
 def check_kinds(kinds: Any) -> tuple[str, ...]:

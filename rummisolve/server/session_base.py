@@ -133,10 +133,6 @@ class SessionBase(Generic[G, P]):
         """An event as the human may see it (``before``: the table it started from)."""
         raise NotImplementedError
 
-    def view(self) -> dict[str, Any]:
-        """The game as the human sees it."""
-        raise NotImplementedError
-
     def play(self, table: Sequence[Sequence[Any]], discard: Any = None) -> dict[str, Any]:
         """The human's new table (and, where the game has one, the discard)."""
         raise NotImplementedError
@@ -267,27 +263,19 @@ class SessionBase(Generic[G, P]):
 
     # -- what the human sees ----------------------------------------------------------------------
 
-    def _view(self, players: list[dict[str, Any]], middle: dict[str, Any]) -> dict[str, Any]:
-        """The view's fields both games have, around ``middle`` (the game's own)."""
-        game = self.game
-        state = game.state
-        return {
-            "players": players,
-            "human": self.human,
-            "current": state.current,
-            "turn": state.turn,
-            "round": len(self.rounds) - 1,
-            "practice": self.practice,
-            **self._seed_shown(),
-            "rules": rules_to_json(self.rules),
-            **middle,
-            "can_undo_turn": self.can_undo_turn,
-            "finished": state.finished,
-            "winner": state.winner,
-            "end_reason": state.end_reason,
-            "history": [self._public(e, game.states[i].table) for i, e in enumerate(game.events)],
-            "results": self.results(),
-        }
+    def view(self) -> dict[str, Any]:
+        """The game as the human sees it: the game view every game shares
+        (:mod:`rummisolve.server.game_views`) and a single-player game's own fields: ``practice``,
+        the seed (practice games only) and whether the whole-turn take-back is open."""
+        view = self._seat_view()
+        view["practice"] = self.practice
+        view.update(self._seed_shown())
+        view["can_undo_turn"] = self.can_undo_turn
+        return view
+
+    def _seat_view(self) -> dict[str, Any]:
+        """The current round as the human's seat sees it."""
+        raise NotImplementedError
 
     def results(self) -> dict[str, Any]:
         """Each finished round's winner (``null``: a draw), ending and scores, and each seat's total."""
@@ -309,7 +297,7 @@ class SessionBase(Generic[G, P]):
             "practice": self.practice,
             **self._seed_shown(),
             "round": len(self.rounds) - 1,
-            "turn": self.game.state.turn,
+            "turn_number": self.game.state.turn,
             "finished": self.game.finished,
             "totals": self.results()["totals"],
         }

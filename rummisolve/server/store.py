@@ -408,6 +408,8 @@ class GameStore(Upkeep):
                 fields = json.loads(summary)
                 if not isinstance(fields, dict):
                     raise ValueError("not an object")
+                if "turn" in fields:  # a summary saved before the one game view (issue 48) named it so
+                    fields["turn_number"] = fields.pop("turn")
                 games.append(
                     {
                         **fields,

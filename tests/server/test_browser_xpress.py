@@ -108,7 +108,7 @@ def test_an_xpress_game_in_the_browser(browser, server):
     log = p.get_by_test_id("log").inner_text()
     assert "you play" in log and re.search(r"medium (rolls|keeps)", log), log
     state = _state(page, ident)
-    assert state["history"][1]["type"] == "play" and set(state["history"][1]["dice"]) == set(on_table)
+    assert state["log"][1]["type"] == "play" and set(state["log"][1]["dice"]) == set(on_table)
     assert not set(on_table) & set(state["dice"])
     p.wait_for_timeout(1000)  # the AI's roll has tumbled
     page.shoot_both("xpress-after-ai")

@@ -80,13 +80,13 @@ def test_pages_and_static_files_are_served(api):
 
 def test_a_human_turn_is_refereed_with_reasons_per_meld(api):
     ident, state = new_game(api)
-    assert state["current"] == state["human"] == 0 and len(state["rack"]) == 14
+    assert state["turn"] == state["seat"] == 0 and len(state["rack"]) == 14
     rack = state["rack"]
     answer = api.post(f"/games/{ident}/play", json={"table": [rack[:2], rack[2:5]]}).json()
     assert answer["legal"] is False
     melds = {r["meld"] for r in answer["reasons"]}
     assert 0 in melds and "meld 1" in answer["message"]  # named as the page numbers them
-    assert answer["state"]["rack"] == rack and answer["state"]["turn"] == 0  # nothing changed
+    assert answer["state"]["rack"] == rack and answer["state"]["turn_number"] == 0  # nothing changed
     # The best move (or a draw) is accepted, and the referee agrees with it.
     game = Game(2, seed=11, names=("you", "medium"))
     best = solve(game.view(0).position)
@@ -97,8 +97,8 @@ def test_a_human_turn_is_refereed_with_reasons_per_meld(api):
     else:
         api.post(f"/games/{ident}/draw")
     state = api.post(f"/games/{ident}/advance").json()["state"]
-    assert state["current"] == 0 and state["turn"] == 2
-    assert [e["player"] for e in state["history"]] == [0, 1]
+    assert state["turn"] == 0 and state["turn_number"] == 2
+    assert [e["player"] for e in state["log"]] == [0, 1]
 
 
 def test_draw_advance_undo_hint_and_errors(api):
@@ -113,7 +113,7 @@ def test_draw_advance_undo_hint_and_errors(api):
     assert hint["level"] == 1 and "text" in hint
     assert api.post(f"/games/{ident}/hint", json={"level": 7}).status_code == 400
     undone = api.post(f"/games/{ident}/undo").json()["state"]
-    assert undone["turn"] == 0 and undone["rack"] == state["rack"] and not undone["can_undo_turn"]
+    assert undone["turn_number"] == 0 and undone["rack"] == state["rack"] and not undone["can_undo_turn"]
     assert api.post(f"/games/{ident}/undo").status_code == 409
     assert api.get("/games/nope").status_code == 404
     assert api.post(f"/games/{ident}/play", json={"table": [["X1"]]}).status_code == 400
@@ -187,10 +187,10 @@ def test_the_discard_rule_is_played_through_the_api(api):
     ident, state = new_game(api, rules={"discard": True}, players="human,easy")
     top = state["discard_pile"][-1]
     picked = api.post(f"/games/{ident}/draw", json={"source": "discard"}).json()
-    assert picked["state"]["drawn"] == top and picked["state"]["current"] == 0
+    assert picked["state"]["drawn"] == top and picked["state"]["turn"] == 0
     tile = picked["state"]["rack"][0]
     done = api.post(f"/games/{ident}/discard", json={"tile": tile}).json()
-    assert done["state"]["discard_pile"][-1] == tile and done["state"]["current"] == 1
+    assert done["state"]["discard_pile"][-1] == tile and done["state"]["turn"] == 1
     assert Tile.parse(tile)
 
 

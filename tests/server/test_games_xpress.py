@@ -43,20 +43,20 @@ def new_game(api, players="human,medium", **body) -> tuple[str, dict, int]:
 
 
 def to_my_turn(api, ident: str, state: dict) -> dict:
-    while not state["finished"] and state["current"] != state["human"]:
+    while not state["finished"] and state["turn"] != state["seat"]:
         state = api.post(f"/games/{ident}/advance").json()["state"]
     return state
 
 
 def test_an_xpress_game_shows_both_seats_dice_and_never_the_seed(api):
     ident, state, _ = new_game(api)
-    assert state["dice_game"] is True and "seed" not in state and not state["practice"]
+    assert state["kind"] == "xpress" and "seed" not in state and not state["practice"]
     mine, theirs = (p["dice"] for p in state["players"])
     assert len(mine) == len(theirs) == 9
     assert sorted(d["die"] for d in mine + theirs) == sorted(die_names())  # the 18 dice, split
     for entry in mine + theirs:  # each die shows one of its own faces
         assert entry["face"] in {str(f) for f in die_named(entry["die"]).faces}
-    human = state["human"]
+    human = state["seat"]
     assert [d["die"] for d in state["players"][human]["dice"]] == state["dice"]
     assert [d["face"] for d in state["players"][human]["dice"]] == state["rack"]
     assert state["rolled"] is False and state["passes"] == 0 and state["passes_to_end"] == 6
@@ -102,7 +102,7 @@ def test_roll_play_illegal_play_and_a_stale_version(api):
         assert verify(position, hint["table"]).legal
         played = api.post(f"/games/{ident}/play", json={"table": hint["table"]}).json()
         assert played["legal"] is True and played["event"]["type"] == "play"
-        gone = Counter(rack) - Counter(played["state"]["players"][after["human"]]["rack"])
+        gone = Counter(rack) - Counter(played["state"]["players"][after["seat"]]["rack"])
         assert sorted(gone.elements()) == sorted(hint["played"]) == played["event"]["played"]
     else:
         assert hint["text"] == "No play with these dice: pass."
@@ -146,7 +146,7 @@ def test_tile_actions_and_dice_actions_are_refused_where_they_do_not_fit(api):
     assert draw.status_code == 409 and "pass" in draw.json()["error"]
     bad = api.post(f"/games/{ident}/roll", json={"dice": ["D99"]})
     assert bad.status_code == 400 and "D99" in bad.json()["error"]
-    theirs = state["players"][1 - state["human"]]["dice"][0]["die"]
+    theirs = state["players"][1 - state["seat"]]["dice"][0]["die"]
     other = api.post(f"/games/{ident}/roll", json={"dice": [theirs]})
     assert other.status_code == 409 and theirs in other.json()["error"]
     assert api.get(f"/games/{ident}").json()["state"] == state
@@ -167,19 +167,19 @@ def test_a_whole_game_of_passes_against_the_ai_ends_and_the_next_one_starts(api)
     while not state["finished"]:
         turns += 1
         assert turns < 200
-        if state["current"] == state["human"]:
+        if state["turn"] == state["seat"]:
             if not state["rolled"] and turns % 2:
                 state = api.post(f"/games/{ident}/roll", json={"dice": []}).json()["state"]  # keep all
             state = api.post(f"/games/{ident}/pass").json()["state"]
         else:
             answer = api.post(f"/games/{ident}/advance").json()
-            assert answer["event"]["player"] != state["human"] and answer["event"]["type"] in ("play", "pass")
+            assert answer["event"]["player"] != state["seat"] and answer["event"]["type"] in ("play", "pass")
             state = answer["state"]
     totals = [p["total"] for p in state["players"]]
     assert state["end_reason"] in ("out", "blocked")
-    last = state["results"]["rounds"][-1]
+    last = state["results"]["last"]
     if state["end_reason"] == "blocked":
-        assert [e["type"] for e in state["history"] if e["type"] != "roll"][-6:] == ["pass"] * 6
+        assert [e["type"] for e in state["log"] if e["type"] != "roll"][-6:] == ["pass"] * 6
         assert state["winner"] == (None if totals[0] == totals[1] else totals.index(min(totals)))
     else:
         assert state["players"][state["winner"]]["dice"] == []
@@ -187,8 +187,8 @@ def test_a_whole_game_of_passes_against_the_ai_ends_and_the_next_one_starts(api)
     refused = api.post(f"/games/{ident}/pass")
     assert refused.status_code == 409 and "over" in refused.json()["error"]
     nxt = api.post(f"/games/{ident}/next-round").json()["state"]
-    assert nxt["round"] == 1 and not nxt["finished"] and nxt["results"]["rounds"] == state["results"]["rounds"]
-    assert [p["rack_size"] for p in nxt["players"]] == [9, 9] and nxt["table"] == []
+    assert nxt["round"] == 1 and not nxt["finished"] and nxt["results"] == state["results"]
+    assert [p["tiles"] for p in nxt["players"]] == [9, 9] and nxt["table"] == []
 
 
 def test_an_xpress_game_survives_a_restart_and_takes_back_a_practice_turn(tmp_path):
@@ -206,5 +206,5 @@ def test_an_xpress_game_survives_a_restart_and_takes_back_a_practice_turn(tmp_pa
         assert again.status_code == 200 and again.json()["state"] == state
         assert any(g["id"] == ident for g in second.get("/games").json()["games"])
         back = second.post(f"/games/{ident}/undo").json()["state"]
-        human_moves = [e for e in back["history"] if e["player"] == back["human"]]
-        assert back["current"] == back["human"] and back["rolled"] is False and not human_moves
+        human_moves = [e for e in back["log"] if e["player"] == back["seat"]]
+        assert back["turn"] == back["seat"] and back["rolled"] is False and not human_moves

@@ -118,7 +118,7 @@ def test_no_response_a_player_can_reach_shows_a_hidden_tile_or_the_seed(app):
             state = client.get(f"/games/{ident}").json()["state"]
             if state["finished"]:
                 break
-            if state["current"] == state["human"]:
+            if state["turn"] == state["seat"]:
                 seen.append(client.post(f"/games/{ident}/hint", json={"level": 3}).json())
                 session = true_session(app, ident, token)
                 best = solve(session.game.view(session.human).position)
@@ -148,7 +148,7 @@ def test_a_practice_game_is_the_players_own_seed_and_can_be_taken_back(app):
         client.post(f"/games/{ident}/draw")
         client.post(f"/games/{ident}/advance")
         assert client.get(f"/games/{ident}").json()["state"]["can_undo_turn"] is True
-        assert client.post(f"/games/{ident}/undo").json()["state"]["turn"] == 0
+        assert client.post(f"/games/{ident}/undo").json()["state"]["turn_number"] == 0
         whole = client.get(f"/games/{ident}/saved").json()
         assert whole["seed"] == 5 and Session.from_json(whole).practice  # the whole game, resumable
         listed = client.get("/games").json()["games"]
@@ -199,7 +199,7 @@ def test_another_client_gets_nothing_of_a_game(app, tmp_path):
                 answer = stranger.request(method, path, headers=headers)
                 assert answer.status_code == 404, (method, path, answer.text)
                 assert answer.json() == {"error": nothing.json()["error"].replace("no-such-game", ident)}
-        assert owner.get(f"/games/{ident}").json()["state"]["turn"] == 0  # untouched
+        assert owner.get(f"/games/{ident}").json()["state"]["turn_number"] == 0  # untouched
         # The token works from any client, as a header.
         assert stranger.get(f"/games/{ident}", headers={"authorization": f"Bearer {token}"}).status_code == 200
         # A forged token is not adopted: the new game gets a fresh one.
@@ -354,12 +354,12 @@ def test_a_slow_hint_beside_many_reads_loses_no_draw(tmp_path, monkeypatch):
         hinted.join(20)
         drawer.join(20)
         assert drawn[0].status_code == 200
-        history = client.get(f"/games/{ident}").json()["state"]["history"]
+        history = client.get(f"/games/{ident}").json()["state"]["log"]
         assert [e["type"] for e in history] == ["draw"]
         token = client.cookies.get("rummisolve_token")
     with TestClient(make_app(tmp_path / "g.sqlite3")) as fresh:  # after a restart too
         fresh.headers["authorization"] = f"Bearer {token}"
-        assert [e["type"] for e in fresh.get(f"/games/{ident}").json()["state"]["history"]] == ["draw"]
+        assert [e["type"] for e in fresh.get(f"/games/{ident}").json()["state"]["log"]] == ["draw"]
 
 
 def test_a_save_from_an_older_copy_is_refused(tmp_path):
@@ -389,11 +389,11 @@ def test_an_action_from_a_stale_tab_is_refused(app):
         assert seen["version"] == 1
         drew = one.post(f"/games/{ident}/draw", json={"version": 1})
         assert drew.status_code == 200 and drew.json()["version"] == 2
-        turn = drew.json()["state"]["turn"]
+        turn = drew.json()["state"]["turn_number"]
         stale = two.post(f"/games/{ident}/draw", json={"version": seen["version"]})
         assert stale.status_code == 409 and "out of date" in stale.json()["error"]
         again = two.get(f"/games/{ident}").json()
-        assert again["version"] == 2 and again["state"]["turn"] == turn  # the stale draw did nothing
+        assert again["version"] == 2 and again["state"]["turn_number"] == turn  # the stale draw did nothing
         assert two.post(f"/games/{ident}/advance", json={"version": "2"}).status_code == 400
         assert two.post(f"/games/{ident}/advance").status_code == 200  # no version: the game as it is
 
@@ -429,10 +429,10 @@ def test_a_refused_write_leaves_the_game_as_it_was(tmp_path, monkeypatch):
             assert client.get(f"/games/{ident}").json()["state"] == before  # not moved on in memory
             assert client.post(f"/games/{ident}/hint").status_code == 200  # changes nothing: needs no write
         done = client.post(f"/games/{ident}/draw")
-        assert done.status_code == 200 and done.json()["state"]["turn"] == 1
+        assert done.status_code == 200 and done.json()["state"]["turn_number"] == 1
     with TestClient(make_app(db)) as again:
         again.headers["authorization"] = f"Bearer {token}"
-        assert again.get(f"/games/{ident}").json()["state"]["turn"] == 1
+        assert again.get(f"/games/{ident}").json()["state"]["turn_number"] == 1
 
 
 def test_a_write_locked_by_another_process_is_refused_and_blocks_no_other_game(tmp_path):
@@ -579,7 +579,7 @@ def test_game_actions_refuse_unknown_fields_and_every_error_is_json(app):
         ]:
             refused = client.post(f"/games/{ident}/{action}", json=body)
             assert refused.status_code == 400 and "unknown field" in refused.json()["error"], refused.text
-        assert client.get(f"/games/{ident}").json()["state"]["turn"] == 0
+        assert client.get(f"/games/{ident}").json()["state"]["turn_number"] == 0
         shapes = [
             client.get(f"/games/{ident}/replay?round=abc"),
             client.get(f"/games/{ident}/replay?round=1&x=2"),
@@ -634,7 +634,7 @@ def test_every_acknowledged_action_survives_a_killed_server(tmp_path):
     proc, url = start()
     try:
         state = httpx.get(f"{url}/games/{ident}", headers=auth).json()["state"]
-        assert state == acknowledged[-1] and len(state["history"]) == 4
+        assert state == acknowledged[-1] and len(state["log"]) == 4
     finally:
         proc.terminate()
         proc.wait(30)

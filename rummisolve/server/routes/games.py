@@ -42,6 +42,7 @@ from fastapi.responses import JSONResponse, Response
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
 from rummisolve.server.game_cache import TOKEN_COOKIE, NoSuchGame, token_of
 from rummisolve.server.meta import meta, tile_set
+from rummisolve.server.openapi import request_body
 from rummisolve.server.quotas import client_address, client_key
 from rummisolve.server.requests import (
     BadRequest,
@@ -55,6 +56,19 @@ from rummisolve.server.requests import (
 from rummisolve.server.sessions import AnySession, new_session
 from rummisolve.server.state import ServerState, SharedState
 from rummisolve.server.store import StaleGame, hash_token
+from rummisolve.server.view_schemas import (
+    ACTION_BODIES,
+    ERROR_RESPONSES,
+    ActionAnswer,
+    DeletedGame,
+    GameAnswer,
+    GamesList,
+    NewGameAnswer,
+    RoomResults,
+    RoundReplay,
+    SavedGame,
+    VersionBody,
+)
 
 __all__ = ["router", "ACTIONS"]
 
@@ -62,6 +76,11 @@ COOKIE_AGE = 400 * 24 * 3600
 """The longest a browser keeps a cookie (Chromium caps it at 400 days)."""
 
 router = APIRouter()
+
+_NEW_GAME_EXAMPLES = {
+    "practice": {"summary": "A practice game against a medium AI", "value": {"players": "human,medium", "seed": 7}},
+    "xpress": {"summary": "Xpress against a hard AI", "value": {"players": "human,hard", "rules": "xpress"}},
+}
 
 Action = Callable[[AnySession, dict[str, Any]], dict[str, Any] | None]
 
@@ -90,7 +109,12 @@ async def post_tiles(request: Request, state: SharedState) -> Response:
     return JSONResponse(tile_set(rules_from_json(body.get("rules", "standard"), "rules")))
 
 
-@router.get("/games", summary="Your saved games, most recent first, and the limits on games")
+@router.get(
+    "/games",
+    response_model=GamesList,
+    responses=ERROR_RESPONSES,
+    summary="Your saved games, most recent first, and the limits on games",
+)
 async def list_games(request: Request, state: SharedState) -> Response:
     store = state.store
 
@@ -110,6 +134,9 @@ async def list_games(request: Request, state: SharedState) -> Response:
 @router.post(
     "/games",
     status_code=201,
+    response_model=NewGameAnswer,
+    openapi_extra=request_body("NewGameBody", _NEW_GAME_EXAMPLES),
+    responses=ERROR_RESPONSES,
     summary='A new game: {"players": "human,medium", "rules": "standard", "seed": 7 (a practice game)}',
 )
 async def new_game(request: Request, state: SharedState) -> Response:
@@ -157,7 +184,12 @@ async def new_game(request: Request, state: SharedState) -> Response:
     return response
 
 
-@router.get("/games/{ident}", summary="A saved game as its human player sees it")
+@router.get(
+    "/games/{ident}",
+    response_model=GameAnswer,
+    responses=ERROR_RESPONSES,
+    summary="A saved game as its human player sees it",
+)
 async def get_game(ident: str, request: Request, state: SharedState) -> Response:
     def work() -> dict[str, Any]:
         owner = _owner_of(state, request)
@@ -168,7 +200,7 @@ async def get_game(ident: str, request: Request, state: SharedState) -> Response
     return await _answer(state, work)
 
 
-@router.delete("/games/{ident}", summary="Delete a saved game")
+@router.delete("/games/{ident}", response_model=DeletedGame, responses=ERROR_RESPONSES, summary="Delete a saved game")
 async def delete_game(ident: str, request: Request, state: SharedState) -> Response:
     def work() -> dict[str, Any]:
         owner = _owner_of(state, request)
@@ -181,7 +213,12 @@ async def delete_game(ident: str, request: Request, state: SharedState) -> Respo
     return await _answer(state, work)
 
 
-@router.get("/games/{ident}/replay", summary="A round state by state (every rack once it is over)")
+@router.get(
+    "/games/{ident}/replay",
+    response_model=RoundReplay,
+    responses=ERROR_RESPONSES,
+    summary="A round state by state (every rack once it is over)",
+)
 async def replay(ident: str, request: Request, state: SharedState) -> Response:
     raw = request.query_params.get("round")
     unknown = sorted(set(request.query_params) - {"round"})
@@ -202,7 +239,24 @@ async def replay(ident: str, request: Request, state: SharedState) -> Response:
 
 
 @router.get(
+    "/games/{ident}/results",
+    response_model=RoomResults,
+    responses=ERROR_RESPONSES,
+    summary="Every finished round's result and the totals (the view has the newest), as a room's",
+)
+async def game_results(ident: str, request: Request, state: SharedState) -> Response:
+    def work() -> dict[str, Any]:
+        owner = _owner_of(state, request)
+        with state.games.hold(ident):
+            return state.games.get(ident, owner).session.results()
+
+    return await _answer(state, work)
+
+
+@router.get(
     "/games/{ident}/saved",
+    response_model=SavedGame,
+    responses=ERROR_RESPONSES,
     summary="The game to keep: a practice game whole, any other what you have seen (every finished round, "
     "the running one as you saw it)",
 )
@@ -346,4 +400,11 @@ def _action_route(name: str) -> Callable[..., Any]:
 
 
 for _name, (_, _fields, _summary) in ACTIONS.items():
-    router.post(f"/games/{{ident}}/{_name}", summary=_summary, name=f"game_{_name}")(_action_route(_name))
+    router.post(
+        f"/games/{{ident}}/{_name}",
+        summary=_summary,
+        name=f"game_{_name}",
+        response_model=ActionAnswer,
+        responses=ERROR_RESPONSES,
+        openapi_extra=request_body(ACTION_BODIES.get(_name, VersionBody).__name__, {}),
+    )(_action_route(_name))

@@ -42,6 +42,7 @@ from rummisolve.errors import IllegalMoveError
 from rummisolve.jsonio import json_type_name, rules_from_json, table_from_json
 from rummisolve.server.game_cache import bearer_token, token_of
 from rummisolve.server.handlers import REFUSALS, refusal
+from rummisolve.server.openapi import request_body
 from rummisolve.server.quotas import client_address, client_key
 from rummisolve.server.requests import BadRequest, dealing, json_object
 from rummisolve.server.room_cache import CachedRoom, NoSuchRoom, normal_code
@@ -50,12 +51,13 @@ from rummisolve.server.room_views import invite_path, room_results, room_view
 from rummisolve.server.rooms import Room
 from rummisolve.server.session import illegal_answer
 from rummisolve.server.state import ServerState, SharedState
+from rummisolve.server.view_schemas import ERROR_RESPONSES, IllegalTurn, RoomMade, RoomResults, RoomView
 
 __all__ = ["router"]
 
 log = logging.getLogger("rummisolve.server")
 
-router = APIRouter()
+router = APIRouter(responses=ERROR_RESPONSES)
 
 _TURN_FIELDS = ("table", "draw", "source", "discard", "roll", "pass", "version")
 
@@ -117,6 +119,16 @@ def _answer(hub: RoomHub, code: str, changed: bool, answer: dict[str, Any], stat
 @router.post(
     "/rooms",
     status_code=201,
+    response_model=RoomMade,
+    openapi_extra=request_body(
+        "NewRoomBody",
+        {
+            "three": {
+                "summary": "Two people and an AI",
+                "value": {"seats": ["human", "human", "hard"], "name": "Ann", "timer": 60},
+            }
+        },
+    ),
     summary='A new game room: {"rules", "seats": ["human", "human", "hard"], "name", "timer": seconds | null}',
 )
 async def create_room(request: Request, state: SharedState) -> Response:
@@ -157,6 +169,8 @@ async def create_room(request: Request, state: SharedState) -> Response:
 
 @router.post(
     "/rooms/{code}/join",
+    response_model=RoomMade,
+    openapi_extra=request_body("JoinBody", {"named": {"summary": "Join as Bo", "value": {"name": "Bo"}}}),
     summary='Take the next free human seat of a room ({"name": "Bo"}, or a free one: {"seat": 2}); 409 if none is',
 )
 async def join_room(code: str, request: Request, state: SharedState) -> Response:
@@ -181,7 +195,11 @@ async def _join(code: str, request: Request, state: ServerState) -> Response:
     return _answer(hub, code, changed, answer)
 
 
-@router.get("/rooms/{code}", summary="A room as a seat sees it (Authorization: Bearer <token>), or a spectator")
+@router.get(
+    "/rooms/{code}",
+    response_model=RoomView,
+    summary="A room as a seat sees it (Authorization: Bearer <token>), or a spectator",
+)
 async def get_room(code: str, request: Request, state: SharedState) -> Response:
     with _guessing(state, request):
         return await _get(normal_code(code), request, state)
@@ -199,7 +217,11 @@ async def _get(code: str, request: Request, state: ServerState) -> Response:
     return _answer(hub, code, changed, view)
 
 
-@router.get("/rooms/{code}/results", summary="Every finished round's result and the totals (a view has the newest)")
+@router.get(
+    "/rooms/{code}/results",
+    response_model=RoomResults,
+    summary="Every finished round's result and the totals (a view has the newest)",
+)
 async def get_results(code: str, state: SharedState) -> Response:
     code = normal_code(code)
     hub = state.rooms
@@ -209,6 +231,15 @@ async def get_results(code: str, state: SharedState) -> Response:
 
 @router.post(
     "/rooms/{code}/turn",
+    response_model=RoomView,
+    openapi_extra=request_body(
+        "TurnBody",
+        {
+            "draw": {"summary": "A draw", "value": {"draw": True, "version": 7}},
+            "play": {"summary": "A play: the whole new table", "value": {"table": [["R1", "R2", "R3"]], "version": 7}},
+        },
+    ),
+    responses={400: {"model": IllegalTurn, "description": "An illegal play (the referee's reasons), or bad input"}},
     summary='A seat\'s turn: {"table": [[...]], "version": n} (a play: the whole new table), {"draw": true, '
     '"version": n}; Xpress: {"roll": ["D3"], "version": n}, a play, or {"pass": true, "version": n}',
 )
@@ -284,7 +315,12 @@ def _act(room: Room, seat: int, body: dict[str, Any], now: float) -> None:
         room.discard(seat, tile, now)
 
 
-@router.post("/rooms/{code}/next-round", summary='Deal the next round once this one is over ({"version": n})')
+@router.post(
+    "/rooms/{code}/next-round",
+    response_model=RoomView,
+    openapi_extra=request_body("RoomVersionBody", {"next": {"summary": "Deal on", "value": {"version": 40}}}),
+    summary='Deal the next round once this one is over ({"version": n})',
+)
 async def next_round(code: str, request: Request, state: SharedState) -> Response:
     with _guessing(state, request):
         code = normal_code(code)
@@ -316,6 +352,10 @@ async def _seat_action(
 
 @router.post(
     "/rooms/{code}/seats/{seat}",
+    response_model=RoomView,
+    openapi_extra=request_body(
+        "HandSeatBody", {"hard": {"summary": "A hard AI takes the seat", "value": {"kind": "hard", "version": 9}}}
+    ),
     summary='The creator hands a human seat to an AI ({"kind": "hard", "version": n}): its player left, or nobody came',
 )
 async def hand_seat(code: str, seat: int, request: Request, state: SharedState) -> Response:

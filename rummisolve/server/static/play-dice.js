@@ -6,7 +6,7 @@ import { $, el, formatTiles, sortTiles, tileElement } from "./common.js";
 import { render, state, yourTurn } from "./play-state.js";
 import { playerWord, t } from "./words.js";
 
-export const isDice = () => Boolean(state.game && state.game.dice_game);
+export const isDice = () => Boolean(state.game && state.game.kind === "xpress");
 
 /** The roll is still to come this turn (the player to move is the human). */
 export const rollPhase = () => isDice() && yourTurn() && !state.game.rolled;
@@ -55,8 +55,9 @@ export function renderRollControls() {
   const n = state.rollPick.size;
   $("roll").disabled = !rolling || n === 0;
   $("roll").textContent = n ? t("dice.roll_n", { n }) : t("dice.roll_picked");
-  $("roll-all").disabled = !rolling || !state.game.dice.length;
-  $("roll-all").textContent = t("dice.roll_all_n", { n: state.game.dice.length });
+  const mine = (state.game.dice || []).length; // a spectator's view has no dice of its own
+  $("roll-all").disabled = !rolling || !mine;
+  $("roll-all").textContent = t("dice.roll_all_n", { n: mine });
   $("roll-none").disabled = !rolling;
 }
 
@@ -66,7 +67,7 @@ export function renderOpponents() {
   box.classList.toggle("hidden", !isDice());
   if (!isDice()) return;
   const { game, meta } = state;
-  box.replaceChildren(...game.players.filter((p, s) => s !== game.human).map((p) => el("div", { class: "opponent", "data-testid": "opponent-dice" },
+  box.replaceChildren(...game.players.filter((p, s) => s !== game.seat).map((p) => el("div", { class: "opponent", "data-testid": "opponent-dice" },
     el("strong", { text: t("dice.whose", { who: playerWord(p.name) }) }), el("span", { class: "muted", text: ` (${t("count.dice", { n: p.dice.length })}, ${t("bar.points_left", { n: p.total })}):` }),
     el("div", { class: "rack small-rack" }, ...(p.dice.length ? p.dice.map((d) => dieElement(d.face, d.die, meta)) : [el("span", { class: "empty", text: t("dice.no_dice_left") })])))));
 }

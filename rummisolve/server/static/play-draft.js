@@ -12,7 +12,7 @@ export function startDraft() {
   const { game } = state;
   const tile = (code, fromRack, die) => ({ id: state.nextId++, code, fromRack, ...(die ? { die } : {}) });
   const table = game.table.map((m, i) => m.map((c, k) => tile(c, false, game.table_dice?.[i]?.[k])));
-  state.draft = { table, rack: game.rack.map((c, i) => tile(c, true, game.dice?.[i])), start: null, history: [] };
+  state.draft = { table, rack: (game.rack || []).map((c, i) => tile(c, true, game.dice?.[i])), start: null, history: [] };
   state.draft.start = snapshot();
   state.selected = new Set();
   state.badMelds = new Map();

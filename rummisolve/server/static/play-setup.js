@@ -73,7 +73,7 @@ export async function listSaved() {
   $("saved-note").textContent = t("play.saved_note", { n: counts.stored, max: limits.max_stored_games, live: counts.live, max_live: limits.max_live_games });
   for (const saved of games) {
     const label = [saved.players.map(playerWord).join(` ${t("play.vs")} `), saved.practice ? t("play.practice_seed", { seed: saved.seed }) : null,
-      typeof saved.rules === "string" ? t(`preset.${saved.rules}`) : t("play.custom_rules"), t("play.round_turn", { round: saved.round + 1, turn: saved.turn + 1 }),
+      typeof saved.rules === "string" ? t(`preset.${saved.rules}`) : t("play.custom_rules"), t("play.round_turn", { round: saved.round + 1, turn: saved.turn_number + 1 }),
       saved.finished ? t("play.round_over_short") : null, when(saved.updated * 1000)].filter(Boolean).join(" · ");
     const item = el("li", { "data-testid": "saved-game", "data-game": saved.id }, el("span", { text: label }),
       el("a", { href: `/play?game=${encodeURIComponent(saved.id)}`, "data-testid": "continue" }, saved.finished ? t("play.open_finished") : t("play.continue")),

@@ -59,5 +59,8 @@ export function showError(text) {
 
 export const yourTurn = () => {
   const { game } = state;
-  return game && !game.finished && !game.waiting && game.current === game.human && !state.busy && !state.pending;
+  return game && game.status === "playing" && game.turn === game.seat && !state.busy && !state.pending;
 };
+
+/** Whether the game is played under the discard rule (its view has a discard pile). */
+export const discardRule = (game) => Array.isArray(game.discard_pile);

@@ -4,7 +4,7 @@ import { $, formatTiles } from "./common.js";
 import { getGame, postAction } from "./play-client.js";
 import { isDice, markRolled, renderOpponents, rollPhase } from "./play-dice.js";
 import { applyHint as layOutHint, codes, draftChanged, findTile, sameMeld, startDraft } from "./play-draft.js";
-import { say, state, yourTurn } from "./play-state.js";
+import { discardRule, say, state, yourTurn } from "./play-state.js";
 import { describe, render, renderBar, renderControls, renderLog, renderRack, renderTable } from "./play-view.js";
 import { capital, errorWords, lang, list, num, reasonWords, t } from "./words.js";
 
@@ -43,7 +43,7 @@ async function reload() {
 export function endTurnRequest() {
   const { draft, game } = state;
   const table = codes(draft.table);
-  if (game.discard_rule) {
+  if (discardRule(game)) {
     const pick = [...state.selected].map(findTile).filter((f) => f && f.where === draft.rack);
     if (pick.length !== 1) {
       say(t("play.need_discard"), "bad");
@@ -135,7 +135,7 @@ export async function draw(source) {
   if (!answer) return;
   say(`${describe(answer.event)}.`, "info");
   const drawn = answer.event && answer.event.tile ? answer.event.tile : null;
-  if (state.game.discard_rule && answer.state.current === state.game.human) {
+  if (discardRule(state.game) && answer.state.turn === state.game.seat) {
     state.game = answer.state;
     state.drawn = drawn;
     startDraft();
@@ -162,7 +162,7 @@ async function runAIs() {
   state.busy = true;
   state.skip = false;
   try {
-    while (!state.game.finished && state.game.current !== state.game.human) {
+    while (!state.game.finished && state.game.turn !== state.game.seat) {
       render();
       await pause(state.aiDelay / 3);
       const answer = await act("advance");
@@ -302,8 +302,8 @@ function stopTimer() {
 function startTimer() {
   stopTimer();
   const { game } = state;
-  if (!game.turn_timer || game.finished || game.current !== game.human || game.time_left === null) return;
-  const deadline = Date.now() + game.time_left * 1000;
+  if (!game.timer || !game.timer.seconds || game.finished || game.turn !== game.seat || game.timer.left === null) return;
+  const deadline = Date.now() + game.timer.left * 1000;
   const box = $("timer");
   box.classList.remove("hidden");
   const tick = async () => {
@@ -337,6 +337,6 @@ export async function enterGame(id, game) {
   startDraft();
   render();
   document.body.dataset.ready = "true";
-  if (!game.finished && game.current !== game.human) await runAIs();
+  if (!game.finished && game.turn !== game.seat) await runAIs();
   else startTimer();
 }

@@ -4,7 +4,7 @@ import { savedPath } from "./play-client.js";
 import { describeRoll, diceStatus, dieElement, isDice, renderOpponents, renderRollControls, renderRollRack, rollPhase } from "./play-dice.js";
 import { draftChanged, findTile, sameMeld } from "./play-draft.js";
 import { dropOnClick, onPointerDown } from "./play-drag.js";
-import { state, yourTurn } from "./play-state.js";
+import { discardRule, state, yourTurn } from "./play-state.js";
 import { capital, playerWord, t } from "./words.js";
 
 const name = (seat) => playerWord(state.game.players[seat].name);
@@ -13,7 +13,7 @@ const name = (seat) => playerWord(state.game.players[seat].name);
 export function describe(event) {
   if (!event) return "";
   const raw = event.name || state.game.players[event.player].name;
-  const you = state.game ? event.player === state.game.human : raw === "you"; // a saved game opened from a file: by name
+  const you = state.game ? event.player === state.game.seat : raw === "you"; // a saved game opened from a file: by name
   const who = you ? t("play.you") : playerWord(raw); // a room's players have names; the one on screen is "you"
   const line = (key, values = {}) => t(you ? `${key}_you` : key, { who, ...values });
   if (event.type === "play") {
@@ -87,25 +87,25 @@ function tileButton(tile, place) {
 
 export function renderBar() {
   const { game } = state;
-  const turnNo = game.turn + 1;
+  const turnNo = game.turn_number + 1;
   let text;
-  if (game.finished) text = t(isDice() ? "bar.game_over" : "bar.round_over", { n: game.turn });
-  else if (game.current === game.human) {
+  if (game.finished) text = t(isDice() ? "bar.game_over" : "bar.round_over", { n: game.turn_number });
+  else if (game.turn === game.seat) {
     const step = !isDice() ? "" : game.rolled ? ` · ${t("bar.play_or_pass")}` : ` · ${t("bar.pick_dice")}`;
     text = state.busy ? `${t("bar.your_turn", { n: turnNo })} · …` : `${t("bar.your_turn", { n: turnNo })}${step}`;
   }
-  else text = t("bar.playing", { who: name(game.current), n: turnNo });
+  else text = t("bar.playing", { who: name(game.turn), n: turnNo });
   $("turn").textContent = text;
-  $("turn").classList.toggle("yours", game.current === game.human && !game.finished);
+  $("turn").classList.toggle("yours", game.turn === game.seat && !game.finished);
   $("skip").classList.toggle("hidden", !state.busy);
-  $("pool").textContent = isDice() ? diceStatus(game) : t("bar.pool", { tiles: t("count.tiles", { n: game.pool_size }) });
-  const rounds = game.results.rounds.length;
+  $("pool").textContent = isDice() ? diceStatus(game) : t("bar.pool", { tiles: t("count.tiles", { n: game.pool }) });
+  const rounds = game.results.count;
   $("round-info").textContent = `${t(isDice() ? "bar.game_n" : "bar.round_n", { n: game.round + 1 })}${rounds ? ` · ${t("bar.totals", { totals: game.players.map((p, s) => `${playerWord(p.name)} ${game.results.totals[s]}`).join(", ") })}` : ""}`;
   $("practice").classList.toggle("hidden", !game.practice);
   $("practice").textContent = game.practice ? t("bar.practice", { seed: game.seed }) : "";
-  const highlighted = state.showing ?? (game.finished ? null : game.current);
+  const highlighted = state.showing ?? (game.finished ? null : game.turn);
   $("players").replaceChildren(...game.players.map((p, s) => el("span", { class: `player${s === highlighted ? " current" : ""}`, "data-testid": "player" },
-    `${playerWord(p.name)}${p.kind !== "human" && p.name !== p.kind ? ` (${playerWord(p.kind)})` : ""}: ${isDice() ? `${t("count.dice", { n: p.rack_size })} · ${t("bar.points_left", { n: p.total })}` : `${t("count.tiles", { n: p.rack_size })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}`}`)));
+    `${playerWord(p.name)}${p.kind !== "human" && p.name !== p.kind ? ` (${playerWord(p.kind)})` : ""}: ${isDice() ? `${t("count.dice", { n: p.tiles })} · ${t("bar.points_left", { n: p.total })}` : `${t("count.tiles", { n: p.tiles })}${p.opened ? "" : ` · ${t("bar.not_opened")}`}`}`)));
 }
 
 export function renderTable() {
@@ -157,8 +157,9 @@ export function renderRack() {
     for (const code of sortTiles(draft.rack.map((t) => t.code), order, meta)) box.append(tileButton(byCode.get(code).shift(), "rack"));
   } else {
     const dice = new Map();
-    (game.dice || []).forEach((die, i) => { if (!dice.has(game.rack[i])) dice.set(game.rack[i], []); dice.get(game.rack[i]).push(die); });
-    for (const code of sortTiles(game.rack, order, meta)) box.append(dice.has(code) ? dieElement(code, dice.get(code).shift(), meta) : tileElement(code, meta));
+    const rack = game.rack || []; // a spectator has none
+    (game.dice || []).forEach((die, i) => { if (!dice.has(rack[i])) dice.set(rack[i], []); dice.get(rack[i]).push(die); });
+    for (const code of sortTiles(rack, order, meta)) box.append(dice.has(code) ? dieElement(code, dice.get(code).shift(), meta) : tileElement(code, meta));
   }
   const drawn = state.drawn && box.querySelector(`[data-tile="${state.drawn}"]`);
   if (drawn) {
@@ -167,9 +168,9 @@ export function renderRack() {
     drawn.setAttribute("aria-label", `${drawn.getAttribute("aria-label")} (${t("play.just_drawn")})`);
   }
   if (!box.children.length) box.append(el("span", { class: "empty", text: isDice() ? t("dice.none_left") : t("play.rack_empty") }));
-  const left = editing ? draft.rack.length : game.rack.length;
+  const left = editing ? draft.rack.length : (game.rack || []).length;
   const note = [isDice() ? `(${t("count.dice", { n: left })}${rollPhase() ? `: ${t("dice.pick_to_roll")}` : ""})` : `(${t("count.tiles", { n: left })})`];
-  if (game.discard_rule && game.discard_pile.length) {
+  if (discardRule(game) && game.discard_pile.length) {
     const top = game.discard_pile[game.discard_pile.length - 1];
     note.push(` · ${t("play.discard_pile")} `, tileElement(top, meta, { extraClass: "small", attrs: { "data-testid": "discard-top" } }));
   }
@@ -180,15 +181,15 @@ export function renderControls() {
   const { game, draft, hintLevel, order } = state;
   const mine = yourTurn();
   const changed = mine && draft && draftChanged();
-  const discardRule = game.discard_rule;
+  const discarding = discardRule(game);
   const dice = isDice();
   $("end-turn").disabled = !mine || rollPhase();
-  $("end-turn").textContent = discardRule ? t("play.end_turn_discard") : dice ? t("dice.play") : t("play.end_turn");
-  $("draw").disabled = !mine || (discardRule ? game.draw_from !== null || changed || game.pool_size === 0 : changed);
-  $("draw").textContent = discardRule ? t("play.draw_pool") : dice ? t("dice.pass") : t("play.draw");
-  $("draw").title = changed && !discardRule ? t(dice ? "play.reset_first_pass" : "play.reset_first_draw") : "";
+  $("end-turn").textContent = discarding ? t("play.end_turn_discard") : dice ? t("dice.play") : t("play.end_turn");
+  $("draw").disabled = !mine || (discarding ? game.draw_from !== null || changed || game.pool === 0 : changed);
+  $("draw").textContent = discarding ? t("play.draw_pool") : dice ? t("dice.pass") : t("play.draw");
+  $("draw").title = changed && !discarding ? t(dice ? "play.reset_first_pass" : "play.reset_first_draw") : "";
   renderRollControls();
-  $("pick").classList.toggle("hidden", !discardRule);
+  $("pick").classList.toggle("hidden", !discarding);
   $("pick").disabled = !mine || game.draw_from !== null || !game.discard_pile.length || changed;
   $("undo").disabled = !mine || !draft || !draft.history.length;
   $("reset").disabled = !changed;
@@ -206,7 +207,7 @@ export function renderControls() {
 
 export function renderLog() {
   const log = $("log");
-  log.replaceChildren(...state.game.history.map((e) => el("li", { text: describe(e) })));
+  log.replaceChildren(...state.game.log.map((e) => el("li", { text: describe(e) })));
   log.scrollTop = log.scrollHeight;
   $("download").href = savedPath(state.gameId);
   $("replay-open").textContent = isDice() ? t("play.replay_game") : t("play.replay");
@@ -220,7 +221,7 @@ function renderRoundOver() {
   const winner = game.winner;
   $("round-title").textContent = isDice() ? t("dice.game_over") : t("play.round_over");
   $("next-round").textContent = isDice() ? t("dice.next_game") : t("play.next_round");
-  const you = winner === game.human;
+  const you = winner === game.seat;
   const wins = (how) => capital(t(you ? "over.you_win" : "over.wins", { who: name(winner), how }));
   if (isDice()) {
     if (winner === null) $("round-summary").textContent = t("over.dice_draw");
@@ -228,7 +229,7 @@ function renderRoundOver() {
   } else {
     $("round-summary").textContent = wins(game.end_reason === "out" ? t("over.went_out") : t("over.lowest_rack"));
   }
-  const last = game.results.rounds[game.results.rounds.length - 1];
+  const last = game.results.last;
   $("scores").replaceChildren(
     el("tr", {}, el("th", { text: t("over.player") }), el("th", { text: isDice() ? t("over.this_game") : t("over.this_round") }), el("th", { text: t("over.total") }), el("th", { text: isDice() ? t("over.dice_left") : t("board.rack_left") })),
     ...game.players.map((p, s) => el("tr", {}, el("td", { text: playerWord(p.name) }), el("td", { text: last ? String(last.scores[s]) : "" }),

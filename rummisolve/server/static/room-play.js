@@ -4,7 +4,7 @@
 // player has said they hold the device (room-view.js shows the "pass the device" screen).
 import { $, api } from "./common.js";
 import { forgetSeat, follow, getRoom, handSeat, postNextRound, postTurn } from "./room-client.js";
-import { asGame, drawnBy, newest, room, sharedScreen, WATCH } from "./room-state.js";
+import { drawnBy, newest, room, sharedScreen, WATCH } from "./room-state.js";
 import { renderRoom } from "./room-view.js";
 import { startDraft } from "./play-draft.js";
 import { isDice, markRolled, rollPhase } from "./play-dice.js";
@@ -81,7 +81,7 @@ export function refresh() {
   room.view = view;
   room.shown = seat;
   room.passTo = passTo;
-  state.game = asGame(view, seat);
+  state.game = view; // the spectator's when no seat is on screen: no rack, no seat
   state.drawn = seat === null ? null : drawnBy(view, seat);
   const last = view.last;
   state.lastChanged = last && last.type === "play" ? changedSince(last.before, view.table) : new Set();

@@ -1,6 +1,6 @@
 // A game room on the play page: the seats this browser holds, the newest view of each, and which
-// seat is on screen. The page shows a room through the single-player page's view (play-view.js):
-// asGame() turns a room's view (docs/rooms.md) into the game state that view draws.
+// seat is on screen. The page draws a room's view (docs/rooms.md) with the single-player page's
+// view (play-view.js) as it is: both speak the one game view of docs/web.md.
 
 export const room = {
   code: null,
@@ -30,50 +30,6 @@ export function newest() {
   let best = null;
   for (const view of room.views.values()) if (!best || view.version > best.version) best = view;
   return best;
-}
-
-/** A seat's view for the page: the single-player view's game state (see play-view.js). */
-export function asGame(view, seat) {
-  const timer = view.timer || {};
-  const over = view.status === "over";
-  return {
-    room: view.room,
-    status: view.status,
-    players: view.players.map((p) => ({ ...p, rack_size: p.tiles })),
-    human: seat,
-    current: view.turn,
-    turn: view.turn_number,
-    round: view.round,
-    practice: false,
-    rules: view.rules,
-    discard_rule: "discard_pile" in view,
-    table: view.table,
-    rack: seat === null ? [] : view.rack || [],
-    pool_size: view.pool,
-    discard_pile: view.discard_pile || [],
-    draw_from: view.draw_from ?? null,
-    drawn: view.drawn ?? null,
-    turn_timer: timer.seconds ?? null,
-    time_left: timer.left ?? null,
-    timer_penalty: timer.penalty,
-    can_undo_turn: false,
-    finished: over,
-    waiting: view.status !== "playing" && !over, // waiting for players, or archived: nobody plays
-    winner: view.winner,
-    end_reason: view.end_reason,
-    history: view.log,
-    // A view has the newest finished round's result and the totals (the whole list is
-    // GET /rooms/{room}/results): what the page shows of them, in the play page's shape.
-    results: { rounds: view.results.last ? [view.results.last] : [], totals: view.results.totals },
-    last: view.last,
-    // Xpress (docs/rooms.md): the dice, rolled in the open, in the play page's shape (play-dice.js).
-    dice_game: "table_dice" in view,
-    dice: view.dice || [],
-    table_dice: view.table_dice,
-    rolled: Boolean(view.rolled),
-    passes: view.passes,
-    passes_to_end: view.passes_to_end,
-  };
 }
 
 /** The tile ``seat`` drew on its last turn, if its last event was a draw it saw (marked on its rack). */
