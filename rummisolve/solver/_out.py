@@ -30,7 +30,7 @@ from rummisolve.solver._protos import INF, protos
 from rummisolve.solver._solve import QUICK_EFFORT, referee_accepts
 from rummisolve.solver_limits import unsupported_position
 
-__all__ = ["goes_out"]
+__all__ = ["goes_out", "counted_out"]
 
 
 def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = None, seed: int = 0) -> bool:
@@ -44,7 +44,7 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
     if need < 1:
         return False
     counts = count_position(position, cat, table)
-    if not counts.has_twist and _unplayable(position, cat, counts) > len(position.rack) - need:
+    if _settled_no(position, cat, counts, need):
         return False
     anchored: dict[int, int] = {}
     params = _feasibility(seed)
@@ -71,6 +71,21 @@ def goes_out(position: Position, cat: Catalogue, table: TableCounts | None = Non
         raise InternalError(f"the go-out search played {len(played)} of {need} tiles: please report this bug")
     referee_accepts(position, new_table)
     return True
+
+
+def counted_out(position: Position, cat: Catalogue, table: TableCounts | None = None) -> bool:
+    """Whether the first step of :func:`goes_out` (counting, no model) proves the rack does not
+    go out: ``True`` is a proven "no"; ``False`` leaves it open."""
+    unsupported = unsupported_position(position)
+    if unsupported is not None:
+        raise RuleSetError(unsupported)
+    need = len(position.rack) - (1 if position.rules.discard else 0)
+    return need < 1 or _settled_no(position, cat, count_position(position, cat, table), need)
+
+
+def _settled_no(position: Position, cat: Catalogue, counts: Counts, need: int) -> bool:
+    """More tiles the model can never play than may stay on the rack (step 1)."""
+    return not counts.has_twist and _unplayable(position, cat, counts) > len(position.rack) - need
 
 
 def _unplayable(position: Position, cat: Catalogue, counts: Counts) -> int:

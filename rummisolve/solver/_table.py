@@ -17,7 +17,7 @@ from rummisolve.rules import STANDARD, RuleSet
 from rummisolve.solution import AlternativesMode, Objective, Solution
 from rummisolve.solver._candidates import catalogue, model_catalogue
 from rummisolve.solver._layout import count_table
-from rummisolve.solver._out import goes_out
+from rummisolve.solver._out import counted_out, goes_out
 from rummisolve.solver._solve import check_options, solve_checked
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver_limits import check_alternatives_mode
@@ -83,6 +83,13 @@ class TableSolver:
         such move, which the referee checks."""
         position = Position(self.table, parse_tiles(rack), opened, self.rules)
         return goes_out(position, self._model, self._counts)
+
+    def counted_out(self, rack: str | Iterable[Tile | str], opened: bool = True) -> bool:
+        """Whether counting alone (no model) proves that ``rack`` does not go out: ``True`` is
+        :meth:`goes_out`'s "no" (a rack tile that fits no meld the available tiles could make,
+        more of them than may stay on the rack), ``False`` leaves the answer open."""
+        position = Position(self.table, parse_tiles(rack), opened, self.rules)
+        return counted_out(position, self._model, self._counts)
 
     def __repr__(self) -> str:
         args = [repr([str(m) for m in self.table])]

@@ -14,14 +14,28 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import RuleSet
 from rummisolve.tiles import Tile
 
-__all__ = ["MoveClock", "OutOfTime", "UNTIMED", "greedy_move", "loose_tiles", "rack_after", "melds_of"]
+if TYPE_CHECKING:
+    from rummisolve.solver import TableSolver
+
+__all__ = [
+    "MoveClock",
+    "OutOfTime",
+    "UNTIMED",
+    "greedy_move",
+    "cannot_go_out",
+    "table_key",
+    "table_solver",
+    "loose_tiles",
+    "rack_after",
+    "melds_of",
+]
 
 Move = tuple[tuple[Meld, ...], tuple[Tile, ...]]
 """(new table, rack left)."""
@@ -83,22 +97,56 @@ def greedy_move(
     remembered in ``cache``. Under ``clock`` the solve gets the time left, at most its
     ``solve_cap``: cut by the time left it raises :class:`OutOfTime` (and nothing is remembered),
     cut by the cap it answers the best move found (``None`` if none)."""
-    key = (tuple(m.tiles for m in table), rack, opened)
+    tiles = table_key(table)
+    key = (tiles, rack, opened)
     if key not in cache:
         from rummisolve.solution import Status
-        from rummisolve.solver import solve
 
         limit = clock.solve_limit()
         capped = limit is not None and clock.solve_cap is not None and clock.solve_cap < limit
         if capped:
             limit = clock.solve_cap
-        solution = solve(Position(table, rack, opened, rules), objective="tiles", time_limit=limit)
+        solution = table_solver(tiles, table, rules, cache).solve(rack, opened, "tiles", limit)
         if limit is not None and solution.status not in (Status.OPTIMAL, Status.NO_MOVE):
             if not capped:
                 raise OutOfTime
             clock.capped += 1
         cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
     return cache[key]
+
+
+def table_key(table: Iterable[Meld]) -> tuple[tuple[Tile, ...], ...]:
+    """``table``'s part of a cache key: its melds' tiles."""
+    return tuple(m.tiles for m in table)
+
+
+def table_solver(key: tuple, table: tuple[Meld, ...], rules: RuleSet, cache: dict[Any, Any]) -> TableSolver:
+    """The :class:`~rummisolve.solver.TableSolver` of ``table`` (``key``: its melds' tiles),
+    remembered in ``cache``: the table is checked and counted once for all the racks solved on it
+    (the answers are :func:`~rummisolve.solver.solve`'s)."""
+    solver_key = ("table", key)
+    solver = cache.get(solver_key)
+    if solver is None:
+        from rummisolve.solver import TableSolver
+
+        solver = cache[solver_key] = TableSolver(table, rules)
+    return solver
+
+
+def cannot_go_out(
+    table: tuple[Meld, ...], rack: tuple[Tile, ...], opened: bool, rules: RuleSet, cache: dict[Any, Any]
+) -> bool:
+    """Whether counting alone proves that ``rack`` (sorted) does not go out on ``table``:
+    :meth:`~rummisolve.solver.TableSolver.counted_out`, no model; ``False`` leaves it open.
+    When it is ``True`` the solver's most-tiles move (:func:`greedy_move`) leaves more than one
+    tile (under the normal rules, any tile), so a caller that asks only whether the rack goes out
+    may skip that solve."""
+    tiles = table_key(table)
+    key = ("counted out", tiles, rack, opened)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = table_solver(tiles, table, rules, cache).counted_out(rack, opened)
+    return found
 
 
 def loose_tiles(rack: tuple[Tile, ...], rules: RuleSet, cache: dict[Any, Any]) -> int:

@@ -55,7 +55,9 @@ from rummisolve.game.ai.expert_discard import (
     AFTER_DRAW_SHARE,
     DiscardVariant,
     Plan,
+    best_move,
     discard_plans,
+    holding,
     plan_of,
 )
 from rummisolve.game.ai.expert_plain import (
@@ -78,7 +80,6 @@ from rummisolve.game.ai.expert_search import (
 )
 from rummisolve.game.ai.hard import HardPlayer
 from rummisolve.game.state import PlayerView
-from rummisolve.position import Position
 from rummisolve.solution import Status
 from rummisolve.tiles import Tile
 
@@ -261,8 +262,6 @@ class ExpertPlayer:
 
     def _assess_discard(self, view: PlayerView, other: Plan | None) -> tuple[Action, Candidate | None]:
         """:meth:`assess` under the discard rule (see :mod:`rummisolve.game.ai.expert_discard`)."""
-        from rummisolve.solver import solve
-
         planned, self._planned = self._planned, None
         if (
             planned is not None
@@ -276,16 +275,16 @@ class ExpertPlayer:
             action = self._hard_choice(view)
             self.plan = plan_of(action, view.rules)  # a draw: the rest is decided after it
             return action, None
-        best = solve(view.position, objective="tiles")
+        solved: dict[Any, Solution] = {}  # this turn's solves, asked for again by the candidates
+        best = best_move(view.position, solved)
         if best and len(best.rack_after) == 1:  # out: play all but one, discard it
             return self._commit(view, Plan(None, tuple(best.table), best.rack_after[0])), None
         top = view.discard_top
         if view.draw_from is None and top is not None:
-            held = Position(view.table, view.rack + (top,), view.opened, view.rules)
-            with_top = solve(held, objective="tiles")
+            with_top = best_move(holding(view).position, solved)
             if with_top and len(with_top.rack_after) == 1:  # out after taking the top
                 return self._commit(view, Plan("discard", tuple(with_top.table), with_top.rack_after[0])), None
-        labelled = discard_plans(view, self.hard)
+        labelled = discard_plans(view, self.hard, solved)
         plans = [p for _, p in labelled]
         keys = [p.key() for p in plans]
         if len(plans) == 1 and other is None:

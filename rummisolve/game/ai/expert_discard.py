@@ -43,14 +43,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummisolve.game.actions import Action, Discard, Draw, Play
-from rummisolve.game.ai.common import UNTIMED, MoveClock, greedy_move, loose_tiles, melds_of, rack_after
+from rummisolve.game.ai.common import (
+    UNTIMED,
+    MoveClock,
+    cannot_go_out,
+    greedy_move,
+    loose_tiles,
+    melds_of,
+    rack_after,
+    table_key,
+)
 from rummisolve.game.ai.discarding import discard_options, taken_tiles
 from rummisolve.game.ai.expert_plain import LOOSE_WEIGHT
 from rummisolve.game.ai.expert_search import draw_world
 from rummisolve.game.ai.montecarlo import FitSets
 from rummisolve.game.state import PlayerView
 from rummisolve.melds import Meld
+from rummisolve.position import Position
 from rummisolve.rules import RuleSet
+from rummisolve.solution import Solution
 from rummisolve.tiles import Tile
 
 if TYPE_CHECKING:
@@ -63,6 +74,7 @@ __all__ = [
     "DISCARDS",
     "AFTER_DRAW_SHARE",
     "discard_plans",
+    "best_move",
     "sample_discard_world",
     "Sim",
     "DiscardVariant",
@@ -132,19 +144,33 @@ def holding(view: PlayerView) -> PlayerView:
     )
 
 
-def _end_plans(label: str, view: PlayerView, source: str | None, hard_action: Action | None) -> list[tuple[str, Plan]]:
+def best_move(position: Position, solved: dict[Any, Solution] | None = None) -> Solution:
+    """The solver's most-tiles move for ``position``, remembered in ``solved`` (one move's solves:
+    the same position is asked for by several of its candidates)."""
+    key = (tuple(m.tiles for m in position.table), position.rack, position.opened)
+    found = None if solved is None else solved.get(key)
+    if found is None:
+        from rummisolve.solver import solve
+
+        found = solve(position, objective="tiles")
+        if solved is not None:
+            solved[key] = found
+    return found
+
+
+def _end_plans(
+    label: str, view: PlayerView, source: str | None, hard_action: Action | None, solved: dict[Any, Solution]
+) -> list[tuple[str, Plan]]:
     """Plays and discards from ``view`` (the rack in hand: after the draw, or without one):
     ``hard_action`` (the hard AI's), the solver's best with the best discards, and (after a
     draw) discarding alone."""
-    from rummisolve.solver import solve
-
     rules = view.rules
     out: list[tuple[str, Plan]] = []
     if isinstance(hard_action, Play):
         out.append((f"hard{label}", Plan(source, melds_of(hard_action.table, rules), hard_action.discard)))
     elif isinstance(hard_action, Discard):
         out.append((f"hard{label}", Plan(source, None, hard_action.tile)))
-    best = solve(view.position, objective="tiles")
+    best = best_move(view.position, solved)
     if best:
         table = tuple(best.table)
         left = rack_after(view.rack, tuple(view.table), table)
@@ -156,23 +182,28 @@ def _end_plans(label: str, view: PlayerView, source: str | None, hard_action: Ac
     return out
 
 
-def discard_plans(view: PlayerView, hard: HardPlayer) -> list[tuple[str, Plan]]:
-    """This turn's distinct candidate plans, the hard AI's first (see the module docstring)."""
+def discard_plans(
+    view: PlayerView, hard: HardPlayer, solved: dict[Any, Solution] | None = None
+) -> list[tuple[str, Plan]]:
+    """This turn's distinct candidate plans, the hard AI's first (see the module docstring).
+    ``solved``: the solver's moves this turn already has (:func:`best_move`), added to."""
+    solved = {} if solved is None else solved
     raw: list[tuple[str, Plan]] = []
     hard_action = hard.choose(view)
     top = view.discard_top
     if view.draw_from is not None:  # after the draw: the rack in hand
-        raw += _end_plans("", view, None, hard_action)
+        raw += _end_plans("", view, None, hard_action, solved)
     else:
         if isinstance(hard_action, Draw) and hard_action.source == "discard" and top is not None:
             hold = holding(view)
-            raw += _end_plans(" (pile)", hold, "discard", hard.choose(hold))[:1]
+            raw += _end_plans(" (pile)", hold, "discard", hard.choose(hold), solved)[:1]
         elif isinstance(hard_action, Draw):
             raw.append(("hard (pool)", Plan("pool", None, None)))
-        raw += _end_plans("", view, None, hard_action if isinstance(hard_action, Play) else None)
+        raw += _end_plans("", view, None, hard_action if isinstance(hard_action, Play) else None, solved)
         if top is not None:
             hold = holding(view)
-            raw += [p for p in _end_plans(" (pile)", hold, "discard", None) if not p[0].startswith("discard only")]
+            pile = _end_plans(" (pile)", hold, "discard", None, solved)
+            raw += [p for p in pile if not p[0].startswith("discard only")]
         if view.pool_size:
             raw.append(("pool", Plan("pool", None, None)))
     out: list[tuple[str, Plan]] = []
@@ -264,7 +295,12 @@ class Sim:
         """Whether ``rack`` goes out on ``table``: a move leaves one tile, to discard."""
         if len(rack) < 2:
             return False
-        move = self.greedy(table, tuple(sorted(rack)), opened)
+        rack = tuple(sorted(rack))
+        if (table_key(table), rack, opened) not in self.cache and cannot_go_out(
+            table, rack, opened, self.rules, self.cache
+        ):
+            return False  # counting proves it: the solve (often not asked again) is skipped
+        move = self.greedy(table, rack, opened)
         return move is not None and len(move[1]) == 1
 
     def loose(self, rack: tuple[Tile, ...]) -> int:
