@@ -7,8 +7,9 @@
 Plays 2-player games, expert (a counted budget: the same worlds on any machine) against hard, from
 deal seeds ``seed``, ``seed + 1``, ...; each game stops after the expert's ``--moves`` searched
 moves (the moves where it ran playouts). Reports the playout turns the searches played (each
-:meth:`~rummisolve.game.ai.expert_discard.Sim.turn` or, under the normal rules, each playout
-turn), the CPU seconds of the expert's searched moves, their ratio, and the moves' CPU p50/p95.
+:meth:`~rummisolve.game.ai.expert_discard.Sim.turn`; under the discard rule only), the CPU
+seconds of the expert's searched moves (the whole move: its candidates, the hard AI's choice and
+the playouts), their ratio, and the moves' CPU p50/p95.
 The expert's calibration (``DISCARD_TURNS_PER_SECOND``) sets the worlds a move plays; this rate
 is what a move's budget of CPU actually buys. ``--trace`` writes each searched move (its action
 and every candidate's label, value and worlds): two commits whose traces are equal made the same
@@ -27,7 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from rummisolve.game.ai import expert_discard, expert_plain
+from rummisolve.game.ai import expert_discard
 from rummisolve.game.ai.expert import ExpertPlayer
 from rummisolve.game.ai.hard import HardPlayer
 from rummisolve.game.engine import Game
@@ -38,13 +39,13 @@ __all__ = ["play", "main"]
 
 
 class _Counting:
-    """Counts the playout turns of the running search (wraps the variants' turn functions)."""
+    """Counts the playout turns of the running searches (wraps :meth:`Sim.turn` while in use)."""
 
     def __init__(self) -> None:
         self.turns = 0
 
-    def install(self) -> None:
-        sim_turn = expert_discard.Sim.turn
+    def __enter__(self) -> _Counting:
+        self._turn = sim_turn = expert_discard.Sim.turn
         counter = self
 
         def turn(sim: Any, *args: Any, **kwargs: Any) -> bool:
@@ -52,14 +53,10 @@ class _Counting:
             return sim_turn(sim, *args, **kwargs)
 
         expert_discard.Sim.turn = turn  # type: ignore[method-assign]
-        plain_turn = getattr(expert_plain, "_turn", None)
-        if plain_turn is not None:
+        return self
 
-            def plain(*args: Any, **kwargs: Any) -> Any:
-                counter.turns += 1
-                return plain_turn(*args, **kwargs)
-
-            expert_plain._turn = plain  # type: ignore[attr-defined]
+    def __exit__(self, *exc: object) -> None:
+        expert_discard.Sim.turn = self._turn  # type: ignore[method-assign]
 
 
 class _Recording:
@@ -94,16 +91,15 @@ class _Recording:
 
 def play(games: int, moves: int, seed: int, rules: Any) -> list[dict[str, Any]]:
     """The expert's searched moves over ``games`` games (see the module docstring)."""
-    counter = _Counting()
-    counter.install()
     out: list[dict[str, Any]] = []
-    for g in range(games):
-        expert = _Recording(ExpertPlayer(seed=seed + g, clock=False), counter, g)
-        players = [expert, HardPlayer(seed=seed + g + 7919)]
-        game = Game(2, rules, seed + g)
-        while not game.finished and len(expert.moves) < moves:
-            play_turn(game, players[game.state.current], "p")
-        out += expert.moves
+    with _Counting() as counter:
+        for g in range(games):
+            expert = _Recording(ExpertPlayer(seed=seed + g, clock=False), counter, g)
+            players = [expert, HardPlayer(seed=seed + g + 7919)]
+            game = Game(2, rules, seed + g)
+            while not game.finished and len(expert.moves) < moves:
+                play_turn(game, players[game.state.current], "p")
+            out += expert.moves
     return out
 
 
@@ -128,12 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.trace, "w") as f:
             for m in moves:
                 f.write(json.dumps({k: v for k, v in m.items() if k != "cpu"}) + "\n")
+    if not moves:
+        print(f"{args.rules}: no searched move", file=sys.stderr)
+        return 1
     cpu = [m["cpu"] for m in moves]
     turns = sum(m["turns"] for m in moves)
     p95 = statistics.quantiles(cpu, n=20)[-1] if len(cpu) > 1 else cpu[0]
+    rate = f"{turns} playout turns in {sum(cpu):.2f} CPU s: {turns / sum(cpu):.0f} turns/s; " if turns else ""
     print(
-        f"{args.rules}: {len(moves)} searched moves, {turns} playout turns in {sum(cpu):.2f} CPU s: "
-        f"{turns / sum(cpu):.0f} turns/s; move CPU p50 {1000 * statistics.median(cpu):.0f} ms, "
+        f"{args.rules}: {len(moves)} searched moves, {rate}move CPU p50 {1000 * statistics.median(cpu):.0f} ms, "
         f"p95 {1000 * p95:.0f} ms"
     )
     return 0

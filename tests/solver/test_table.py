@@ -4,7 +4,8 @@ On seeded tables (stored game positions, random tables) under several rule sets,
 each (racks drawn from the tiles not in play, the table's own rack plus a tile, racks of whole
 melds that make the exact shortcut fire, racks with no move), opened and not, both objectives
 and with alternatives: every field of the ``Solution`` but its timings equals ``solve``'s on the
-same ``Position``. ``goes_out`` equals what ``solve``'s answer says about going out. Bad input
+same ``Position``. ``goes_out`` equals what ``solve``'s answer says about going out, and
+``counted_out`` never says "no" where it goes out. Bad input
 raises the errors ``Position`` and ``solve`` raise, with the same messages.
 """
 
@@ -100,7 +101,7 @@ def _out(solution) -> bool:
 
 
 def _check_table(position: Position, racks, seed: int) -> dict[str, int]:
-    seen = {"moves": 0, "no_move": 0, "shortcut": 0, "out": 0}
+    seen = {"moves": 0, "no_move": 0, "shortcut": 0, "out": 0, "counted_out": 0}
     solver = TableSolver(position.table, position.rules)
     for i, (rack, opened) in enumerate(racks):
         target = Position(position.table, rack, opened, position.rules)
@@ -112,6 +113,9 @@ def _check_table(position: Position, racks, seed: int) -> dict[str, int]:
             assert got.position == target
         expected = solve(target, "tiles")
         assert solver.goes_out(rack, opened) is _out(expected), target
+        counted = solver.counted_out(rack, opened)
+        assert not (counted and _out(expected)), target  # counting's "no" is the solver's
+        seen["counted_out"] += counted
         seen["moves" if expected else "no_move"] += 1
         seen["out"] += _out(expected)
         seen["shortcut"] += probe.shortcut_fires(target)
@@ -122,12 +126,12 @@ def _check_table(position: Position, racks, seed: int) -> dict[str, int]:
 def test_table_solver_answers_as_solve(name):
     rules = RULES[name]
     rng = random.Random(f"racks-{name}")
-    seen = {"moves": 0, "no_move": 0, "shortcut": 0, "out": 0}
+    seen = {"moves": 0, "no_move": 0, "shortcut": 0, "out": 0, "counted_out": 0}
     for seed, position in enumerate(_tables(name, rules)):
         for key, n in _check_table(position, _racks(rng, position, RACKS), seed).items():
             seen[key] += n
     # The sample reaches every kind of answer (else the comparison proves little).
-    assert seen["moves"] and seen["no_move"] and seen["out"], seen
+    assert seen["moves"] and seen["no_move"] and seen["out"] and seen["counted_out"], seen
     if not rules.discard:
         assert seen["shortcut"], seen
 

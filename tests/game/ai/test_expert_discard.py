@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from benchmarks import expert_rate
 from rummisolve import verify
 from rummisolve.game import Discard, Draw, Game, Play, make_player
 from rummisolve.game.ai.expert import ExpertPlayer
@@ -258,3 +261,22 @@ def test_judging_another_plan_never_changes_the_choice():
     assert other.key() not in {c.plan.key() for c in alone.last}
     assert action == choice and judged is not None and judged.plan == other
     assert [(c.label, c.value) for c in judge.last] == [(c.label, c.value) for c in alone.last]
+
+
+TRACES = Path(__file__).resolve().parents[2] / "data" / "expert_traces"
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "games", "moves"), [("discard-201", DISCARD, 2, 5), ("standard-201", STANDARD, 1, 3)]
+)
+def test_counted_moves_are_the_recorded_ones(name, rules, games, moves):
+    """With a counted budget the expert's searched moves on fixed deals (its action, every
+    candidate's value and worlds, the playout turns) are those recorded before the playouts were
+    made cheaper (``python -m benchmarks.expert_rate --games 2 --moves 5 --seed 201 --trace
+    tests/data/expert_traces/discard-201.jsonl``, at 7114ddb): a speed-up changes no decision.
+    A change meant to change decisions records the traces again."""
+    recorded = [json.loads(line) for line in (TRACES / f"{name}.jsonl").read_text().splitlines()]
+    played = [{k: v for k, v in m.items() if k != "cpu"} for m in expert_rate.play(games, moves, 201, rules)]
+    assert len(recorded) == games * moves
+    for before, now in zip(recorded, played, strict=True):
+        assert now == json.loads(json.dumps(before)), (before["game"], before["turn"])
