@@ -75,7 +75,9 @@ def _lists(obj):
 
 
 def _hidden_leaks(body, session: Session) -> list[str]:
-    """What of the hidden information (the pool's order, the other racks, the seeds) ``body`` shows."""
+    """What of the hidden information (the pool's order, the other racks, the seeds) ``body`` shows.
+    Once the round is over its racks are no longer hidden (every rack is shown, as players lay
+    their tiles down to count them): an AI that goes out ends the round in the answer itself."""
     text = json.dumps(body)
     game = session.game
     leaks = []
@@ -84,7 +86,8 @@ def _hidden_leaks(body, session: Session) -> list[str]:
     if '"deck"' in text:
         leaks.append("a deck")
     pool = [str(t) for t in game.state.pool]
-    racks = [sorted(map(str, r)) for s, r in enumerate(game.state.racks) if s != session.human]
+    over = game.state.finished
+    racks = [] if over else [sorted(map(str, r)) for s, r in enumerate(game.state.racks) if s != session.human]
     for array in _lists(body):
         codes = [x for x in array if isinstance(x, str)]
         if len(codes) != len(array) or len(codes) < 4:
