@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import warnings
 
 import pytest
@@ -24,6 +25,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from rummisolve.server import session_base  # noqa: E402
 from rummisolve.server.app import create_app  # noqa: E402
 from rummisolve.server.game_cache import GameCache  # noqa: E402
 from rummisolve.server.session import Session  # noqa: E402
@@ -111,12 +113,18 @@ def _everything_a_player_can_read(client, ident: str) -> list:
     ]
 
 
-def test_no_response_a_player_can_reach_shows_a_hidden_tile_or_the_seed(app):
+@pytest.mark.parametrize("deal_seed", [3141592653589793238, 2718281828459045235])
+def test_no_response_a_player_can_reach_shows_a_hidden_tile_or_the_seed(app, monkeypatch, deal_seed):
+    # The game's secret seed fixed, so the test plays the same deals every time (a new game's seed is
+    # otherwise random, and a rare deal once ended the round on an AI's move); long seeds, so that
+    # one cannot turn up in a body by chance.
+    monkeypatch.setattr(session_base, "secrets", types.SimpleNamespace(randbits=lambda bits: deal_seed))
     with TestClient(app) as client:
         created = new_game(client, players="human,easy,medium")
         ident, token = created["id"], created["token"]
         seen = [created]
         assert created["state"]["practice"] is False and "seed" not in created["state"]
+        assert true_session(app, ident, token).seed == deal_seed
         for _ in range(12):  # a few rounds of turns: plays when the human has one, draws, AI turns
             state = client.get(f"/games/{ident}").json()["state"]
             if state["finished"]:
