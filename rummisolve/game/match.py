@@ -295,6 +295,18 @@ class Match:
         """Write the match to ``path`` atomically."""
         write_save(path, self.to_json())
 
+    def save_or_why(self, path: str) -> str | None:
+        """Save to ``path`` as a player's save: a match of one round as that round's game (as before
+        matches); ``None`` if saved, else why not (naming the path)."""
+        try:
+            if self.length == 1:
+                self.game.save(path)
+            else:
+                self.save(path)
+        except OSError as err:
+            return f"cannot write {path!r}: {err.strerror or err}"
+        return None
+
     @classmethod
     def load(cls, kind: GameKind, path: str | Path, *, referee: Referee | None = None) -> Match:
         return cls.from_json(kind, read_save(path), referee=referee)

@@ -302,7 +302,7 @@ def play_xpress(args: argparse.Namespace, rules: RuleSet, kinds: list[str] | Non
         return _fail(str(err))
     people = kinds.count("human") == SEATS
     ais = {seat: make_xpress_player(k, seed=match.seed) for seat, k in enumerate(kinds) if k != "human"}
-    if args.save and (problem := _save(match, args.save)):
+    if args.save and (problem := match.save_or_why(args.save)):
         return _fail(f"--save: {problem}")
     while True:
         game = match.game
@@ -402,21 +402,8 @@ def _final(game: XpressGame, colour: bool) -> None:
 
 def _save_quietly(match: Match, path: str | None) -> None:
     """Save after a turn or an undo (a failure is told on stderr; the game goes on)."""
-    if path and (problem := _save(match, path)):
+    if path and (problem := match.save_or_why(path)):
         print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
-
-
-def _save(match: Match, path: str) -> str | None:
-    """Save ``match`` to ``path`` (a match of one game: that game, as before matches); ``None`` if
-    saved, else why not."""
-    try:
-        if match.length == 1:
-            match.game.save(path)
-        else:
-            match.save(path)
-    except OSError as err:
-        return f"cannot write {path!r}: {err.strerror or err}"
-    return None
 
 
 def _fail(message: str) -> int:

@@ -87,7 +87,7 @@ def play_tiles(args: argparse.Namespace, rules: RuleSet, kinds: list[str] | None
         return _fail(f"--load: cannot read {args.load!r}: {err.strerror}")
     except RummisolveError as err:
         return _fail(str(err))
-    if args.save and (problem := _save(match, args.save)) is not None:  # before the game: fail early
+    if args.save and (problem := match.save_or_why(args.save)) is not None:  # before the game: fail early
         return _fail(f"--save: {problem}")
     while (status := _loop(match, kinds, args, colour)) is None:  # another round follows
         match.next_round()
@@ -105,19 +105,6 @@ def _load(kind: GameKind, path: str) -> Match:
         return Match.from_json(kind, saved)
     game = Game.load(path)
     return Match(kind, game.players, game.rules, game.deal.seed, length=1, names=game.names, rounds=[game])
-
-
-def _save(match: Match, path: str) -> str | None:
-    """Save ``match`` to ``path`` (a match of one round: that round's game, as before matches); ``None``
-    if saved, else why not (naming the path)."""
-    try:
-        if match.length == 1:
-            match.game.save(path)
-        else:
-            match.save(path)
-    except OSError as err:
-        return f"cannot write {path!r}: {err.strerror or err}"
-    return None
 
 
 def _says(name: str, human: bool, you: str, other: str) -> str:
@@ -221,7 +208,7 @@ class _Terminal:
 
     def save(self) -> None:
         if self.args.save:
-            problem = _save(self.match, self.args.save)
+            problem = self.match.save_or_why(self.args.save)
             if problem is not None and problem != self.unsaved:
                 print(f"rummisolve play: error: the game is not saved: {problem}", file=sys.stderr)
             self.unsaved = problem
