@@ -30,9 +30,11 @@ with warnings.catch_warnings():
     from websockets.sync.client import connect
 
 from rummisolve.rules import STANDARD  # noqa: E402
+from rummisolve.server import room_hub  # noqa: E402
 from rummisolve.server.room_hub import LOG_EVERY  # noqa: E402
 from rummisolve.server.rooms import Room  # noqa: E402
 from rummisolve.server.store import GameStore  # noqa: E402
+from rummisolve.server.workers import WorkerFailed  # noqa: E402
 from tests.support.net import ROOT, served  # noqa: E402
 
 from .test_rooms import Clock, create, make_app, true_room  # noqa: E402
@@ -133,7 +135,9 @@ def test_an_ai_turn_leased_by_a_process_killed_is_taken_over_at_start_up(tmp_pat
     tokens = {}
     for code in ("KKKKKK", "LLLLLL"):  # two rooms, each with its AI seat to move
         room, _, tokens[code] = Room.new(code, STANDARD, ["easy", "human"], "Ann", clock(), seat=1)
-        store.create_room(code, room.to_json(), room.status, room.due(clock()), max_live=10, max_stored=10)
+        store.create_room(
+            code, room.to_json(), room.status, room.due(clock()), max_live=10, max_stored=10, now=clock()
+        )  # made at the rooms' clock's time (before: the day's, which the first chores took for 38 days idle)
     store.close()
     until = clock() + 3600  # an hour: the turn must not wait for the lease to run out
     dead = _leaser(db, "KKKKKK", until)
@@ -154,6 +158,42 @@ def test_an_ai_turn_leased_by_a_process_killed_is_taken_over_at_start_up(tmp_pat
     finally:
         alive.kill()
         alive.wait()
+
+
+def test_an_ai_turn_whose_worker_died_is_played_again(tmp_path, clock, monkeypatch, caplog):
+    db = tmp_path / "rooms.sqlite3"
+    store = GameStore(str(db), max_live=10, max_stored=10)
+    room, _, _ = Room.new("WWWWWW", STANDARD, ["easy", "human"], "Ann", clock(), seat=1)
+    store.create_room("WWWWWW", room.to_json(), room.status, room.due(clock()), max_live=10, max_stored=10, now=clock())
+    store.close()
+    app = make_app(db, clock)
+    hub = app.state.server.rooms
+    think = hub.lanes.choose_async
+    tries = []
+
+    async def dies_the_first_time(player, seen):
+        tries.append(player)
+        if len(tries) == 1:
+            raise WorkerFailed("an AI's turn: its worker process died")
+        return await think(player, seen)
+
+    monkeypatch.setattr(hub.lanes, "choose_async", dies_the_first_time)
+    with caplog.at_level(logging.INFO, logger="rummisolve.server"), TestClient(app):
+        bound = time.monotonic() + 120  # bounds on a hang, not budgets: each waits for an event
+        while "WWWWWW" not in hub._failed and time.monotonic() < bound:
+            time.sleep(0.02)
+        assert len(tries) == 1 and "WWWWWW" in hub._failed
+        assert true_room(app, "WWWWWW")[1].ai_to_move() is not None  # nothing played: the game unchanged
+        clock.now += room_hub.AI_LEASE + room_hub._RETRY_FAILED  # the lease and the wait after a failure run out
+        while true_room(app, "WWWWWW")[1].ai_to_move() is not None and time.monotonic() < bound:
+            time.sleep(0.05)
+        version, played = true_room(app, "WWWWWW")
+    assert played.status == "playing" and played.ai_to_move() is None and version == 2, (
+        f"the AI's turn was not played again after {len(tries)} tries"
+    )
+    assert len(tries) == 2
+    failures = [r for r in caplog.records if r.exc_info is not None and isinstance(r.exc_info[1], WorkerFailed)]
+    assert len(failures) == 1 and "WWWWWW" in failures[0].getMessage()  # the failure was logged, once
 
 
 def test_a_damaged_database_is_logged_once_a_minute_not_at_every_tick(tmp_path, clock, caplog):

@@ -166,7 +166,8 @@ def test_an_ai_turn_due_when_the_server_stopped_is_played_by_the_next(tmp_path, 
     # A room saved with its AI seat to move and no server running it (as a kill -9 would leave it).
     room, seat, token = Room.new("KKKKKK", STANDARD, ["easy", "human"], "Ann", clock(), seat=1)
     assert room.ai_to_move() is not None
-    store.create_room("KKKKKK", room.to_json(), room.status, room.due(clock()), max_live=10, max_stored=10)
+    # Made at the rooms' clock's time: made at the day's, the first chores would archive it as idle.
+    store.create_room("KKKKKK", room.to_json(), room.status, room.due(clock()), max_live=10, max_stored=10, now=clock())
     with TestClient(app) as client:
         with client.websocket_connect(f"/rooms/KKKKKK/ws?token={token}") as ws:
             moved = until(ws, lambda v: v["turn"] == 1)
