@@ -2,6 +2,7 @@
 
     python -m benchmarks.strength                       # the whole table (many hours on 2 cores)
     python -m benchmarks.strength --rules standard --levels medium,hard --max-games 100
+    python -m benchmarks.strength --rules standard --max-games 0   # only the table of all four levels
     python -m benchmarks.strength --report              # rewrite the table from the games played so far
 
 Every pair of levels plays mirrored deals (each deal once per seat rotation, so the luck of the
@@ -275,9 +276,9 @@ def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], com
         lines += ["", f"## {_TITLES.get(rules, rules)}", ""]
         if rules == "anchor":
             lines += [ANCHOR_NOTE, ""]
-        pairs = [item for item in items if len(item[0].kinds) == 2]
+        pairs = [item for item in items if len(item[0].kinds) == 2 and item[1]]
         if pairs:
-            lines += PAIR_HEADER + [pair_line(*item) for item in pairs if item[1]]
+            lines += PAIR_HEADER + [pair_line(*item) for item in pairs]
         for match, results, reason in items:
             if len(match.kinds) > 2 and results:
                 lines += [
@@ -320,7 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="standard,discard,twist,anchor", help="rule sets, comma-separated")
     parser.add_argument("--levels", default=",".join(LEVELS), help="AI levels, comma-separated, weakest first")
-    parser.add_argument("--max-games", type=int, default=600, help="games per pair (default 600)")
+    parser.add_argument(
+        "--max-games", type=int, default=600, help="games per pair (600; 0: only the table of all levels)"
+    )
     parser.add_argument("--decisive", type=float, default=0.9, help="stop a pair when one side wins more (0.9)")
     parser.add_argument("--decisive-after", type=int, default=100, help="... after this many games (100)")
     parser.add_argument("--four-games", type=int, default=200, help="games at the table of all levels (200)")
