@@ -281,8 +281,8 @@ def report(played: Iterable[tuple[Match, list[dict[str, Any]], str | None]], com
             lines += PAIR_HEADER + [pair_line(*item) for item in pairs]
         for match, results, reason in items:
             if len(match.kinds) > 2 and results:
+                lines += [""] if lines[-1] else []  # after the pairs' table; right under the heading when none
                 lines += [
-                    "",
                     f"{len(match.kinds)} players at one table ({', '.join(match.kinds)}; every deal in "
                     f"all {len(match.kinds)} rotations of its order round the table, each level after each "
                     f"other equally often), {len(results)} games{'' if reason else ' (unfinished)'}:",

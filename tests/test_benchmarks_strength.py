@@ -99,7 +99,7 @@ def test_the_table_of_all_levels_splits_shares_by_the_level_before_and_says_when
     assert "3 games:" in table and "(unfinished)" not in table
     # --max-games 0: no pair played, none of their files, no empty pair table
     assert [p.name for p in games.glob("*.jsonl")] == ["standard-easy-medium-hard.jsonl"]
-    assert "| match |" not in table and " vs " not in table
+    assert "| match |" not in table and " vs " not in table and "\n\n\n" not in table
     rows = [line for line in table.splitlines() if line.startswith(("| easy |", "| medium |", "| hard |"))]
     assert len(rows) == 3
     # one deal, one order round the table (easy, medium, hard): each level always after the same one
