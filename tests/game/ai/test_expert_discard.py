@@ -252,7 +252,7 @@ def test_playouts_follow_the_variant():
 
 def test_judging_another_plan_never_changes_the_choice():
     view = view_for(["R1 R2 R3", "K9 B9 O9"], "R4 R5 K7 B7 O12 R13 B3", sizes=(7, 4))
-    # counted: 9 worlds for its 5 plans (7 if the judged plan counted)
+    # counted: 12 worlds for its 5 plans (10 if the judged plan counted)
     alone = ExpertPlayer(seed=4, think=1.0, clock=False)
     choice = alone.choose(view)
     judge = ExpertPlayer(seed=4, think=1.0, clock=False)
@@ -273,7 +273,8 @@ def test_counted_moves_are_the_recorded_ones(name, rules, games, moves):
     """With a counted budget the expert's searched moves on fixed deals (its action, every
     candidate's value and worlds, the playout turns) are those recorded before the playouts were
     made cheaper (``python -m benchmarks.expert_rate --games 2 --moves 5 --seed 201 --trace
-    tests/data/expert_traces/discard-201.jsonl``, at 7114ddb): a speed-up changes no decision.
+    tests/data/expert_traces/discard-201.jsonl``; the standard ones at 7114ddb, the discard ones
+    again at fec52a0, the calibration raised to 300): a speed-up changes no decision.
     A change meant to change decisions records the traces again."""
     recorded = [json.loads(line) for line in (TRACES / f"{name}.jsonl").read_text().splitlines()]
     played = [{k: v for k, v in m.items() if k != "cpu"} for m in expert_rate.play(games, moves, 201, rules)]
