@@ -274,7 +274,7 @@ def test_counted_moves_are_the_recorded_ones(name, rules, games, moves):
     candidate's value and worlds, the playout turns) are those recorded before the playouts were
     made cheaper (``python -m benchmarks.expert_rate --games 2 --moves 5 --seed 201 --trace
     tests/data/expert_traces/discard-201.jsonl``; the standard ones at 7114ddb, the discard ones
-    again at ab7c931, the calibration raised to 300): a speed-up changes no decision.
+    again when the discard calibration was raised to 300): a speed-up changes no decision.
     A change meant to change decisions records the traces again."""
     recorded = [json.loads(line) for line in (TRACES / f"{name}.jsonl").read_text().splitlines()]
     played = [{k: v for k, v in m.items() if k != "cpu"} for m in expert_rate.play(games, moves, 201, rules)]
