@@ -1,6 +1,6 @@
 """The expert's playout rate under the discard rule: playout turns per CPU second, on fixed deals.
 
-    python -m benchmarks.expert_rate [--games 3] [--moves 6] [--seed 52] [--rules discard|standard]
+    python -m benchmarks.expert_rate [--games 3] [--moves 6] [--seed 52] [--rules discard|standard|twist]
     python -m benchmarks.expert_rate --trace moves.jsonl     # each searched move, to compare two commits
     python -m benchmarks.expert_rate --profile 30            # cProfile's top 30 functions, by own time
 
@@ -9,7 +9,8 @@ deal seeds ``seed``, ``seed + 1``, ...; each game stops after the expert's ``--m
 moves (the moves where it ran playouts). Reports the playout turns the searches played (each
 :meth:`~rummisolve.game.ai.expert_discard.Sim.turn`; under the discard rule only), the CPU
 seconds of the expert's searched moves (the whole move: its candidates, the hard AI's choice and
-the playouts), their ratio, and the moves' CPU p50/p95.
+the playouts), their ratio, and the moves' CPU p50/p95 (under Twist each playout solve's work
+capped at :data:`~rummisolve.game.ai.expert.COUNTED_WORK`).
 The expert's calibration (``DISCARD_TURNS_PER_SECOND``) sets the worlds a move plays; this rate
 is what a move's budget of CPU actually buys. ``--trace`` writes each searched move (its action
 and every candidate's label, value and worlds): two commits whose traces are equal made the same
@@ -33,7 +34,7 @@ from rummisolve.game.ai.expert import ExpertPlayer
 from rummisolve.game.ai.hard import HardPlayer
 from rummisolve.game.engine import Game
 from rummisolve.game.runner import play_turn
-from rummisolve.rules import STANDARD
+from rummisolve.rules import STANDARD, TWIST
 
 __all__ = ["play", "main"]
 
@@ -108,11 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--moves", type=int, default=6, help="the expert's searched moves per game")
     parser.add_argument("--seed", type=int, default=52)
-    parser.add_argument("--rules", choices=("discard", "standard"), default="discard")
+    parser.add_argument("--rules", choices=("discard", "standard", "twist"), default="discard")
     parser.add_argument("--trace", help="write each searched move (JSON lines) to this file")
     parser.add_argument("--profile", type=int, default=0, help="print cProfile's top N functions")
     args = parser.parse_args(argv)
-    rules = STANDARD.replace(discard=True) if args.rules == "discard" else STANDARD
+    rules = {"discard": STANDARD.replace(discard=True), "standard": STANDARD, "twist": TWIST}[args.rules]
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()

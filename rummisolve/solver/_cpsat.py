@@ -22,13 +22,18 @@ CP_OPTIMAL = cmh.CpSolverStatus.OPTIMAL
 CP_FEASIBLE = cmh.CpSolverStatus.FEASIBLE
 CP_INFEASIBLE = cmh.CpSolverStatus.INFEASIBLE
 PROVEN = (CP_OPTIMAL, CP_INFEASIBLE)
-_PARAMETERS: dict[tuple[int, float | None, float | None, bool, bool], cmh.SatParameters] = {}
+_PARAMETERS: dict[tuple[int, float | None, float | None, bool, bool, float | None], cmh.SatParameters] = {}
 _CACHED_LIMITS = 64
 _CUTS = ("add_cg_cuts", "add_mir_cuts", "add_zero_half_cuts", "add_clique_cuts", "add_rlt_cuts", "add_lin_max_cuts")
 
 
 def sat_parameters(
-    seed: int, limit: float | None, effort: float | None = None, eager: bool = False, cuts: bool = False
+    seed: int,
+    limit: float | None,
+    effort: float | None = None,
+    eager: bool = False,
+    cuts: bool = False,
+    work: float | None = None,
 ) -> cmh.SatParameters:
     """One worker and a fixed seed: deterministic answers (small models gain nothing from more).
 
@@ -40,11 +45,13 @@ def sat_parameters(
     is faster, on very large ones an eager relaxation with root cuts overruns time limits.
 
     With ``cuts`` a search capped by ``effort`` keeps CP-SAT's cuts (Twist's target stage).
+    ``work``: a cap on the full stage's deterministic time that changes nothing else (a caller's
+    load-independent work cap, :func:`~rummisolve.solver._solve.staged_search`).
 
     CP-SAT's own Ctrl-C handler is off: with it, every solve left SIGINT at the system default,
     so a later Ctrl-C killed the host program (the CLI, a server, a notebook) outright instead
     of raising ``KeyboardInterrupt`` and running its clean-up."""
-    key = (seed, limit, effort, eager, cuts)
+    key = (seed, limit, effort, eager, cuts, work)
     params = _PARAMETERS.get(key)
     if params is None:
         params = cmh.SatParameters()
@@ -62,6 +69,8 @@ def sat_parameters(
                 setattr(params, name, False)
         if effort is not None:
             params.max_deterministic_time = effort
+        elif work is not None:
+            params.max_deterministic_time = work
         if limit is not None:
             params.max_time_in_seconds = limit
         if len(_PARAMETERS) < _CACHED_LIMITS:

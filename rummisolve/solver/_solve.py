@@ -130,20 +130,22 @@ def solve_checked(
     stop: StopSignal | None,
     table: TableCounts | None = None,
     variant: ModelVariant = SHIPPED,
+    work: float | None = None,
 ) -> Solution:
     """:func:`solve` once its options are checked. ``cat``: the rule set's enumerated catalogue
     (the shortcut's); the model's is :func:`~rummisolve.solver._candidates.model_catalogue`.
     ``alternatives``: how many, and what they are.
     ``table``: the counts of ``position.table`` under the model's catalogue
     (:func:`~rummisolve.solver._layout.count_table`), if already made. ``variant``: how the model
-    is built and searched (:class:`~rummisolve.solver._variant.ModelVariant`)."""
+    is built and searched (:class:`~rummisolve.solver._variant.ModelVariant`). ``work``: each
+    search's work cap (:func:`staged_search`)."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
     started = time.perf_counter()
     deadline = None if limit is None else started + limit
     search = _RelaxedFirst(
-        position, model_catalogue(position.rules), objective, seed, deadline, stop, table, variant=variant
+        position, model_catalogue(position.rules), objective, seed, deadline, stop, table, variant=variant, work=work
     )
     best = _shortcut(position, cat, objective, table) if variant.shortcut and not _expired(deadline, stop) else None
     everything = best is not None  # the shortcut's move plays every rack tile any move could
@@ -218,8 +220,10 @@ class _Search:
         relaxed: bool = False,
         *,
         variant: ModelVariant = SHIPPED,
+        work: float | None = None,
     ) -> None:
         self.position = position
+        self.work = work
         self.table = table
         self.relaxed = relaxed
         self.variant = variant
@@ -284,7 +288,7 @@ class _Search:
             eager = len(cat.sets) <= EAGER_FALLBACK_SETS
             efforts = search_efforts(cat, built)
             response = staged_search(
-                built.proto, self.seed, self.deadline, eager, self.stop, efforts, widening=built.widens
+                built.proto, self.seed, self.deadline, eager, self.stop, efforts, widening=built.widens, work=self.work
             )
             status = response.status
             timings["solve"] += time.perf_counter() - start
@@ -359,9 +363,12 @@ class _RelaxedFirst:
         table: TableCounts | None = None,
         *,
         variant: ModelVariant = SHIPPED,
+        work: float | None = None,
     ) -> None:
         self.position = position
-        self.make = functools.partial(_Search, position, cat, objective, seed, stop=stop, table=table, variant=variant)
+        self.make = functools.partial(
+            _Search, position, cat, objective, seed, stop=stop, table=table, variant=variant, work=work
+        )
         self.deadline = deadline
         self.relaxed = self.make(deadline, relaxed=True)
         self.restricted: _Search | None = None
@@ -441,6 +448,7 @@ def staged_search(
     *,
     widening: bool = False,
     upper: int | None = None,
+    work: float | None = None,
 ) -> cmh.CpSolverResponse:
     """Solve ``proto`` in up to three deterministic stages (without a time limit, every answer
     returned is proven).
@@ -467,19 +475,26 @@ def staged_search(
     else it is the incumbent the full stage has to beat.
     ``upper``: an objective value some solution is known to reach (a primal heuristic's, for the
     benchmarks: :func:`~rummisolve.solver.probe.search`; :func:`solve` passes none): every stage
-    searches at or below it."""
+    searches at or below it.
+    ``work``: a cap on the whole search's work, in CP-SAT's deterministic time (summed over the
+    stages: each gets at most what is left): unlike a deadline it does not depend on the machine
+    or its load, so a search it cuts still gives the same answer every time (the best found, unproven).
+    """
+    left = None if work is None else _Work(work)
     run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
+    if left is not None:
+        run = left.counting(run)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
     objective = proto.objective
     cap = INF if upper is None else upper
     if upper is not None:
         objective.domain.extend([-INF, cap])
     try:
-        response = run(proto, sat_parameters(seed, _remaining(deadline), effort=quick_effort))
+        response = run(proto, sat_parameters(seed, _remaining(deadline), effort=_within(quick_effort, left)))
     finally:
         if upper is not None:
             objective.domain.clear()
-    if response.status in PROVEN or _expired(deadline, stop):
+    if response.status in PROVEN or _expired(deadline, stop, left):
         return response
     incumbent = response if response.status == CP_FEASIBLE else None
     lower = response.best_objective_bound
@@ -488,16 +503,17 @@ def staged_search(
     try:
         if bounded:
             budget = (target_effort, target_steps, widening, cap)
-            answer, bound, incumbent = _targets(run, proto, seed, deadline, stop, bound, incumbent, budget)
+            answer, bound, incumbent = _targets(run, proto, seed, deadline, stop, bound, incumbent, budget, left)
             if answer is not None:
                 return answer
-        if _expired(deadline, stop):
-            # The caller's time limit (or stop), not the work caps, stopped the search.
+        if _expired(deadline, stop, left):
+            # The caller's time limit, stop or work cap, not the stages' work caps, stopped the search.
             return response if incumbent is None else incumbent
         if bounded or incumbent is not None or upper is not None:
             top = cap if incumbent is None else min(cap, round(incumbent.objective_value) - 1)
             objective.domain.extend([bound if bounded else -INF, top])
-        second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager))
+        rest = None if left is None else left.left
+        second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager, work=rest))
     finally:
         objective.domain.clear()
     if second.status == CP_INFEASIBLE and incumbent is not None:
@@ -519,6 +535,7 @@ def _targets(
     bound: int,
     incumbent: cmh.CpSolverResponse | None,
     budget: tuple[float, int, bool, int],
+    left: _Work | None = None,
 ) -> tuple[cmh.CpSolverResponse | None, int, cmh.CpSolverResponse | None]:
     """:func:`staged_search`'s target stage from ``bound``, ``budget`` its (effort, steps,
     widening, cap: no range reaches past it): the answer if proven, else the bound not yet ruled
@@ -537,14 +554,14 @@ def _targets(
             top = min(top, round(incumbent.objective_value) - 1)
         objective.domain.extend([bound, top])
         try:
-            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=effort, cuts=widening))
+            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=_within(effort, left), cuts=widening))
         finally:
             objective.domain.clear()
         if target.status == CP_OPTIMAL:
             return target, bound, incumbent  # the best of the range, and nothing below it exists
         if target.status == CP_FEASIBLE:
             return None, bound, target  # a range's solution, not proven its best
-        if target.status != CP_INFEASIBLE or _expired(deadline, stop):
+        if target.status != CP_INFEASIBLE or _expired(deadline, stop, left):
             break
         bound = top + 1
         if widening:
@@ -556,9 +573,46 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
-def _expired(deadline: float | None, stop: StopSignal | None = None) -> bool:
-    """Whether the caller's time is up: the deadline has passed, or ``stop`` is set."""
-    return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop.is_set())
+class _Work:
+    """What is left of a search's work cap (CP-SAT's deterministic time), spent run by run."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, total: float) -> None:
+        self.left = total
+
+    def counting(
+        self, run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse]
+    ) -> Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse]:
+        """``run``, each response's deterministic time taken from what is left."""
+
+        def counted(proto: cmh.CpModelProto, params: cmh.SatParameters) -> cmh.CpSolverResponse:
+            response = run(proto, params)
+            self.left -= response.deterministic_time
+            return response
+
+        return counted
+
+    def spent(self) -> bool:
+        return self.left <= WORK_FLOOR
+
+
+WORK_FLOOR = 1e-4
+"""Less work left than this (CP-SAT's deterministic time) and a capped search stops."""
+
+
+def _within(effort: float, left: _Work | None) -> float:
+    """A stage's ``effort``, at most the work left."""
+    return effort if left is None else max(WORK_FLOOR, min(effort, left.left))
+
+
+def _expired(deadline: float | None, stop: StopSignal | None = None, left: _Work | None = None) -> bool:
+    """Whether the caller's time is up: the deadline has passed, ``stop`` is set, or the work cap is spent."""
+    return (
+        (deadline is not None and time.perf_counter() >= deadline)
+        or (stop is not None and stop.is_set())
+        or (left is not None and left.spent())
+    )
 
 
 def _plays_anything(built: PositionModel, cat: Catalogue, sol: Sequence[int]) -> bool:

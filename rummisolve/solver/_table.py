@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
+from rummisolve.errors import OptionError
 from rummisolve.melds import Meld
 from rummisolve.position import Position
 from rummisolve.rules import STANDARD, RuleSet
@@ -67,13 +68,31 @@ class TableSolver:
         alternatives: int = 0,
         alternatives_mode: AlternativesMode | str = AlternativesMode.NOT_CONTAINED,
         stop: StopSignal | None = None,
+        work: float | None = None,
     ) -> Solution:
         """``solve(Position(table, rack, opened, rules), objective, time_limit, ...)``: the same
-        solution (status, tiles played, value, table, melds kept, alternatives), the same errors."""
+        solution (status, tiles played, value, table, melds kept, alternatives), the same errors.
+
+        ``work``: a cap on each CP-SAT search's work in its deterministic time (about seconds of
+        one core, but counted, not clocked): unlike ``time_limit`` it does not depend on the
+        machine's load, so a search it cuts gives the same answer every time, the best move found
+        (``feasible``) or none (``unknown``). The AIs' counted budgets use it."""
         position = Position(self.table, parse_tiles(rack), opened, self.rules)
         objective, limit = check_options(objective, time_limit, seed, alternatives, stop)
+        if work is not None and (isinstance(work, bool) or not isinstance(work, int | float) or not work > 0):
+            raise OptionError(f"work must be a number above 0, not {work!r}")
         wanted = (alternatives, check_alternatives_mode(alternatives_mode))
-        return solve_checked(position, self._cat, objective, limit, seed, wanted, stop, self._counts)
+        return solve_checked(
+            position,
+            self._cat,
+            objective,
+            limit,
+            seed,
+            wanted,
+            stop,
+            self._counts,
+            work=None if work is None else float(work),
+        )
 
     def goes_out(self, rack: str | Iterable[Tile | str], opened: bool = True) -> bool:
         """Whether some legal move plays every tile of ``rack`` (under the discard rule all but

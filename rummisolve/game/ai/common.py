@@ -47,15 +47,18 @@ class OutOfTime(Exception):
 
 class MoveClock:
     """The wall-clock deadline of one move (``time.perf_counter`` seconds; ``None``: no clock) and
-    the longest one solve under it may take (``solve_cap`` seconds; ``None``: up to the deadline)."""
+    the longest one solve under it may take (``solve_cap`` seconds; ``None``: up to the deadline).
+    ``work``: a cap on one solve's work instead, counted in CP-SAT's deterministic time, not clocked
+    (a counted budget's: the same answers under any load; ``None``: uncapped)."""
 
-    __slots__ = ("deadline", "solve_cap", "capped")
+    __slots__ = ("deadline", "solve_cap", "work", "capped")
 
-    def __init__(self, deadline: float | None, solve_cap: float | None = None) -> None:
+    def __init__(self, deadline: float | None, solve_cap: float | None = None, work: float | None = None) -> None:
         self.deadline = deadline
         self.solve_cap = solve_cap
+        self.work = work
         self.capped = 0
-        """Solves that ``solve_cap`` cut (answered with the best move found)."""
+        """Solves that ``solve_cap`` or ``work`` cut (answered with the best move found)."""
 
     @classmethod
     def starting(cls, seconds: float, solve_cap: float | None = None) -> MoveClock:
@@ -96,7 +99,7 @@ def greedy_move(
     """The solver's most-tiles move (the medium AI): ``(new table, rack left)`` or ``None``,
     remembered in ``cache``. Under ``clock`` the solve gets the time left, at most its
     ``solve_cap``: cut by the time left it raises :class:`OutOfTime` (and nothing is remembered),
-    cut by the cap it answers the best move found (``None`` if none)."""
+    cut by the cap (or by the clock's ``work`` cap) it answers the best move found (``None`` if none)."""
     tiles = table_key(table)
     key = (tiles, rack, opened)
     if key not in cache:
@@ -106,11 +109,12 @@ def greedy_move(
         capped = limit is not None and clock.solve_cap is not None and clock.solve_cap < limit
         if capped:
             limit = clock.solve_cap
-        solution = table_solver(tiles, table, rules, cache).solve(rack, opened, "tiles", limit)
-        if limit is not None and solution.status not in (Status.OPTIMAL, Status.NO_MOVE):
-            if not capped:
+        solution = table_solver(tiles, table, rules, cache).solve(rack, opened, "tiles", limit, work=clock.work)
+        if solution.status not in (Status.OPTIMAL, Status.NO_MOVE):
+            if limit is not None and not capped:
                 raise OutOfTime
-            clock.capped += 1
+            if capped or clock.work is not None:
+                clock.capped += 1
         cache[key] = (tuple(solution.table), solution.rack_after) if solution else None
     return cache[key]
 

@@ -80,6 +80,7 @@ from rummisolve.game.ai.expert_search import (
 )
 from rummisolve.game.ai.hard import HardPlayer
 from rummisolve.game.state import PlayerView
+from rummisolve.rules import RuleSet
 from rummisolve.solution import Status
 from rummisolve.tiles import Tile
 
@@ -92,6 +93,7 @@ __all__ = [
     "SOLVES_PER_SECOND",
     "DEFAULT_THINK",
     "DEFAULT_CAP",
+    "COUNTED_WORK",
     "LOOSE_WEIGHT",
     "MIN_WORLDS",
     "THIN_SHARE",
@@ -111,6 +113,13 @@ before the best move is proven, the hard AI's move is played)."""
 SOLVE_SHARE = 0.2
 """The longest one playout solve of a clocked move may take, in multiples of ``think`` (0.1 s at
 the default budget): cut there, it answers the best move found (Twist's dense tables)."""
+COUNTED_WORK = 0.05
+"""Under Twist, a counted budget's cap on one playout solve's work, in CP-SAT's deterministic time:
+about the 0.1 s a clocked move allows one (:data:`SOLVE_SHARE` times ``think``; a unit of
+deterministic time took about 2.1 CPU seconds on the reference machine's Twist playout solves).
+Counted, not clocked: the same moves under any load (uncapped, a counted Twist move's p95 was
+34.6 s; benchmarks/results/strength52w/NOTES.md). Under the other rules a counted budget caps
+nothing (their moves stay as recorded)."""
 SOLVES_PER_SECOND = 160
 """Calibration: playout turns per second of budget (measured on the 2-core reference machine, see
 benchmarks/RESULTS.md). Fixed, so the playout count, and the decision, do not depend on the machine."""
@@ -213,10 +222,11 @@ class ExpertPlayer:
         finally:
             self.note = "; ".join(self._notes) or None
 
-    def _clock(self, share: float = 1.0) -> MoveClock:
-        """This move's clock (:data:`UNTIMED` for a counted budget)."""
+    def _clock(self, rules: RuleSet, share: float = 1.0) -> MoveClock:
+        """This move's clock (for a counted budget :data:`UNTIMED`, or under Twist no clock but
+        each playout solve's work capped at :data:`COUNTED_WORK`)."""
         if not self.clocked:
-            return UNTIMED
+            return MoveClock(None, work=COUNTED_WORK) if rules.has_twist else UNTIMED
         return MoveClock.starting(self.cap * self.think * share, SOLVE_SHARE * self.think)
 
     def _hard_choice(self, view: PlayerView) -> Action:
@@ -226,7 +236,7 @@ class ExpertPlayer:
 
     def _assess(self, view: PlayerView, other: Action | None) -> tuple[Action, Candidate | None]:
         """:meth:`assess` under the normal rules."""
-        clock = self._clock()
+        clock = self._clock(view.rules)
         if view.pool_size == 0 or min(view.rack_sizes) > self.close:
             return self._hard_choice(view), None
         from rummisolve.solver import solve
@@ -300,7 +310,7 @@ class ExpertPlayer:
             share = 1.0
         # the plans' count, not with ``other``: judging a move never changes the choice
         worlds = self.world_count(view, len(plans), share)
-        result = self._run(view, DISCARD, [plan for _, plan in labelled], worlds, self._clock(share))
+        result = self._run(view, DISCARD, [plan for _, plan in labelled], worlds, self._clock(view.rules, share))
         searched = tuple(
             Candidate(label, plan.first_action(), result.values[i], result.worlds[i], plan)
             for i, (label, plan) in enumerate(labelled)
