@@ -9,6 +9,7 @@ import pytest
 
 from rummisolve import verify
 from rummisolve.game import Draw, Play, make_player
+from rummisolve.game.ai import expert as expert_module
 from rummisolve.game.ai.common import MoveClock, melds_of, rack_after
 from rummisolve.game.ai.expert import Candidate, ExpertPlayer, sample_world, too_thin
 from rummisolve.game.ai.hard import HardPlayer
@@ -176,3 +177,50 @@ def test_a_tournament_log_notes_the_budget_cuts():
     assert noted and all(line["player"] == "expert" and "cut" in line["note"] for line in noted)
     assert sum(r["noted_moves"][0] for r in results) == len(noted)
     assert all(r["noted_moves"][1] == 0 for r in results)
+
+
+def _solve_works(monkeypatch) -> list[float | None]:
+    """The ``work`` cap of every playout solve (``TableSolver.solve``) from now on."""
+    from rummisolve.solver import TableSolver
+
+    works: list[float | None] = []
+    real = TableSolver.solve
+
+    def recording(self, *args, **kwargs):
+        works.append(kwargs.get("work"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(TableSolver, "solve", recording)
+    return works
+
+
+def test_a_counted_budget_caps_each_twist_playout_solve_by_work_and_repeats_its_moves(monkeypatch):
+    view = twist_view()
+    works = _solve_works(monkeypatch)
+    counted = ExpertPlayer(seed=4, close=99, clock=False)  # the 0.5 s budget, counted
+    action = counted.choose(view)
+    assert counted.last and works and set(works) == {expert_module.COUNTED_WORK}
+    # a cap so small that it cuts the playout solves: said so, and the moves still repeat
+    monkeypatch.setattr(expert_module, "COUNTED_WORK", 1e-4)
+    tight = [ExpertPlayer(seed=4, close=99, clock=False) for _ in range(2)]
+    chosen = [e.choose(view) for e in tight]
+    assert all(e.note is not None and "playout solves capped" in e.note for e in tight)
+    assert chosen[0] == chosen[1]
+    assert [(c.label, c.value, c.worlds) for c in tight[0].last] == [
+        (c.label, c.value, c.worlds) for c in tight[1].last
+    ]
+    monkeypatch.undo()
+    again = ExpertPlayer(seed=4, close=99, clock=False)
+    assert again.choose(view) == action
+    assert [(c.label, c.value) for c in again.last] == [(c.label, c.value) for c in counted.last]
+
+
+def test_the_work_cap_is_twist_and_counted_only(monkeypatch):
+    standard = view_for(["R1 R2 R3", "K7 B7 O7"], "R4 R5 B12 K1 O1 O2 O3", sizes=(7, 4), pool=60)
+    works = _solve_works(monkeypatch)
+    ExpertPlayer(seed=4, close=99, clock=False).choose(standard)
+    assert works and set(works) == {None}  # the standard and discard rules' counted moves as recorded
+    works.clear()
+    clocked = ExpertPlayer(seed=4, worlds=3, think=5.0, cap=100.0, close=99, clock=True)
+    clocked.choose(twist_view())
+    assert works and set(works) == {None}  # a clocked move caps its solves by time, not work

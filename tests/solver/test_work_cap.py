@@ -1,0 +1,68 @@
+"""A solve's work cap (CP-SAT's deterministic time): it stops the search whatever the machine's
+load, so a capped answer is the same every time, and an ample cap changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummisolve import Position, TableSolver
+from rummisolve.errors import OptionError
+from rummisolve.rules import TWIST
+from rummisolve.solution import Status
+from rummisolve.solver import _solve
+
+DENSE_TABLE = [
+    "K4 B4 R4", "O9 JD O12", "K13 B13 JD", "K1 K2 K3", "K4 K5 K6", "K8 B8 O8", "K9 K10 K11",
+    "B1 B2 B3", "R4 J R6 R7", "B5 B6 B7", "K8 B8 R8", "O8 O9 O10", "B11 O11 R11", "B3 O3 R3",
+    "R10 R11 JC O13", "K12 O12 R12", "R7 JC K9 K10", "B5 O5 R5", "K1 B1 R1", "K11 K12 K13",
+    "B11 B12 B13",
+]  # fmt: skip
+"""game-3p-402-t88 (benchmarks/twist.jsonl): the quick stage finds no solution here."""
+DENSE_RACK = "K7 B9 B9 B12 O4 O6 O7 O7 R1 R2 R8 R9 R13 R13 JM"
+
+
+def _runs(monkeypatch) -> list[tuple[float, float]]:
+    """Each CP-SAT search from now on: (its deterministic-time cap, the deterministic time it took)."""
+    runs: list[tuple[float, float]] = []
+    real = _solve.run_cpsat
+
+    def recording(proto, params, stop=None):
+        response = real(proto, params, stop)
+        runs.append((params.max_deterministic_time, response.deterministic_time))
+        return response
+
+    monkeypatch.setattr(_solve, "run_cpsat", recording)
+    return runs
+
+
+def test_a_work_cap_bounds_the_searches_and_answers_the_same_every_time(monkeypatch):
+    solver = TableSolver(DENSE_TABLE, TWIST)
+    runs = _runs(monkeypatch)
+    cap = 0.01
+    first = solver.solve(DENSE_RACK, work=cap)
+    assert first.status in (Status.FEASIBLE, Status.UNKNOWN)  # cut before the proof
+    assert runs and all(limit <= cap + 1e-9 for limit, _ in runs)
+    # every search but the last starts with work left, and each is given at most what is left
+    left = cap
+    for limit, took in runs:
+        assert limit <= max(left, _solve.WORK_FLOOR) + 1e-9
+        left -= took
+    assert left <= _solve.WORK_FLOOR  # spent: that is what stopped it
+    again = [TableSolver(DENSE_TABLE, TWIST).solve(DENSE_RACK, work=cap) for _ in range(2)]
+    for other in again:
+        assert (other.status, other.played, other.table) == (first.status, first.played, first.table)
+
+
+def test_an_ample_work_cap_changes_no_answer():
+    position = Position.from_notation(["R1 R2 R3", "K7 B7 O7"], "R4 JD B12 K1 O1 JM", True, TWIST)
+    solver = TableSolver(position.table, TWIST)
+    plain = solver.solve(position.rack)
+    capped = solver.solve(position.rack, work=100.0)
+    assert plain.status == capped.status == Status.OPTIMAL
+    assert (capped.played, capped.table, capped.kept) == (plain.played, plain.table, plain.kept)
+
+
+@pytest.mark.parametrize("work", [0, -1.0, True, "0.1", float("nan")])
+def test_a_bad_work_cap_is_refused_by_name(work):
+    with pytest.raises(OptionError, match="work"):
+        TableSolver(["R1 R2 R3"]).solve("R4", work=work)
