@@ -31,7 +31,8 @@ where solves are slower, a move searches less rather than run late, and says so 
 :attr:`ExpertPlayer.note` (``"budget cut: 2 of 5 worlds (hard's move)"``), which the
 tournament's turn log keeps; only a move cut so can depend on the machine. With ``worlds``
 given (or ``clock=False``) the budget is *counted*: no clock, the same moves on any machine (the
-tests, and the strength table's load-independent runs).
+tests, and the strength table's load-independent runs); under Twist each playout solve's work is
+then capped in CP-SAT's deterministic time (:data:`COUNTED_WORK`), which no load changes.
 
 Under Twist nothing else changes: the candidates, the sampled worlds (the unseen tiles include
 the special jokers, which no history constraint rules out) and the playouts all go through the
