@@ -481,7 +481,9 @@ def staged_search(
     or its load, so a search it cuts still gives the same answer every time (the best found, unproven).
     """
     left = None if work is None else _Work(work)
-    run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
+    run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse] = (
+        run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
+    )
     if left is not None:
         run = left.counting(run)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
