@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ortools.sat.python import cp_model_helper as cmh
 
@@ -33,6 +33,7 @@ from rummisolve.solver._protos import INF
 from rummisolve.solver._shortcut import lay_down_all
 from rummisolve.solver._stop import StopSignal
 from rummisolve.solver._variant import SHIPPED, ModelVariant
+from rummisolve.solver._work import Run, WorkCap, within
 from rummisolve.solver_limits import check_alternatives_mode, check_objective, check_time_limit, unsupported_position
 from rummisolve.tiles import Tile
 
@@ -137,8 +138,7 @@ def solve_checked(
     ``alternatives``: how many, and what they are.
     ``table``: the counts of ``position.table`` under the model's catalogue
     (:func:`~rummisolve.solver._layout.count_table`), if already made. ``variant``: how the model
-    is built and searched (:class:`~rummisolve.solver._variant.ModelVariant`). ``work``: each
-    search's work cap (:func:`staged_search`)."""
+    is built and searched (:class:`~rummisolve.solver._variant.ModelVariant`); ``work``: :func:`staged_search`'s."""
     unsupported = unsupported_position(position)
     if unsupported is not None:
         raise RuleSetError(unsupported)
@@ -475,24 +475,17 @@ def staged_search(
     else it is the incumbent the full stage has to beat.
     ``upper``: an objective value some solution is known to reach (a primal heuristic's, for the
     benchmarks: :func:`~rummisolve.solver.probe.search`; :func:`solve` passes none): every stage
-    searches at or below it.
-    ``work``: a cap on the whole search's work, in CP-SAT's deterministic time (summed over the
-    stages: each gets at most what is left): unlike a deadline it does not depend on the machine
-    or its load, so a search it cuts still gives the same answer every time (the best found, unproven).
-    """
-    left = None if work is None else _Work(work)
-    run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse] = (
-        run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
-    )
-    if left is not None:
-        run = left.counting(run)
+    searches at or below it. ``work``: a cap on all its work (:class:`~rummisolve.solver._work.WorkCap`)."""
+    left = None if work is None else WorkCap(work)
+    run: Run = run_cpsat if stop is None else functools.partial(run_cpsat, stop=stop)
+    run = run if left is None else left.counting(run)
     quick_effort, target_effort, target_steps = efforts or (QUICK_EFFORT, TARGET_EFFORT, TARGET_STEPS)
     objective = proto.objective
     cap = INF if upper is None else upper
     if upper is not None:
         objective.domain.extend([-INF, cap])
     try:
-        response = run(proto, sat_parameters(seed, _remaining(deadline), effort=_within(quick_effort, left)))
+        response = run(proto, sat_parameters(seed, _remaining(deadline), effort=within(quick_effort, left)))
     finally:
         if upper is not None:
             objective.domain.clear()
@@ -514,8 +507,7 @@ def staged_search(
         if bounded or incumbent is not None or upper is not None:
             top = cap if incumbent is None else min(cap, round(incumbent.objective_value) - 1)
             objective.domain.extend([bound if bounded else -INF, top])
-        rest = None if left is None else left.left
-        second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager, work=rest))
+        second = run(proto, sat_parameters(seed, _remaining(deadline), eager=eager, work=left.left if left else None))
     finally:
         objective.domain.clear()
     if second.status == CP_INFEASIBLE and incumbent is not None:
@@ -529,7 +521,7 @@ def staged_search(
 
 
 def _targets(
-    run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse],
+    run: Run,
     proto: cmh.CpModelProto,
     seed: int,
     deadline: float | None,
@@ -537,7 +529,7 @@ def _targets(
     bound: int,
     incumbent: cmh.CpSolverResponse | None,
     budget: tuple[float, int, bool, int],
-    left: _Work | None = None,
+    left: WorkCap | None = None,
 ) -> tuple[cmh.CpSolverResponse | None, int, cmh.CpSolverResponse | None]:
     """:func:`staged_search`'s target stage from ``bound``, ``budget`` its (effort, steps,
     widening, cap: no range reaches past it): the answer if proven, else the bound not yet ruled
@@ -556,7 +548,7 @@ def _targets(
             top = min(top, round(incumbent.objective_value) - 1)
         objective.domain.extend([bound, top])
         try:
-            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=_within(effort, left), cuts=widening))
+            target = run(proto, sat_parameters(seed, _remaining(deadline), effort=within(effort, left), cuts=widening))
         finally:
             objective.domain.clear()
         if target.status == CP_OPTIMAL:
@@ -575,46 +567,10 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
-class _Work:
-    """What is left of a search's work cap (CP-SAT's deterministic time), spent run by run."""
-
-    __slots__ = ("left",)
-
-    def __init__(self, total: float) -> None:
-        self.left = total
-
-    def counting(
-        self, run: Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse]
-    ) -> Callable[[cmh.CpModelProto, cmh.SatParameters], cmh.CpSolverResponse]:
-        """``run``, each response's deterministic time taken from what is left."""
-
-        def counted(proto: cmh.CpModelProto, params: cmh.SatParameters) -> cmh.CpSolverResponse:
-            response = run(proto, params)
-            self.left -= response.deterministic_time
-            return response
-
-        return counted
-
-    def spent(self) -> bool:
-        return self.left <= WORK_FLOOR
-
-
-WORK_FLOOR = 1e-4
-"""Less work left than this (CP-SAT's deterministic time) and a capped search stops."""
-
-
-def _within(effort: float, left: _Work | None) -> float:
-    """A stage's ``effort``, at most the work left."""
-    return effort if left is None else max(WORK_FLOOR, min(effort, left.left))
-
-
-def _expired(deadline: float | None, stop: StopSignal | None = None, left: _Work | None = None) -> bool:
+def _expired(deadline: float | None, stop: StopSignal | None = None, left: WorkCap | None = None) -> bool:
     """Whether the caller's time is up: the deadline has passed, ``stop`` is set, or the work cap is spent."""
-    return (
-        (deadline is not None and time.perf_counter() >= deadline)
-        or (stop is not None and stop.is_set())
-        or (left is not None and left.spent())
-    )
+    late = deadline is not None and time.perf_counter() >= deadline
+    return late or (stop is not None and stop.is_set()) or (left is not None and left.spent())
 
 
 def _plays_anything(built: PositionModel, cat: Catalogue, sol: Sequence[int]) -> bool:

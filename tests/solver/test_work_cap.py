@@ -10,6 +10,7 @@ from rummisolve.errors import OptionError
 from rummisolve.rules import TWIST
 from rummisolve.solution import Status
 from rummisolve.solver import _solve
+from rummisolve.solver._work import WORK_FLOOR
 
 DENSE_TABLE = [
     "K4 B4 R4", "O9 JD O12", "K13 B13 JD", "K1 K2 K3", "K4 K5 K6", "K8 B8 O8", "K9 K10 K11",
@@ -45,9 +46,9 @@ def test_a_work_cap_bounds_the_searches_and_answers_the_same_every_time(monkeypa
     # every search but the last starts with work left, and each is given at most what is left
     left = cap
     for limit, took in runs:
-        assert limit <= max(left, _solve.WORK_FLOOR) + 1e-9
+        assert limit <= max(left, WORK_FLOOR) + 1e-9
         left -= took
-    assert left <= _solve.WORK_FLOOR  # spent: that is what stopped it
+    assert left <= WORK_FLOOR  # spent: that is what stopped it
     again = [TableSolver(DENSE_TABLE, TWIST).solve(DENSE_RACK, work=cap) for _ in range(2)]
     for other in again:
         assert (other.status, other.played, other.table) == (first.status, first.played, first.table)
