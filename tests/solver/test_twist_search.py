@@ -62,16 +62,18 @@ def test_without_widening_one_target_pins_the_bound(monkeypatch):
     assert domains[1] == [-24, -24] and domains[2][0] == -23  # then the full stage, from -23
 
 
+DENSE_TABLE = [
+    "K4 B4 R4", "O9 JD O12", "K13 B13 JD", "K1 K2 K3", "K4 K5 K6", "K8 B8 O8", "K9 K10 K11",
+    "B1 B2 B3", "R4 J R6 R7", "B5 B6 B7", "K8 B8 R8", "O8 O9 O10", "B11 O11 R11", "B3 O3 R3",
+    "R10 R11 JC O13", "K12 O12 R12", "R7 JC K9 K10", "B5 O5 R5", "K1 B1 R1", "K11 K12 K13",
+    "B11 B12 B13",
+]  # fmt: skip
+"""game-3p-402-t88 (benchmarks/twist.jsonl): the quick stage finds no solution here."""
+DENSE_RACK = "K7 B9 B9 B12 O4 O6 O7 O7 R1 R2 R8 R9 R13 R13 JM"
+
+
 def test_a_dense_twist_table_is_answered_with_the_unstaged_optimum(monkeypatch):
-    # game-3p-402-t88 (benchmarks/twist.jsonl): the quick stage finds no solution here.
-    table = [
-        "K4 B4 R4", "O9 JD O12", "K13 B13 JD", "K1 K2 K3", "K4 K5 K6", "K8 B8 O8", "K9 K10 K11",
-        "B1 B2 B3", "R4 J R6 R7", "B5 B6 B7", "K8 B8 R8", "O8 O9 O10", "B11 O11 R11", "B3 O3 R3",
-        "R10 R11 JC O13", "K12 O12 R12", "R7 JC K9 K10", "B5 O5 R5", "K1 B1 R1", "K11 K12 K13",
-        "B11 B12 B13",
-    ]  # fmt: skip
-    rack = "K7 B9 B9 B12 O4 O6 O7 O7 R1 R2 R8 R9 R13 R13 JM"
-    position = Position.from_notation(table, rack, True, TWIST)
+    position = Position.from_notation(DENSE_TABLE, DENSE_RACK, True, TWIST)
     cat = model_catalogue(TWIST)
     built = build_model(position, cat, "tiles")
     assert built is not None and built.twist is not None
